@@ -1,0 +1,136 @@
+//! Making white space visible, and finding the first place where two texts
+//! differ only in white space: the message of every presentation error.
+//!
+//! Markers: `·` a space, `→` a tab, `␍` a carriage return, and `⏎` where the
+//! final newline is missing. Used by the text comparisons and by the puzzle
+//! checkers in strict mode.
+
+/// A line with its white space made visible; other control bytes and
+/// non-UTF-8 bytes escaped as `\xNN`.
+pub fn visible(line: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in line.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                ' ' => out.push('·'),
+                '\t' => out.push('→'),
+                '\r' => out.push('␍'),
+                c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// [`visible`], cut to at most `max` characters with a `…` marker.
+pub fn visible_cut(line: &[u8], max: usize) -> String {
+    let shown = visible(line);
+    if shown.chars().count() <= max {
+        return shown;
+    }
+    let mut cut: String = shown.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+/// Where two texts that hold the same tokens first differ in layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutDifference {
+    /// 1-based line number in the found text.
+    pub line: usize,
+    pub expected: String,
+    pub found: String,
+}
+
+impl std::fmt::Display for LayoutDifference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "white space differs on line {}: expected \"{}\", found \"{}\"",
+            self.line, self.expected, self.found
+        )
+    }
+}
+
+/// The first line where `found` differs from `expected` byte for byte, both
+/// shown with visible white space (at most 60 characters each), or `None`
+/// when they are identical. A missing final newline shows as `⏎` at the end
+/// of the found line; an extra empty line as `""`.
+pub fn layout_difference(expected: &[u8], found: &[u8]) -> Option<LayoutDifference> {
+    if expected == found {
+        return None;
+    }
+    let exp_lines = split_keep_end(expected);
+    let found_lines = split_keep_end(found);
+    let total = exp_lines.len().max(found_lines.len());
+    for i in 0..total {
+        let e = exp_lines.get(i).copied();
+        let f = found_lines.get(i).copied();
+        if e != f {
+            return Some(LayoutDifference {
+                line: i + 1,
+                expected: e.map(show).unwrap_or_else(|| "(no line)".to_string()),
+                found: f.map(show).unwrap_or_else(|| "(no line)".to_string()),
+            });
+        }
+    }
+    None
+}
+
+/// A line and whether it ended with `\n`.
+type EndedLine<'a> = (&'a [u8], bool);
+
+fn split_keep_end(text: &[u8]) -> Vec<EndedLine<'_>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                out.push((&rest[..i], true));
+                rest = &rest[i + 1..];
+            }
+            None => {
+                out.push((rest, false));
+                rest = &[];
+            }
+        }
+    }
+    out
+}
+
+fn show((line, ended): EndedLine<'_>) -> String {
+    let mut s = visible_cut(line, 60);
+    if !ended {
+        s.push('⏎');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers() {
+        assert_eq!(visible(b"a b\tc\r"), "a·b→c␍");
+        assert_eq!(visible(b"\xff\x01"), "\\xff\\x01");
+        assert_eq!(visible_cut(b"abcdef", 4), "abc…");
+    }
+
+    #[test]
+    fn first_layout_difference() {
+        assert_eq!(layout_difference(b"AC\n2\n", b"AC\n2\n"), None);
+        let d = layout_difference(b"AC\n2\n", b"AC \n2\n").unwrap();
+        assert_eq!(d.to_string(), "white space differs on line 1: expected \"AC\", found \"AC·\"");
+        let d = layout_difference(b"AC\n2\n", b"AC\n2").unwrap();
+        assert_eq!((d.line, d.found.as_str()), (2, "2⏎"));
+        let d = layout_difference(b"AC\n2\n", b"AC\n2\n\n").unwrap();
+        assert_eq!((d.line, d.expected.as_str(), d.found.as_str()), (3, "(no line)", ""));
+        let d = layout_difference(b"1 2\n", b"1 2\r\n").unwrap();
+        assert_eq!(d.found, "1·2␍");
+    }
+}

@@ -1,0 +1,471 @@
+//! Strict readers for the files a puzzle reads: case inputs, answer files and
+//! contestant outputs.
+//!
+//! Every reader works on raw bytes (never assumes UTF-8), tracks 1-based line
+//! and column numbers, and reports a problem as a [`FormatError`] that names
+//! the position, the token found (quoted, escaped and shortened) and what was
+//! expected. Nothing here panics on any input, and no token is ever copied
+//! whole: a 10 MB "number" costs nothing more than its length.
+
+use std::fmt;
+
+/// Where a token starts: 1-based line and column (column counts bytes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Pos {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// A problem in a file the judge reads, with its position.
+///
+/// Displayed as `line L, column C: found "tok", expected …` — the caller adds
+/// the file name in front (`cases/rotation/3.in:2:7: …`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatError {
+    /// Where the problem is; `None` for the whole file (e.g. "empty file").
+    pub pos: Option<Pos>,
+    /// The offending token, already quoted for display (`"12x"`), if any.
+    pub found: Option<String>,
+    /// What was expected, or what is wrong, in words.
+    pub reason: String,
+}
+
+impl FormatError {
+    pub fn new(pos: Option<Pos>, found: Option<String>, reason: impl Into<String>) -> Self {
+        FormatError {
+            pos,
+            found,
+            reason: reason.into(),
+        }
+    }
+
+    /// An error about a token.
+    pub fn at_token(token: &Token<'_>, reason: impl Into<String>) -> Self {
+        FormatError::new(Some(token.pos), Some(token.quoted()), reason)
+    }
+
+    /// An error at a position with no token (end of file, an empty line…).
+    pub fn at(pos: Pos, reason: impl Into<String>) -> Self {
+        FormatError::new(Some(pos), None, reason)
+    }
+
+    /// An error about the whole file.
+    pub fn whole(reason: impl Into<String>) -> Self {
+        FormatError::new(None, None, reason)
+    }
+
+    /// `path:line:column: message`, the form compilers use, so editors jump to it.
+    pub fn with_path(&self, path: &std::path::Path) -> String {
+        match self.pos {
+            Some(pos) => format!("{}:{}:{}: {}", path.display(), pos.line, pos.column, self.message()),
+            None => format!("{}: {}", path.display(), self.message()),
+        }
+    }
+
+    /// The message without the position.
+    pub fn message(&self) -> String {
+        match &self.found {
+            Some(found) => format!("found {found}, {}", self.reason),
+            None => self.reason.clone(),
+        }
+    }
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.pos {
+            Some(pos) => write!(f, "line {}, column {}: {}", pos.line, pos.column, self.message()),
+            None => f.write_str(&self.message()),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// How many bytes of a token a message shows before cutting it with `…`.
+pub const SHOWN_TOKEN_BYTES: usize = 24;
+
+/// Quote bytes for a message: printable ASCII as is, everything else escaped
+/// (`\r`, `\t`, `\xff`), cut after [`SHOWN_TOKEN_BYTES`] with a note of the
+/// full length.
+pub fn quote(bytes: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for &b in bytes.iter().take(SHOWN_TOKEN_BYTES) {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    out.push('"');
+    if bytes.len() > SHOWN_TOKEN_BYTES {
+        out.push_str(&format!("… ({} bytes)", bytes.len()));
+    }
+    out
+}
+
+/// A white-space separated token and where it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    pub bytes: &'a [u8],
+    pub pos: Pos,
+}
+
+impl<'a> Token<'a> {
+    /// The token quoted for a message (see [`quote`]).
+    pub fn quoted(&self) -> String {
+        quote(self.bytes)
+    }
+
+    /// The token as text, if it is valid UTF-8.
+    pub fn as_str(&self) -> Option<&'a str> {
+        std::str::from_utf8(self.bytes).ok()
+    }
+
+    pub fn is(&self, text: &str) -> bool {
+        self.bytes == text.as_bytes()
+    }
+
+    /// Parse an unsigned decimal integer no larger than `max`: digits only
+    /// (no sign, no leading `+`), and no leading zero unless `allow_leading_zero`.
+    /// A 400-digit number is an error, not an overflow.
+    pub fn parse_uint(&self, max: u64, allow_leading_zero: bool) -> Result<u64, FormatError> {
+        let b = self.bytes;
+        if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
+            return Err(FormatError::at_token(self, format!("expected an integer from 0 to {max}")));
+        }
+        if !allow_leading_zero && b.len() > 1 && b[0] == b'0' {
+            return Err(FormatError::at_token(self, "expected an integer without leading zeros"));
+        }
+        let mut value: u64 = 0;
+        for &d in b {
+            value = match value.checked_mul(10).and_then(|v| v.checked_add(u64::from(d - b'0'))) {
+                Some(v) if v <= max => v,
+                _ => {
+                    return Err(FormatError::at_token(
+                        self,
+                        format!("expected an integer from 0 to {max} (this one is too large)"),
+                    ));
+                }
+            };
+        }
+        Ok(value)
+    }
+}
+
+/// ASCII white space as C's `isspace` sees it (what `scanf` and `cin` skip).
+pub fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// A lenient token reader: any run of white space separates tokens, lines
+/// are only counted. This is how contestant programs read input with
+/// `scanf`/`cin`, and how checkers read output in lenient mode.
+#[derive(Clone, Debug)]
+pub struct Tokens<'a> {
+    data: &'a [u8],
+    at: usize,
+    line: usize,
+    line_start: usize,
+}
+
+impl<'a> Tokens<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Tokens {
+            data,
+            at: 0,
+            line: 1,
+            line_start: 0,
+        }
+    }
+
+    fn skip_space(&mut self) {
+        while let Some(&b) = self.data.get(self.at) {
+            if !is_space(b) {
+                break;
+            }
+            self.at += 1;
+            if b == b'\n' {
+                self.line += 1;
+                self.line_start = self.at;
+            }
+        }
+    }
+
+    /// The position of the next token, or of the end of the data.
+    pub fn pos(&mut self) -> Pos {
+        self.skip_space();
+        Pos {
+            line: self.line,
+            column: self.at - self.line_start + 1,
+        }
+    }
+
+    /// The next token, without consuming it.
+    pub fn peek(&mut self) -> Option<Token<'a>> {
+        self.clone().next()
+    }
+
+    /// True when only white space is left.
+    pub fn at_end(&mut self) -> bool {
+        self.skip_space();
+        self.at >= self.data.len()
+    }
+
+    /// The next token, or an error "expected {what}" at the end of the data.
+    pub fn expect(&mut self, what: &str) -> Result<Token<'a>, FormatError> {
+        let pos = self.pos();
+        self.next()
+            .ok_or_else(|| FormatError::at(pos, format!("expected {what}, found the end of the file")))
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Token<'a>;
+
+    fn next(&mut self) -> Option<Token<'a>> {
+        self.skip_space();
+        let start = self.at;
+        if start >= self.data.len() {
+            return None;
+        }
+        while let Some(&b) = self.data.get(self.at) {
+            if is_space(b) {
+                break;
+            }
+            self.at += 1;
+        }
+        Some(Token {
+            bytes: &self.data[start..self.at],
+            pos: Pos {
+                line: self.line,
+                column: start - self.line_start + 1,
+            },
+        })
+    }
+}
+
+/// One line of a file, without its `\n`, and its 1-based number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line<'a> {
+    pub bytes: &'a [u8],
+    pub number: usize,
+}
+
+impl<'a> Line<'a> {
+    /// The tokens of this line, separated by spaces or tabs, with positions.
+    pub fn tokens(&self) -> impl Iterator<Item = Token<'a>> + 'a {
+        let number = self.number;
+        let bytes = self.bytes;
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            while at < bytes.len() && is_space(bytes[at]) {
+                at += 1;
+            }
+            if at >= bytes.len() {
+                return None;
+            }
+            let start = at;
+            while at < bytes.len() && !is_space(bytes[at]) {
+                at += 1;
+            }
+            Some(Token {
+                bytes: &bytes[start..at],
+                pos: Pos {
+                    line: number,
+                    column: start + 1,
+                },
+            })
+        })
+    }
+
+    /// True when the line holds only spaces and tabs (or nothing).
+    pub fn is_blank(&self) -> bool {
+        self.bytes.iter().all(|&b| b == b' ' || b == b'\t')
+    }
+
+    pub fn end_pos(&self) -> Pos {
+        Pos {
+            line: self.number,
+            column: self.bytes.len() + 1,
+        }
+    }
+}
+
+/// Strict checks every validator makes before reading a case file: valid
+/// UTF-8 (all our formats are ASCII, so any byte ≥ 0x80 is an error), no
+/// byte-order mark, no carriage return (case files use LF line endings: see
+/// README "CRLF"), no NUL or other control byte, and a final newline.
+pub fn check_plain_text(data: &[u8]) -> Result<(), FormatError> {
+    if data.starts_with(&[0xef, 0xbb, 0xbf]) {
+        return Err(FormatError::at(
+            Pos { line: 1, column: 1 },
+            "the file starts with a UTF-8 byte-order mark; case files must be plain ASCII",
+        ));
+    }
+    let mut line = 1;
+    let mut line_start = 0;
+    for (i, &b) in data.iter().enumerate() {
+        let pos = Pos {
+            line,
+            column: i - line_start + 1,
+        };
+        match b {
+            b'\n' => {
+                line += 1;
+                line_start = i + 1;
+            }
+            b'\r' => {
+                return Err(FormatError::at(
+                    pos,
+                    "carriage return (CRLF line ending); case files must use LF line endings (try dos2unix)",
+                ));
+            }
+            b'\t' | 0x20..=0x7e => {}
+            0x80..=0xff => {
+                let reason = if looks_like_utf8_start(&data[i..]) {
+                    "non-ASCII character; case files must be plain ASCII".to_string()
+                } else {
+                    format!("byte 0x{b:02x} is not valid UTF-8; case files must be plain ASCII")
+                };
+                return Err(FormatError::at(pos, reason));
+            }
+            _ => {
+                return Err(FormatError::at(
+                    pos,
+                    format!("control byte 0x{b:02x}; case files must be plain ASCII text"),
+                ));
+            }
+        }
+    }
+    if !data.is_empty() && !data.ends_with(b"\n") {
+        return Err(FormatError::at(
+            Pos {
+                line,
+                column: data.len() - line_start + 1,
+            },
+            "the last line has no newline at its end",
+        ));
+    }
+    Ok(())
+}
+
+fn looks_like_utf8_start(rest: &[u8]) -> bool {
+    // Valid UTF-8 sequence starting here (up to 4 bytes)?
+    (2..=4).any(|n| rest.len() >= n && std::str::from_utf8(&rest[..n]).is_ok())
+}
+
+/// The lines of a file, split on `\n`. A final newline does not start an
+/// extra empty line.
+pub fn lines(data: &[u8]) -> impl Iterator<Item = Line<'_>> {
+    let body = data.strip_suffix(b"\n").unwrap_or(data);
+    let mut number = 0;
+    let mut parts = if data.is_empty() {
+        None
+    } else {
+        Some(body.split(|&b| b == b'\n'))
+    };
+    std::iter::from_fn(move || {
+        let bytes = parts.as_mut()?.next()?;
+        number += 1;
+        Some(Line { bytes, number })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_track_lines_and_columns() {
+        let mut t = Tokens::new(b"  ab c\n\n  d\r\ne");
+        let a = t.next().unwrap();
+        assert_eq!((a.bytes, a.pos), (&b"ab"[..], Pos { line: 1, column: 3 }));
+        assert_eq!(t.next().unwrap().pos, Pos { line: 1, column: 6 });
+        assert_eq!(t.next().unwrap().pos, Pos { line: 3, column: 3 });
+        let e = t.next().unwrap();
+        assert_eq!((e.bytes, e.pos), (&b"e"[..], Pos { line: 4, column: 1 }));
+        assert!(t.next().is_none());
+        assert!(t.at_end());
+    }
+
+    #[test]
+    fn expect_at_end_names_the_position() {
+        let mut t = Tokens::new(b"x\n");
+        t.next();
+        let err = t.expect("the centre digit").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 2, column 1: expected the centre digit, found the end of the file"
+        );
+    }
+
+    #[test]
+    fn parse_uint_rejects_huge_and_malformed() {
+        let big = "9".repeat(400);
+        let tok = Token {
+            bytes: big.as_bytes(),
+            pos: Pos { line: 1, column: 1 },
+        };
+        let err = tok.parse_uint(15, false).unwrap_err();
+        assert!(err.message().contains("too large"), "{err}");
+        assert!(err.message().contains("(400 bytes)"), "{err}");
+        let tok = Token {
+            bytes: b"-3",
+            pos: Pos::default(),
+        };
+        assert!(tok.parse_uint(15, false).is_err());
+        let tok = Token {
+            bytes: b"07",
+            pos: Pos::default(),
+        };
+        assert!(tok.parse_uint(15, false).is_err());
+        assert_eq!(tok.parse_uint(15, true), Ok(7));
+    }
+
+    #[test]
+    fn quote_escapes_and_cuts() {
+        assert_eq!(quote(b"a\"b\xff\r"), "\"a\\\"b\\xff\\r\"");
+        let long = quote(&[b'x'; 30]);
+        assert!(long.ends_with("\"… (30 bytes)"), "{long}");
+    }
+
+    #[test]
+    fn plain_text_rules() {
+        assert!(check_plain_text(b"1 2\n0\n").is_ok());
+        assert!(check_plain_text(b"").is_ok());
+        let e = check_plain_text(b"1 2\r\n").unwrap_err();
+        assert_eq!(e.pos, Some(Pos { line: 1, column: 4 }));
+        let e = check_plain_text(b"1\n2").unwrap_err();
+        assert!(e.reason.contains("no newline"), "{e}");
+        let e = check_plain_text(b"1\n\xff\n").unwrap_err();
+        assert!(e.reason.contains("not valid UTF-8"), "{e}");
+        let e = check_plain_text("1\né\n".as_bytes()).unwrap_err();
+        assert!(e.reason.contains("non-ASCII"), "{e}");
+        let e = check_plain_text(b"\xef\xbb\xbf1\n").unwrap_err();
+        assert!(e.reason.contains("byte-order mark"), "{e}");
+        let e = check_plain_text(b"1\0\n").unwrap_err();
+        assert!(e.reason.contains("control byte 0x00"), "{e}");
+    }
+
+    #[test]
+    fn lines_split_like_a_text_editor() {
+        let got: Vec<_> = lines(b"a\n\nb\n").map(|l| (l.number, l.bytes)).collect();
+        assert_eq!(got, vec![(1, &b"a"[..]), (2, &b""[..]), (3, &b"b"[..])]);
+        assert_eq!(lines(b"").count(), 0);
+        assert_eq!(lines(b"x").count(), 1);
+        let line = lines(b"  1\t 22\n").next().unwrap();
+        let toks: Vec<_> = line.tokens().map(|t| (t.bytes, t.pos.column)).collect();
+        assert_eq!(toks, vec![(&b"1"[..], 3), (&b"22"[..], 6)]);
+    }
+}
