@@ -33,15 +33,20 @@ fn every_golden_folder_gets_its_verdict_and_message() {
     let mut checked = 0;
     let mut failures = Vec::new();
     for puzzle_dir in sorted_dirs(&root) {
-        let name = puzzle_dir.file_name().unwrap().to_string_lossy().to_string();
+        let name = puzzle_dir
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
         let puzzle = puzzles::find(&name).unwrap_or_else(|| panic!("no puzzle named {name}"));
         for case in sorted_dirs(&puzzle_dir) {
             let read = |file: &str| std::fs::read(case.join(file));
             let input = read("input").expect("input");
             let output = read("output").expect("output");
             let answer = read("answer").ok();
-            let expect: Expect = toml::from_str(&std::fs::read_to_string(case.join("expect.toml")).unwrap())
-                .unwrap_or_else(|e| panic!("{}: {e}", case.display()));
+            let expect: Expect =
+                toml::from_str(&std::fs::read_to_string(case.join("expect.toml")).unwrap())
+                    .unwrap_or_else(|e| panic!("{}: {e}", case.display()));
             let report = puzzle.check(&CheckRequest {
                 input: &input,
                 output: &output,
@@ -69,7 +74,12 @@ fn every_golden_folder_gets_its_verdict_and_message() {
 
 fn sorted_dirs(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut dirs: Vec<_> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_dir()).collect())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
         .unwrap_or_default();
     dirs.sort();
     dirs

@@ -1,6 +1,350 @@
-//! Deciding a verdict from a finished run: RunOutcome + case → Verdict with a
-//! message. `text` compares with an answer file, `diff` renders the unified
-//! diff a report shows, `whitespace` makes white space visible; the puzzle
-//! checkers live in `puzzles/` and are reached through the `Puzzle` trait.
+//! Deciding a verdict from a finished run: RunOutcome + case → [`Judgement`].
+//!
+//! First the run itself (limits, crashes: [`classify_run`]), then its output:
+//! `text` compares with an answer file, a built-in puzzle checker replays the
+//! moves (through the `Puzzle` trait). `diff` renders the unified diff a
+//! report shows, `whitespace` makes white space visible. This layer decides;
+//! it neither runs programs nor prints.
 
+pub mod diff;
+pub mod text;
 pub mod whitespace;
+
+use crate::config::Size;
+use crate::exec::{Exit, LimitHit, Limits, RunOutcome};
+use crate::puzzles::{CheckRequest, Figure, Puzzle};
+use crate::verdict::Verdict;
+use std::path::Path;
+pub use text::{FloatTolerance, TextMode};
+
+/// How a problem's outputs are judged.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Comparison {
+    /// Byte for byte; a white-space-only difference is PE.
+    Exact,
+    /// Line by line, trailing white space and the final newline ignored.
+    Lines,
+    /// White-space separated tokens, optionally with a float tolerance.
+    Tokens { float: Option<FloatTolerance> },
+    /// The built-in puzzle checker.
+    Puzzle,
+}
+
+impl Comparison {
+    /// Whether this comparison needs an answer file.
+    pub fn needs_answer(&self) -> bool {
+        !matches!(self, Comparison::Puzzle)
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Comparison::Exact => "exact",
+            Comparison::Lines => "lines",
+            Comparison::Tokens { .. } => "tokens",
+            Comparison::Puzzle => "puzzle",
+        }
+    }
+}
+
+/// A verdict with everything a report shows about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    pub verdict: Verdict,
+    /// One line.
+    pub message: String,
+    /// The first differing hunk, for WA and PE of text comparisons.
+    pub diff: Option<String>,
+    /// Pictures from a puzzle checker.
+    pub figures: Vec<Figure>,
+}
+
+impl Judgement {
+    pub fn new(verdict: Verdict, message: impl Into<String>) -> Self {
+        Judgement {
+            verdict,
+            message: message.into(),
+            diff: None,
+            figures: Vec::new(),
+        }
+    }
+}
+
+fn seconds(d: std::time::Duration) -> String {
+    format!("{:.3}s", d.as_secs_f64())
+}
+
+/// The verdict of the run itself, if it failed before its output matters:
+/// OLE, then TLE, then MLE, then RE. `None`: the run finished normally.
+pub fn classify_run(outcome: &RunOutcome, limits: &Limits) -> Option<Judgement> {
+    let processes = |what: &str| {
+        if outcome.limit_hit == Some(LimitHit::Processes) {
+            format!(
+                "{what} (the process limit of {} was reached)",
+                limits.processes
+            )
+        } else {
+            what.to_string()
+        }
+    };
+    if outcome.limit_hit == Some(LimitHit::Output) {
+        return Some(Judgement::new(
+            Verdict::OutputLimit,
+            format!(
+                "output passed the limit of {}; the program was killed",
+                Size(limits.output)
+            ),
+        ));
+    }
+    let cpu_over = outcome.cpu > limits.time;
+    match outcome.limit_hit {
+        Some(LimitHit::Wall) if !cpu_over => {
+            return Some(Judgement::new(
+                Verdict::TimeLimit,
+                processes(&format!(
+                    "wall-clock limit {} reached (CPU time {}): killed; the program was waiting or sleeping",
+                    seconds(limits.wall),
+                    seconds(outcome.cpu)
+                )),
+            ));
+        }
+        Some(LimitHit::Wall | LimitHit::Cpu) => {
+            return Some(Judgement::new(
+                Verdict::TimeLimit,
+                processes(&format!(
+                    "CPU time limit {} exceeded ({} used): killed",
+                    seconds(limits.time),
+                    seconds(outcome.cpu.max(limits.time))
+                )),
+            ));
+        }
+        _ if cpu_over => {
+            return Some(Judgement::new(
+                Verdict::TimeLimit,
+                format!(
+                    "CPU time {} is over the limit {}",
+                    seconds(outcome.cpu),
+                    seconds(limits.time)
+                ),
+            ));
+        }
+        _ => {}
+    }
+    if let Some(evidence) = &outcome.memory_evidence {
+        let limit = limits
+            .memory
+            .map(|m| Size(m).to_string())
+            .unwrap_or_else(|| "?".into());
+        return Some(Judgement::new(
+            Verdict::MemoryLimit,
+            format!(
+                "memory limit {limit}: {evidence}; {}",
+                outcome.exit.describe()
+            ),
+        ));
+    }
+    if outcome.limit_hit == Some(LimitHit::FileSize) {
+        return Some(Judgement::new(
+            Verdict::RuntimeError,
+            format!(
+                "the program wrote a file past the file-size limit of {} (SIGXFSZ)",
+                Size(limits.file_size)
+            ),
+        ));
+    }
+    if !outcome.exit.success() {
+        let mut message = processes(&match outcome.exit {
+            Exit::Code(_) => outcome.exit.describe(),
+            Exit::Signal(_) => format!("killed by {}", outcome.exit.describe()),
+        });
+        if let Some(note) = stack_overflow_note(outcome, limits) {
+            message.push_str(&note);
+        }
+        return Some(Judgement::new(Verdict::RuntimeError, message));
+    }
+    None
+}
+
+/// A SIGSEGV whose peak memory reached the stack limit is a stack overflow:
+/// the deep recursion of contest programs.
+fn stack_overflow_note(outcome: &RunOutcome, limits: &Limits) -> Option<String> {
+    if outcome.exit != Exit::Signal(libc::SIGSEGV) {
+        return None;
+    }
+    let stack = limits.stack?;
+    let ceiling = limits.memory.map_or(stack, |m| m.min(stack));
+    let peak = outcome.peak_rss_kib? * 1024;
+    (peak * 10 >= ceiling * 9).then(|| {
+        format!(
+            ": a stack overflow (peak memory {} reached the stack limit {})",
+            Size(peak),
+            Size(stack)
+        )
+    })
+}
+
+/// What a case is checked against.
+pub struct CaseFiles<'a> {
+    pub input: &'a Path,
+    pub answer: Option<&'a Path>,
+}
+
+/// How to check outputs of one problem.
+#[derive(Clone, Copy)]
+pub struct CheckPlan<'a> {
+    pub comparison: &'a Comparison,
+    pub puzzle: Option<&'static dyn Puzzle>,
+    pub lexmin: bool,
+    pub strict: bool,
+}
+
+/// Judge a finished run's output. The run must have finished normally
+/// (see [`classify_run`]).
+pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -> Judgement {
+    let read = |path: &Path, what: &str| {
+        std::fs::read(path).map_err(|e| {
+            Judgement::new(
+                Verdict::InternalError,
+                format!("cannot read the {what} {}: {e}", path.display()),
+            )
+        })
+    };
+    let answer = match files.answer {
+        Some(path) => match read(path, "answer file") {
+            Ok(bytes) => Some(bytes),
+            Err(j) => return j,
+        },
+        None => None,
+    };
+    match plan.comparison {
+        Comparison::Puzzle => {
+            let Some(puzzle) = plan.puzzle else {
+                return Judgement::new(
+                    Verdict::InternalError,
+                    "check = \"puzzle\" without a puzzle",
+                );
+            };
+            let input = match read(files.input, "input") {
+                Ok(bytes) => bytes,
+                Err(j) => return j,
+            };
+            let report = puzzle.check(&CheckRequest {
+                input: &input,
+                output,
+                answer: answer.as_deref(),
+                lexmin: plan.lexmin,
+                strict: plan.strict,
+            });
+            Judgement {
+                verdict: report.verdict,
+                message: report.message,
+                diff: None,
+                figures: report.figures,
+            }
+        }
+        text_mode => {
+            let Some(answer) = answer else {
+                return Judgement::new(
+                    Verdict::InternalError,
+                    format!(
+                        "no answer file for {} (expected a .ans or .out beside it)",
+                        files.input.display()
+                    ),
+                );
+            };
+            let mode = match text_mode {
+                Comparison::Exact => TextMode::Exact,
+                Comparison::Lines => TextMode::Lines,
+                Comparison::Tokens { float } => TextMode::Tokens(*float),
+                Comparison::Puzzle => unreachable_mode(),
+            };
+            let finding = text::compare(&answer, output, mode, plan.strict);
+            let diff = (!finding.verdict.is_accepted())
+                .then(|| diff::first_hunk(&answer, output))
+                .flatten();
+            Judgement {
+                verdict: finding.verdict,
+                message: finding.message,
+                diff,
+                figures: Vec::new(),
+            }
+        }
+    }
+}
+
+fn unreachable_mode() -> TextMode {
+    // Comparison::Puzzle is handled above; keep a harmless value for the
+    // type checker rather than a panic.
+    TextMode::Exact
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::MemorySource;
+    use std::time::Duration;
+
+    fn outcome(exit: Exit) -> RunOutcome {
+        RunOutcome {
+            exit,
+            cpu: Duration::from_millis(10),
+            wall: Duration::from_millis(12),
+            peak_rss_kib: Some(1000),
+            memory_source: MemorySource::Rusage,
+            stdout: Vec::new(),
+            stderr_tail: Vec::new(),
+            limit_hit: None,
+            memory_evidence: None,
+        }
+    }
+
+    #[test]
+    fn run_classification_order_and_messages() {
+        let limits = Limits::default();
+        assert!(classify_run(&outcome(Exit::Code(0)), &limits).is_none());
+        let j = classify_run(&outcome(Exit::Code(3)), &limits).unwrap();
+        assert_eq!(
+            (j.verdict, j.message.as_str()),
+            (Verdict::RuntimeError, "exit code 3")
+        );
+        let j = classify_run(&outcome(Exit::Signal(11)), &limits).unwrap();
+        assert_eq!(j.message, "killed by SIGSEGV (signal 11)");
+        let mut o = outcome(Exit::Signal(9));
+        o.limit_hit = Some(LimitHit::Wall);
+        let j = classify_run(&o, &limits).unwrap();
+        assert_eq!(j.verdict, Verdict::TimeLimit);
+        assert!(
+            j.message.starts_with("wall-clock limit 3.000s reached"),
+            "{}",
+            j.message
+        );
+        let mut o = outcome(Exit::Code(0));
+        o.cpu = Duration::from_millis(1500);
+        assert_eq!(
+            classify_run(&o, &limits).unwrap().verdict,
+            Verdict::TimeLimit
+        );
+        o.limit_hit = Some(LimitHit::Output);
+        assert_eq!(
+            classify_run(&o, &limits).unwrap().verdict,
+            Verdict::OutputLimit,
+            "OLE first"
+        );
+        let mut o = outcome(Exit::Signal(6));
+        o.memory_evidence = Some("an allocation failed".into());
+        let j = classify_run(&o, &limits).unwrap();
+        assert_eq!(j.verdict, Verdict::MemoryLimit);
+        assert_eq!(
+            j.message,
+            "memory limit 256MiB: an allocation failed; SIGABRT (signal 6)"
+        );
+    }
+
+    #[test]
+    fn stack_overflow_is_named() {
+        let limits = Limits::default();
+        let mut o = outcome(Exit::Signal(libc::SIGSEGV));
+        o.peak_rss_kib = Some(250 * 1024);
+        let j = classify_run(&o, &limits).unwrap();
+        assert!(j.message.contains("a stack overflow"), "{}", j.message);
+    }
+}

@@ -125,11 +125,17 @@ mod tests {
     fn first_layout_difference() {
         assert_eq!(layout_difference(b"AC\n2\n", b"AC\n2\n"), None);
         let d = layout_difference(b"AC\n2\n", b"AC \n2\n").unwrap();
-        assert_eq!(d.to_string(), "white space differs on line 1: expected \"AC\", found \"AC·\"");
+        assert_eq!(
+            d.to_string(),
+            "white space differs on line 1: expected \"AC\", found \"AC·\""
+        );
         let d = layout_difference(b"AC\n2\n", b"AC\n2").unwrap();
         assert_eq!((d.line, d.found.as_str()), (2, "2⏎"));
         let d = layout_difference(b"AC\n2\n", b"AC\n2\n\n").unwrap();
-        assert_eq!((d.line, d.expected.as_str(), d.found.as_str()), (3, "(no line)", ""));
+        assert_eq!(
+            (d.line, d.expected.as_str(), d.found.as_str()),
+            (3, "(no line)", "")
+        );
         let d = layout_difference(b"1 2\n", b"1 2\r\n").unwrap();
         assert_eq!(d.found, "1·2␍");
     }

@@ -46,6 +46,18 @@ pub trait Puzzle: Send + Sync {
     /// [`reader::check_plain_text`]. Returns the number of cases.
     fn validate(&self, input: &[u8]) -> Result<usize, FormatError>;
 
+    /// Refuse solver options this puzzle does not have, before any case
+    /// runs. By default a puzzle has no options.
+    fn check_options(&self, options: &SolveOptions) -> Result<(), String> {
+        match &options.heuristic {
+            Some(h) => Err(format!(
+                "--heuristic {h:?}: {} has no choice of heuristic",
+                self.name()
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The reference output for a whole input file, byte for byte, with a
     /// final newline. Reads the input leniently (any white space between
     /// tokens, CRLF tolerated) but refuses input that breaks the rules.
@@ -157,7 +169,12 @@ impl CheckReport {
 
     /// A finding about case `case` (1-based) at output line `line`: the
     /// message reads `case 3, output line 5: …`.
-    pub fn about(verdict: Verdict, case: usize, line: Option<usize>, what: impl AsRef<str>) -> Self {
+    pub fn about(
+        verdict: Verdict,
+        case: usize,
+        line: Option<usize>,
+        what: impl AsRef<str>,
+    ) -> Self {
         let message = match line {
             Some(line) => format!("case {case}, output line {line}: {}", what.as_ref()),
             None => format!("case {case}: {}", what.as_ref()),
@@ -188,14 +205,14 @@ impl CheckReport {
 
 /// A small picture of a board: a grid of cells, some empty (outside the
 /// board's shape), some highlighted (the rotation centre, a wrong cell).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Figure {
     /// What the picture shows ("board after ACD (case 3)").
     pub title: String,
     pub rows: Vec<Vec<Option<FigureCell>>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FigureCell {
     pub text: String,
     pub highlight: bool,
@@ -260,7 +277,9 @@ impl GenSpec {
                 } else {
                     options.join(", ")
                 };
-                return Err(format!("{puzzle} has no --{flag} option (its difficulty options: {options})"));
+                return Err(format!(
+                    "{puzzle} has no --{flag} option (its difficulty options: {options})"
+                ));
             }
         }
         Ok(())
@@ -318,7 +337,10 @@ mod tests {
             ..GenSpec::default()
         };
         let err = spec.reject_other_than("rotation", &["length"]).unwrap_err();
-        assert_eq!(err, "rotation has no --turns option (its difficulty options: --length)");
+        assert_eq!(
+            err,
+            "rotation has no --turns option (its difficulty options: --length)"
+        );
         assert!(spec.reject_other_than("pilots", &["turns"]).is_ok());
     }
 }

@@ -1,0 +1,407 @@
+//! Finding cases on disk: walk a cases root, pair `NAME.in` with `NAME.ans`
+//! (or `NAME.out`, as online-judge-tools and Kattis data name answers), sort
+//! naturally (`2.in` before `10.in`), filter by glob, and split into shards.
+//!
+//! Orphans are warnings: an answer with no input is ignored, an input with
+//! no answer is still a case (a puzzle checker needs no answer; a text
+//! comparison then gives IE "no answer file"). Symbolic-link loops and
+//! unreadable files are errors naming the path. This module reads names and
+//! permissions only, never the contents of a case.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One case: an input file and, usually, its answer file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    /// The input's path relative to the cases root, with `/` separators
+    /// (`sample.in`, `big/10.in`); for a root that is a single file, its
+    /// file name.
+    pub name: String,
+    pub input: PathBuf,
+    pub answer: Option<PathBuf>,
+}
+
+/// The result of walking one cases root.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    /// In natural order of `name`.
+    pub cases: Vec<Case>,
+    pub warnings: Vec<String>,
+}
+
+/// Why a cases root could not be walked.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", .0.join("\n"))]
+pub struct DiscoveryError(pub Vec<String>);
+
+const INPUT_EXT: &str = "in";
+
+/// The files of one stem (relative path without extension): the input, and
+/// the answers by extension.
+type FileGroup = (Option<PathBuf>, Vec<(String, PathBuf)>);
+const ANSWER_EXTS: [&str; 2] = ["ans", "out"];
+
+/// Walk `root` (a directory, or one `.in` file) and pair its files.
+pub fn discover(root: &Path) -> Result<Discovery, DiscoveryError> {
+    let meta = std::fs::metadata(root)
+        .map_err(|e| DiscoveryError(vec![format!("{}: {}", root.display(), describe_io(&e))]))?;
+    if meta.is_file() {
+        return discover_file(root);
+    }
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    let mut groups: BTreeMap<String, FileGroup> = BTreeMap::new();
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(true)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for entry in walker {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                errors.push(walk_error(&e));
+                continue;
+            }
+        };
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let path = entry.path();
+        let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
+            continue;
+        };
+        if ext != INPUT_EXT && !ANSWER_EXTS.contains(&ext) {
+            continue;
+        }
+        let rel = relative_name(root, path);
+        let stem = rel[..rel.len() - ext.len() - 1].to_string();
+        if let Err(e) = std::fs::File::open(path) {
+            errors.push(format!("{}: {}", path.display(), describe_io(&e)));
+            continue;
+        }
+        let group = groups.entry(stem).or_default();
+        if ext == INPUT_EXT {
+            group.0 = Some(path.to_path_buf());
+        } else {
+            group.1.push((ext.to_string(), path.to_path_buf()));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(DiscoveryError(errors));
+    }
+    let mut cases = Vec::new();
+    for (stem, (input, mut answers)) in groups {
+        answers.sort_by_key(|(ext, _)| ANSWER_EXTS.iter().position(|e| e == ext));
+        match input {
+            Some(input) => {
+                if answers.len() > 1 {
+                    warnings.push(format!(
+                        "{}: both {stem}.ans and {stem}.out exist; using {stem}.ans",
+                        root.display()
+                    ));
+                }
+                if answers.is_empty() {
+                    warnings.push(format!(
+                        "{}: {stem}.in has no answer file (.ans or .out)",
+                        root.display()
+                    ));
+                }
+                cases.push(Case {
+                    name: format!("{stem}.{INPUT_EXT}"),
+                    input,
+                    answer: answers.into_iter().next().map(|(_, p)| p),
+                });
+            }
+            None => {
+                for (ext, _) in answers {
+                    warnings.push(format!(
+                        "{}: {stem}.{ext} has no input file ({stem}.in); ignored",
+                        root.display()
+                    ));
+                }
+            }
+        }
+    }
+    cases.sort_by(|a, b| natural_cmp(&a.name, &b.name));
+    Ok(Discovery { cases, warnings })
+}
+
+fn discover_file(path: &Path) -> Result<Discovery, DiscoveryError> {
+    if let Err(e) = std::fs::File::open(path) {
+        return Err(DiscoveryError(vec![format!(
+            "{}: {}",
+            path.display(),
+            describe_io(&e)
+        )]));
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string());
+    let mut warnings = Vec::new();
+    let answer = ANSWER_EXTS
+        .iter()
+        .map(|ext| path.with_extension(ext))
+        .find(|p| p.is_file() && path.extension().is_some_and(|e| e == INPUT_EXT));
+    if answer.is_none() {
+        warnings.push(format!(
+            "{}: no answer file (.ans or .out) beside it",
+            path.display()
+        ));
+    }
+    Ok(Discovery {
+        cases: vec![Case {
+            name,
+            input: path.to_path_buf(),
+            answer,
+        }],
+        warnings,
+    })
+}
+
+fn relative_name(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn walk_error(e: &walkdir::Error) -> String {
+    let path = e
+        .path()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    if let Some(ancestor) = e.loop_ancestor() {
+        return format!(
+            "{path}: symbolic link loop (it leads back to {}); remove the link",
+            ancestor.display()
+        );
+    }
+    match e.io_error() {
+        Some(io) => format!("{path}: {}", describe_io(io)),
+        None => format!("{path}: {e}"),
+    }
+}
+
+fn describe_io(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::PermissionDenied => "permission denied (cannot read it)".to_string(),
+        std::io::ErrorKind::NotFound => "not found".to_string(),
+        _ => e.to_string(),
+    }
+}
+
+/// Natural order: runs of digits compare as numbers (`2` < `10`), the rest
+/// byte by byte; ties (`01` vs `1`) are broken by the plain text.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (x.first(), y.first()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let (n, rest_x) = split_digits(x);
+                let (m, rest_y) = split_digits(y);
+                let (n_trim, m_trim) = (trim_zeros(n), trim_zeros(m));
+                let order = n_trim
+                    .len()
+                    .cmp(&m_trim.len())
+                    .then_with(|| n_trim.cmp(m_trim));
+                if order != Ordering::Equal {
+                    return order;
+                }
+                x = rest_x;
+                y = rest_y;
+            }
+            (Some(c), Some(d)) => {
+                if c != d {
+                    return c.cmp(d);
+                }
+                x = &x[1..];
+                y = &y[1..];
+            }
+        }
+    }
+}
+
+fn split_digits(s: &[u8]) -> (&[u8], &[u8]) {
+    let n = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    s.split_at(n)
+}
+
+fn trim_zeros(s: &[u8]) -> &[u8] {
+    let n = s.iter().take_while(|&&b| b == b'0').count();
+    &s[n.min(s.len().saturating_sub(1))..]
+}
+
+/// `--filter GLOB`: a case is kept when the glob matches its name with or
+/// without the `.in`, alone or after `PROBLEM/`.
+#[derive(Clone, Debug)]
+pub struct Filter(globset::GlobMatcher);
+
+impl Filter {
+    pub fn new(glob: &str) -> Result<Filter, String> {
+        globset::GlobBuilder::new(glob)
+            .literal_separator(false)
+            .build()
+            .map(|g| Filter(g.compile_matcher()))
+            .map_err(|e| format!("--filter {glob:?}: {e}"))
+    }
+
+    pub fn keeps(&self, problem: &str, case: &str) -> bool {
+        let stem = case.strip_suffix(".in").unwrap_or(case);
+        [
+            case.to_string(),
+            stem.to_string(),
+            format!("{problem}/{case}"),
+            format!("{problem}/{stem}"),
+        ]
+        .iter()
+        .any(|c| self.0.is_match(c))
+    }
+}
+
+/// `--partition count:K/N` or `hash:K/N` (K from 1), as cargo-nextest:
+/// `count` deals cases round-robin in order, `hash` by a stable hash of
+/// `problem/case`, so a case stays in its shard when others are added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Partition {
+    Count { shard: u64, total: u64 },
+    Hash { shard: u64, total: u64 },
+}
+
+impl std::str::FromStr for Partition {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Partition, String> {
+        let bad = || {
+            format!(
+                "--partition {text:?}: expected count:K/N or hash:K/N with 1 ≤ K ≤ N, e.g. hash:1/4"
+            )
+        };
+        let (kind, rest) = text.split_once(':').ok_or_else(bad)?;
+        let (k, n) = rest.split_once('/').ok_or_else(bad)?;
+        let shard: u64 = k.trim().parse().map_err(|_| bad())?;
+        let total: u64 = n.trim().parse().map_err(|_| bad())?;
+        if shard == 0 || total == 0 || shard > total {
+            return Err(bad());
+        }
+        match kind {
+            "count" => Ok(Partition::Count { shard, total }),
+            "hash" => Ok(Partition::Hash { shard, total }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl std::fmt::Display for Partition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Partition::Count { shard, total } => write!(f, "count:{shard}/{total}"),
+            Partition::Hash { shard, total } => write!(f, "hash:{shard}/{total}"),
+        }
+    }
+}
+
+impl Partition {
+    /// Whether the case at `index` (0-based, in the whole run's order) with
+    /// this identity belongs to this shard.
+    pub fn keeps(&self, index: usize, problem: &str, case: &str) -> bool {
+        match *self {
+            Partition::Count { shard, total } => index as u64 % total == shard - 1,
+            Partition::Hash { shard, total } => {
+                stable_hash(format!("{problem}/{case}").as_bytes()) % total == shard - 1
+            }
+        }
+    }
+}
+
+/// FNV-1a, 64 bits: stable across versions and machines, unlike std's
+/// hasher, so shards agree wherever they run.
+fn stable_hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_order() {
+        let mut names = vec![
+            "10.in", "2.in", "1.in", "a10b.in", "a2b.in", "01.in", "b.in",
+        ];
+        names.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            names,
+            [
+                "01.in", "1.in", "2.in", "10.in", "a2b.in", "a10b.in", "b.in"
+            ]
+        );
+    }
+
+    #[test]
+    fn pairs_and_orphans() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        for f in [
+            "2.in",
+            "2.ans",
+            "10.in",
+            "10.out",
+            "3.in",
+            "4.ans",
+            "sub/1.in",
+            "sub/1.ans",
+            ".hidden/9.in",
+            "x.txt",
+        ] {
+            let path = p.join(f);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "1\n").unwrap();
+        }
+        let d = discover(p).unwrap();
+        let names: Vec<_> = d.cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["2.in", "3.in", "10.in", "sub/1.in"]);
+        assert!(d.cases[1].answer.is_none());
+        assert!(d.cases[2].answer.as_ref().unwrap().ends_with("10.out"));
+        assert_eq!(d.warnings.len(), 2, "{:?}", d.warnings);
+        assert!(d.warnings.iter().any(|w| w.contains("3.in has no answer")));
+        assert!(d.warnings.iter().any(|w| w.contains("4.ans has no input")));
+    }
+
+    #[test]
+    fn symlink_loop_is_an_error_naming_the_path() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("a")).unwrap();
+        std::os::unix::fs::symlink("..", dir.path().join("a/loop")).unwrap();
+        let err = discover(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("a/loop: symbolic link loop"), "{err}");
+    }
+
+    #[test]
+    fn filter_and_partition() {
+        let f = Filter::new("len1*").unwrap();
+        assert!(f.keeps("rotation", "len13.in"));
+        assert!(!f.keeps("rotation", "len9.in"));
+        assert!(Filter::new("rotation/*").unwrap().keeps("rotation", "a.in"));
+        let p: Partition = "count:2/3".parse().unwrap();
+        let kept: Vec<usize> = (0..7).filter(|&i| p.keeps(i, "p", "c")).collect();
+        assert_eq!(kept, [1, 4]);
+        assert!("count:0/3".parse::<Partition>().is_err());
+        assert!("hash:4/3".parse::<Partition>().is_err());
+        let shards: Vec<Partition> = (1..=4)
+            .map(|k| format!("hash:{k}/4").parse().unwrap())
+            .collect();
+        for i in 0..50 {
+            let case = format!("{i}.in");
+            assert_eq!(shards.iter().filter(|s| s.keeps(i, "p", &case)).count(), 1);
+        }
+    }
+}

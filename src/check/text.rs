@@ -1,0 +1,369 @@
+//! Comparing an output with an answer file, as text: `exact` (bytes),
+//! `lines` (trailing white space and the final newline ignored), `tokens`
+//! (white-space separated, optionally with a float tolerance), and strict
+//! variants in which a white-space-only difference is PE.
+//!
+//! Every comparison streams over both texts once (linear time, no token
+//! list in memory), and a WA names the first differing line and token:
+//! "output line 3, token 2: expected "5", found "6"".
+
+use super::whitespace::{layout_difference, visible_cut};
+use crate::puzzles::reader::{Tokens, quote};
+use crate::verdict::Verdict;
+
+/// Float tolerance for `tokens`: a pair of numeric tokens matches when the
+/// difference is within the absolute OR the relative tolerance (as Kattis'
+/// default validator).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloatTolerance {
+    pub absolute: f64,
+    pub relative: f64,
+}
+
+impl FloatTolerance {
+    /// A tolerance if either part is given (the other is then 0).
+    pub fn new(absolute: Option<f64>, relative: Option<f64>) -> Option<FloatTolerance> {
+        if absolute.is_none() && relative.is_none() {
+            return None;
+        }
+        Some(FloatTolerance {
+            absolute: absolute.unwrap_or(0.0),
+            relative: relative.unwrap_or(0.0),
+        })
+    }
+
+    fn accepts(&self, expected: f64, found: f64) -> bool {
+        let diff = (expected - found).abs();
+        diff <= self.absolute || diff <= self.relative * expected.abs()
+    }
+}
+
+/// How to compare.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TextMode {
+    Exact,
+    Lines,
+    Tokens(Option<FloatTolerance>),
+}
+
+/// The finding of a text comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextFinding {
+    pub verdict: Verdict,
+    pub message: String,
+}
+
+/// Compare `found` with `expected`. `strict`: a difference in white space
+/// only is PE (in `exact` mode it always is).
+pub fn compare(expected: &[u8], found: &[u8], mode: TextMode, strict: bool) -> TextFinding {
+    let float = match mode {
+        TextMode::Tokens(f) => f,
+        _ => None,
+    };
+    if let Err(message) = tokens_match(expected, found, float) {
+        return TextFinding {
+            verdict: Verdict::WrongAnswer,
+            message,
+        };
+    }
+    // The tokens agree: only the layout can differ now.
+    let layout_ok = match (mode, strict) {
+        (TextMode::Tokens(_), false) => true,
+        (TextMode::Lines, false) => lines_equal(expected, found),
+        (TextMode::Exact, _) | (_, true) => same_white_space(expected, found),
+    };
+    if layout_ok {
+        return TextFinding {
+            verdict: Verdict::Accepted,
+            message: "output matches the answer".to_string(),
+        };
+    }
+    let message = match layout_difference(expected, found) {
+        Some(d) => d.to_string(),
+        None => "white space differs".to_string(),
+    };
+    TextFinding {
+        verdict: Verdict::PresentationError,
+        message,
+    }
+}
+
+/// The first token pair that differs, as a message, or Ok if all agree.
+fn tokens_match(
+    expected: &[u8],
+    found: &[u8],
+    float: Option<FloatTolerance>,
+) -> Result<(), String> {
+    let mut exp = Tokens::new(expected);
+    let mut got = Tokens::new(found);
+    let mut index = 0usize;
+    let mut line_index = (0usize, 0usize); // (line, token number on that output line)
+    loop {
+        index += 1;
+        match (exp.next(), got.next()) {
+            (None, None) => return Ok(()),
+            (Some(e), None) => {
+                return Err(format!(
+                    "output ends after {} token{}; expected {} (answer line {})",
+                    index - 1,
+                    plural(index - 1),
+                    quote(e.bytes),
+                    e.pos.line
+                ));
+            }
+            (None, Some(g)) => {
+                return Err(format!(
+                    "extra output at line {}: {} (the answer has {} token{})",
+                    g.pos.line,
+                    quote(g.bytes),
+                    index - 1,
+                    plural(index - 1)
+                ));
+            }
+            (Some(e), Some(g)) => {
+                if line_index.0 != g.pos.line {
+                    line_index = (g.pos.line, 0);
+                }
+                line_index.1 += 1;
+                if !token_equal(e.bytes, g.bytes, float) {
+                    let tolerance = match float {
+                        Some(f)
+                            if parse_number(e.bytes).is_some()
+                                && parse_number(g.bytes).is_some() =>
+                        {
+                            format!(
+                                " (difference {:e} is beyond the tolerance: absolute {:e}, relative {:e})",
+                                (parse_number(e.bytes).unwrap_or(0.0)
+                                    - parse_number(g.bytes).unwrap_or(0.0))
+                                .abs(),
+                                f.absolute,
+                                f.relative
+                            )
+                        }
+                        _ => String::new(),
+                    };
+                    return Err(format!(
+                        "output line {}, token {}: expected {}, found {}{tolerance}",
+                        g.pos.line,
+                        line_index.1,
+                        quote(e.bytes),
+                        quote(g.bytes)
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn token_equal(expected: &[u8], found: &[u8], float: Option<FloatTolerance>) -> bool {
+    if expected == found {
+        return true;
+    }
+    match (float, parse_number(expected), parse_number(found)) {
+        (Some(tol), Some(e), Some(f)) => tol.accepts(e, f),
+        _ => false,
+    }
+}
+
+/// A decimal number (`-1.5`, `2e-3`, `.5`); not `inf`, `nan` or hex.
+fn parse_number(token: &[u8]) -> Option<f64> {
+    let first = *token.first()?;
+    if !(first.is_ascii_digit() || first == b'-' || first == b'+' || first == b'.') {
+        return None;
+    }
+    if !token
+        .iter()
+        .all(|&b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
+    {
+        return None;
+    }
+    let v: f64 = std::str::from_utf8(token).ok()?.parse().ok()?;
+    v.is_finite().then_some(v)
+}
+
+/// Lines equal once trailing white space on each line and trailing empty
+/// lines are ignored.
+fn lines_equal(expected: &[u8], found: &[u8]) -> bool {
+    // Allocates one slice per line (not per byte); the caller has already
+    // established that the tokens agree.
+    trimmed_lines(expected) == trimmed_lines(found)
+}
+
+fn trimmed_lines(text: &[u8]) -> Vec<&[u8]> {
+    let mut lines: Vec<&[u8]> = text.split(|&b| b == b'\n').map(trim_end).collect();
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    lines
+}
+
+fn trim_end(line: &[u8]) -> &[u8] {
+    let end = line
+        .iter()
+        .rposition(|&b| !matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c))
+        .map_or(0, |i| i + 1);
+    &line[..end]
+}
+
+/// Same white space between, before and after the tokens (the tokens are
+/// known to agree), i.e. a byte-level layout comparison that tolerates
+/// float differences inside tokens.
+fn same_white_space(expected: &[u8], found: &[u8]) -> bool {
+    white_space_runs(expected).eq(white_space_runs(found))
+}
+
+/// The white-space runs of a text in order: before the first token, between
+/// tokens, and after the last (each possibly empty).
+fn white_space_runs(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    use crate::puzzles::reader::is_space;
+    let mut at = 0;
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let start = at;
+        while at < text.len() && is_space(text[at]) {
+            at += 1;
+        }
+        let run = &text[start..at];
+        if at == text.len() {
+            done = true;
+        } else {
+            while at < text.len() && !is_space(text[at]) {
+                at += 1;
+            }
+        }
+        Some(run)
+    })
+}
+
+/// A one-line preview of a text for a message: its first line with white
+/// space made visible.
+pub fn preview(text: &[u8]) -> String {
+    let first = text.split(|&b| b == b'\n').next().unwrap_or(&[]);
+    visible_cut(first, 40)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Verdict::*;
+
+    fn check(exp: &str, found: &str, mode: TextMode, strict: bool) -> (Verdict, String) {
+        let f = compare(exp.as_bytes(), found.as_bytes(), mode, strict);
+        (f.verdict, f.message)
+    }
+
+    #[test]
+    fn exact_mode() {
+        assert_eq!(check("1 2\n", "1 2\n", TextMode::Exact, false).0, Accepted);
+        let (v, m) = check("1 2\n", "1  2\n", TextMode::Exact, false);
+        assert_eq!(v, PresentationError);
+        assert_eq!(
+            m,
+            "white space differs on line 1: expected \"1·2\", found \"1··2\""
+        );
+        let (v, m) = check("1 2\n", "1 3\n", TextMode::Exact, false);
+        assert_eq!(v, WrongAnswer);
+        assert_eq!(m, "output line 1, token 2: expected \"2\", found \"3\"");
+    }
+
+    #[test]
+    fn lines_mode_ignores_trailing_space_and_final_newline() {
+        assert_eq!(
+            check("a b\nc\n", "a b  \nc", TextMode::Lines, false).0,
+            Accepted
+        );
+        assert_eq!(
+            check("a b\nc\n", "a b\nc\n\n\n", TextMode::Lines, false).0,
+            Accepted
+        );
+        assert_eq!(
+            check("a b\nc\n", "a  b\nc\n", TextMode::Lines, false).0,
+            PresentationError
+        );
+        assert_eq!(
+            check("a b\nc\n", "a b\n\nc\n", TextMode::Lines, false).0,
+            PresentationError
+        );
+        let (v, m) = check("a b\nc\n", "a b \nc\n", TextMode::Lines, true);
+        assert_eq!(v, PresentationError);
+        assert_eq!(
+            m,
+            "white space differs on line 1: expected \"a·b\", found \"a·b·\""
+        );
+        let (v, m) = check("a b\nc\n", "a b\nc", TextMode::Lines, true);
+        assert_eq!(v, PresentationError);
+        assert_eq!(
+            m,
+            "white space differs on line 2: expected \"c\", found \"c⏎\""
+        );
+    }
+
+    #[test]
+    fn tokens_mode_lenient_and_strict() {
+        let tokens = TextMode::Tokens(None);
+        assert_eq!(check("1 2\n3\n", "1\n2 3", tokens, false).0, Accepted);
+        assert_eq!(
+            check("1 2\n3\n", "1\n2 3", tokens, true).0,
+            PresentationError
+        );
+        assert_eq!(check("1 2\n3\n", "1 2\n3\n", tokens, true).0, Accepted);
+        let (v, m) = check("1 2\n3\n", "1 2\n", tokens, false);
+        assert_eq!(v, WrongAnswer);
+        assert_eq!(
+            m,
+            "output ends after 2 tokens; expected \"3\" (answer line 2)"
+        );
+        let (v, m) = check("1\n", "1\n2\n", tokens, false);
+        assert_eq!(v, WrongAnswer);
+        assert_eq!(m, "extra output at line 2: \"2\" (the answer has 1 token)");
+        let (_, m) = check("x\ny z\n", "x\ny w\n", tokens, false);
+        assert_eq!(m, "output line 2, token 2: expected \"z\", found \"w\"");
+    }
+
+    #[test]
+    fn float_tolerance() {
+        let tol = TextMode::Tokens(FloatTolerance::new(Some(1e-6), Some(1e-6)));
+        assert_eq!(check("1.0000000\n", "1.0000004\n", tol, false).0, Accepted);
+        assert_eq!(
+            check("1000000\n", "1000000.5\n", tol, false).0,
+            Accepted,
+            "relative"
+        );
+        let (v, m) = check("1.0\n", "1.1\n", tol, false);
+        assert_eq!(v, WrongAnswer);
+        assert!(m.contains("beyond the tolerance"), "{m}");
+        assert_eq!(
+            check("nan\n", "nan\n", tol, false).0,
+            Accepted,
+            "equal strings"
+        );
+        assert_eq!(check("inf\n", "1e400\n", tol, false).0, WrongAnswer);
+        assert_eq!(
+            check("1.0\n", "1.0000001\n", tol, true).0,
+            Accepted,
+            "strict: layout only"
+        );
+        assert_eq!(
+            check("1.0\n", "1.0000001\n", TextMode::Tokens(None), false).0,
+            WrongAnswer
+        );
+    }
+
+    #[test]
+    fn binary_and_huge_tokens_do_not_panic() {
+        let huge = "9".repeat(1 << 20);
+        let f = compare(b"1\n", huge.as_bytes(), TextMode::Tokens(None), false);
+        assert_eq!(f.verdict, WrongAnswer);
+        assert!(f.message.contains("(1048576 bytes)"), "{}", f.message);
+        let f = compare(b"1\n", b"\xff\xfe\n", TextMode::Lines, true);
+        assert_eq!(f.verdict, WrongAnswer);
+        assert!(f.message.contains("\\xff"), "{}", f.message);
+    }
+}

@@ -1,0 +1,290 @@
+//! Argument parsing only (clap derive). Each subcommand's arguments are a
+//! plain struct that `commands` turns into work; nothing here touches the
+//! file system.
+
+use crate::config::{Size, Span};
+use crate::report::Format;
+use clap::{Args, Parser, Subcommand};
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "judge",
+    version,
+    about = "An online-judge test harness: run programs on cases under limits, in parallel, with verdicts that explain themselves.",
+    after_help = "Exit codes: 0 all accepted, 1 some other verdict (or invalid data), 2 usage or configuration error, 3 internal error, 130 interrupted."
+)]
+pub struct Cli {
+    /// The configuration file (default: ./judge.toml, if it exists).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Judge cases: the reference solvers by default, or a submission.
+    Run(RunArgs),
+    /// Run a built-in reference solver on an input (a program like any other).
+    Solve(SolveArgs),
+    /// Check one output, testlib style: exit 0 AC, 1 WA, 2 PE, 3 judge failure.
+    Check(CheckArgs),
+    /// Generate cases of a chosen difficulty, with their answers.
+    Gen(GenArgs),
+    /// Validate case files: inputs well-formed, answers correct.
+    Validate(ValidateArgs),
+    /// Whole-space facts about a puzzle: the distribution of optimal lengths.
+    Stats(StatsArgs),
+    /// List problems, case counts and limits.
+    List,
+    /// Merge the JSON reports of shards (--partition) into one report.
+    Merge(MergeArgs),
+}
+
+/// Which cases, and the limits and comparison to judge them by.
+#[derive(Debug, Args, Clone, Default)]
+pub struct Selection {
+    /// Case directories or files (default: every problem in judge.toml).
+    #[arg(value_name = "PATHS")]
+    pub paths: Vec<PathBuf>,
+
+    /// The problem (a judge.toml name or a built-in puzzle) for PATHS, or the
+    /// one problem to judge.
+    #[arg(long, short = 'p', value_name = "NAME")]
+    pub problem: Option<String>,
+
+    /// Only cases whose name matches (`len1*`, `rotation/*`).
+    #[arg(long, value_name = "GLOB")]
+    pub filter: Option<String>,
+}
+
+#[derive(Debug, Args, Clone, Default)]
+pub struct LimitArgs {
+    /// CPU time limit, e.g. 2s or 500ms.
+    #[arg(long, value_name = "DURATION")]
+    pub time_limit: Option<Span>,
+    /// Wall-clock limit (default: 2 × CPU limit + 1s).
+    #[arg(long, value_name = "DURATION")]
+    pub wall_limit: Option<Span>,
+    /// Memory limit, e.g. 256MiB.
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<Size>,
+    /// Stack limit (default: the memory limit).
+    #[arg(long, value_name = "SIZE")]
+    pub stack_limit: Option<Size>,
+    /// Output limit, e.g. 64MiB.
+    #[arg(long, value_name = "SIZE")]
+    pub output_limit: Option<Size>,
+    /// Processes and threads a run may have at once (default 64).
+    #[arg(long, value_name = "N")]
+    pub processes: Option<u32>,
+}
+
+#[derive(Debug, Args, Clone, Default)]
+pub struct CompareArgs {
+    /// How to compare outputs: exact, lines, tokens or puzzle.
+    #[arg(long, value_name = "MODE")]
+    pub check: Option<String>,
+    /// A white-space-only difference is PE instead of AC.
+    #[arg(long)]
+    pub strict: bool,
+    /// Demand the lexicographically smallest shortest answer (true/false).
+    #[arg(long, value_name = "BOOL")]
+    pub lexmin: Option<bool>,
+    /// Absolute and relative float tolerance for tokens.
+    #[arg(long, value_name = "EPS")]
+    pub float_tolerance: Option<f64>,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub selection: Selection,
+
+    /// The program to judge, a command line split like a shell would
+    /// (`"./sol --fast"`), run with no shell.
+    #[arg(long, short = 's', value_name = "CMD", conflicts_with = "builtin")]
+    pub submission: Option<String>,
+
+    /// Judge the built-in reference solvers (the default when no
+    /// submission is given and the problem is a puzzle).
+    #[arg(long)]
+    pub builtin: bool,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
+    #[command(flatten)]
+    pub compare: CompareArgs,
+
+    /// Report format on stdout, or in --report FILE.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
+
+    /// Write the report to FILE (atomically); the human report stays on stdout.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+
+    /// Run one shard: count:K/N or hash:K/N.
+    #[arg(long, value_name = "SPEC")]
+    pub partition: Option<String>,
+
+    /// Stop launching cases after the first failure.
+    #[arg(long)]
+    pub fail_fast: bool,
+
+    /// The built-in solver's heuristic (rotation: pdb or centre).
+    #[arg(long, value_name = "NAME")]
+    pub heuristic: Option<String>,
+
+    /// One line at the end.
+    #[arg(long, short = 'q', conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Every case, not only failures.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The puzzle (or a judge.toml problem that is one).
+    pub problem: String,
+    /// The input file, or - for standard input (the default).
+    pub input: Option<PathBuf>,
+    /// Search heuristic (rotation: pdb (default) or centre).
+    #[arg(long, value_name = "NAME")]
+    pub heuristic: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The puzzle or judge.toml problem.
+    pub problem: String,
+    pub input: PathBuf,
+    pub output: PathBuf,
+    pub answer: Option<PathBuf>,
+    /// A white-space-only difference is PE.
+    #[arg(long)]
+    pub strict: bool,
+    /// Demand the lexicographically smallest shortest answer (true/false).
+    #[arg(long, value_name = "BOOL")]
+    pub lexmin: Option<bool>,
+}
+
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// The puzzle (or a judge.toml problem that is one).
+    pub problem: String,
+    /// How many cases.
+    #[arg(long, default_value_t = 1)]
+    pub count: usize,
+    /// The random seed: the same seed gives the same cases.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Exact optimal length, or a range A..B (rotation, swap, flip).
+    #[arg(long, value_parser = parse_range, value_name = "L|A..B")]
+    pub length: Option<RangeInclusive<u32>>,
+    /// Size (booksort's shelf), or a range.
+    #[arg(long, value_parser = parse_range, value_name = "N|A..B")]
+    pub n: Option<RangeInclusive<u32>>,
+    /// Exact distance (booksort; 5 means "5 or more"), or a range.
+    #[arg(long, value_parser = parse_range, value_name = "K|A..B")]
+    pub moves: Option<RangeInclusive<u32>>,
+    /// Number of turns (pilots), or a range.
+    #[arg(long, value_parser = parse_range, value_name = "K|A..B")]
+    pub turns: Option<RangeInclusive<u32>>,
+    /// Only unsolvable boards (flip).
+    #[arg(long)]
+    pub impossible: bool,
+    /// Where to write (default: the current directory).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub out: PathBuf,
+    /// File name stem (default: gen-SEED).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// One case per file (always so for single-case puzzles).
+    #[arg(long)]
+    pub split: bool,
+    /// Overwrite existing files.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    pub selection: Selection,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// The puzzle.
+    pub problem: String,
+    /// Booksort: the shelf size.
+    #[arg(long)]
+    pub n: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// JSON reports of shards.
+    #[arg(required = true)]
+    pub reports: Vec<PathBuf>,
+    /// Write the merged report here (atomically) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Format of the merged report (json, junit, ndjson; default json).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+}
+
+/// `12` or `10..13` (inclusive).
+pub fn parse_range(text: &str) -> Result<RangeInclusive<u32>, String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{text:?}: expected a number or a range A..B"))
+    };
+    match text.split_once("..") {
+        Some((a, b)) => {
+            let b = b.strip_prefix('=').unwrap_or(b);
+            let (a, b) = (number(a)?, number(b)?);
+            if a > b {
+                return Err(format!("{text:?}: the range is empty ({a} > {b})"));
+            }
+            Ok(a..=b)
+        }
+        None => {
+            let n = number(text)?;
+            Ok(n..=n)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges() {
+        assert_eq!(parse_range("12"), Ok(12..=12));
+        assert_eq!(parse_range("10..13"), Ok(10..=13));
+        assert_eq!(parse_range("10..=13"), Ok(10..=13));
+        assert!(parse_range("13..10").is_err());
+        assert!(parse_range("x").is_err());
+    }
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,99 @@
+//! `judge gen`: make cases of a chosen difficulty with a puzzle's generator
+//! and write them with their answers. Never overwrites without `--force`;
+//! every file is written atomically.
+
+use super::{EXIT_OK, Failure, Outcome, load_config, puzzle_named};
+use crate::cli::GenArgs;
+use crate::config::Overrides;
+use crate::puzzles::GenSpec;
+use crate::report::write_atomically;
+use std::path::{Path, PathBuf};
+
+pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
+    let config = load_config(config_path, &Overrides::default())?;
+    let (puzzle, _) = puzzle_named(&args.problem, config.as_ref())?;
+    if args.count == 0 {
+        return Err(Failure::Usage("--count 0: nothing to generate".to_string()));
+    }
+    if args.count > 1_000_000 {
+        return Err(Failure::Usage(
+            "--count: at most 1,000,000 cases at a time".to_string(),
+        ));
+    }
+    let spec = GenSpec {
+        count: args.count,
+        seed: args.seed,
+        length: args.length.clone(),
+        n: args.n.clone(),
+        moves: args.moves.clone(),
+        turns: args.turns.clone(),
+        impossible: args.impossible,
+    };
+    let stem = args
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("gen-{}", args.seed));
+    if stem.is_empty() || stem.contains('/') {
+        return Err(Failure::Usage(format!(
+            "--name {stem:?}: a file name without '/' is needed"
+        )));
+    }
+    let cases = puzzle.generate(&spec).map_err(Failure::Usage)?;
+    let split = args.split || !puzzle.multi_case();
+    // (path, bytes)
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    if split {
+        let width = cases.len().to_string().len().max(3);
+        for (i, case) in cases.iter().enumerate() {
+            let (input, answer) = puzzle.assemble(std::slice::from_ref(case));
+            let name = format!("{stem}-{:0width$}", i + 1);
+            files.push((args.out.join(format!("{name}.in")), input));
+            files.push((args.out.join(format!("{name}.ans")), answer));
+        }
+    } else {
+        let (input, answer) = puzzle.assemble(&cases);
+        files.push((args.out.join(format!("{stem}.in")), input));
+        files.push((args.out.join(format!("{stem}.ans")), answer));
+    }
+    if !args.force {
+        let existing: Vec<String> = files
+            .iter()
+            .filter(|(p, _)| p.exists())
+            .map(|(p, _)| p.display().to_string())
+            .collect();
+        if !existing.is_empty() {
+            let shown = existing
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = if existing.len() > 3 {
+                format!(" and {} more", existing.len() - 3)
+            } else {
+                String::new()
+            };
+            return Err(Failure::Usage(format!(
+                "{shown}{more} already exist{}: use --force to overwrite, or --name/--out to write elsewhere",
+                if existing.len() == 1 { "s" } else { "" }
+            )));
+        }
+    }
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| Failure::Usage(format!("{}: cannot create: {e}", args.out.display())))?;
+    for (path, bytes) in &files {
+        write_atomically(path, bytes)
+            .map_err(|e| Failure::Internal(format!("{}: cannot write: {e}", path.display())))?;
+    }
+    eprintln!(
+        "wrote {} case{} of {} (seed {}) to {} in {} file{}",
+        cases.len(),
+        if cases.len() == 1 { "" } else { "s" },
+        puzzle.name(),
+        args.seed,
+        args.out.display(),
+        files.len(),
+        if files.len() == 1 { "" } else { "s" }
+    );
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,58 @@
+//! `judge list`: the problems of judge.toml, their case counts and limits.
+
+use super::{EXIT_OK, Failure, Outcome, load_config};
+use crate::config::{Overrides, Size, Span};
+use std::path::Path;
+
+pub fn list(config_path: Option<&Path>) -> Outcome {
+    let config = load_config(config_path, &Overrides::default())?
+        .ok_or_else(|| Failure::Usage("no judge.toml here: give --config FILE".to_string()))?;
+    let mut rows = vec![[
+        "problem".to_string(),
+        "kind".to_string(),
+        "check".to_string(),
+        "cases".to_string(),
+        "time".to_string(),
+        "memory".to_string(),
+        "output".to_string(),
+        "cases root".to_string(),
+    ]];
+    for p in &config.problems {
+        let count = match crate::cases::discover(&p.cases) {
+            Ok(d) => d.cases.len().to_string(),
+            Err(_) => "error".to_string(),
+        };
+        let kind = p
+            .puzzle
+            .map_or("text".to_string(), |z| format!("puzzle {}", z.name()));
+        let mut check = p.comparison.name().to_string();
+        if p.strict {
+            check.push_str(" strict");
+        }
+        if p.puzzle.is_some() && p.lexmin {
+            check.push_str(" lexmin");
+        }
+        rows.push([
+            p.name.clone(),
+            kind,
+            check,
+            count,
+            Span(p.limits.time).to_string(),
+            p.limits.memory.map_or("-".into(), |m| Size(m).to_string()),
+            Size(p.limits.output).to_string(),
+            p.cases.display().to_string(),
+        ]);
+    }
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    for row in &rows {
+        let line: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, w)| format!("{cell:<w$}"))
+            .collect();
+        println!("{}", line.join("  ").trim_end());
+    }
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,306 @@
+//! One file per subcommand: each turns parsed arguments into work across the
+//! layers (config, cases, exec, check, judge, report) and returns an exit
+//! code. Shared here: loading the configuration and choosing the problems
+//! and cases a command works on.
+
+pub mod generate;
+pub mod list;
+pub mod merge;
+pub mod puzzle;
+pub mod run;
+pub mod validate;
+
+use crate::cases::{self, Case, Filter};
+use crate::cli::{Cli, Command, CompareArgs, LimitArgs, Selection};
+use crate::config::{self, CheckKind, Config, Overrides, Problem};
+use std::path::{Path, PathBuf};
+
+/// Exit codes (README "Exit codes").
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_FAILED: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+pub const EXIT_INTERNAL: i32 = 3;
+
+/// Why a command stopped early.
+#[derive(Debug)]
+pub enum Failure {
+    /// A usage or configuration error (exit 2).
+    Usage(String),
+    /// The judge's own failure (exit 3).
+    Internal(String),
+}
+
+impl Failure {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Failure::Usage(_) => EXIT_USAGE,
+            Failure::Internal(_) => EXIT_INTERNAL,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            Failure::Usage(m) | Failure::Internal(m) => m,
+        }
+    }
+}
+
+pub type Outcome = Result<i32, Failure>;
+
+/// Run a parsed command line; returns the process exit code.
+pub fn main(cli: Cli) -> i32 {
+    let config_path = cli.config.clone();
+    let result = match cli.command {
+        Command::Run(args) => run::run(config_path.as_deref(), args),
+        Command::Solve(args) => puzzle::solve(config_path.as_deref(), args),
+        Command::Check(args) => puzzle::check(config_path.as_deref(), args),
+        Command::Gen(args) => generate::generate(config_path.as_deref(), args),
+        Command::Validate(args) => validate::validate(config_path.as_deref(), args),
+        Command::Stats(args) => puzzle::stats(config_path.as_deref(), args),
+        Command::List => list::list(config_path.as_deref()),
+        Command::Merge(args) => merge::merge(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(failure) => {
+            let kind = match failure {
+                Failure::Usage(_) => "error",
+                Failure::Internal(_) => "internal error",
+            };
+            eprintln!("judge: {kind}: {}", failure.message());
+            failure.exit_code()
+        }
+    }
+}
+
+/// Load `--config FILE`, or ./judge.toml when it exists (`None` when there
+/// is no configuration at all and none was asked for).
+pub fn load_config(path: Option<&Path>, overrides: &Overrides) -> Result<Option<Config>, Failure> {
+    let (path, required) = match path {
+        Some(p) => (p.to_path_buf(), true),
+        None => (PathBuf::from("judge.toml"), false),
+    };
+    if !required && !path.exists() {
+        return Ok(None);
+    }
+    Config::load(&path, overrides)
+        .map(Some)
+        .map_err(|e| Failure::Usage(e.to_string()))
+}
+
+/// Build the overrides from limit and comparison flags.
+pub fn overrides(limits: &LimitArgs, compare: &CompareArgs) -> Result<Overrides, Failure> {
+    let comparison = match compare.check.as_deref() {
+        None => None,
+        Some("exact") => Some(CheckKind::Exact),
+        Some("lines") => Some(CheckKind::Lines),
+        Some("tokens") => Some(CheckKind::Tokens),
+        Some("puzzle") => Some(CheckKind::Puzzle),
+        Some(other) => {
+            return Err(Failure::Usage(format!(
+                "--check {other:?}: expected exact, lines, tokens or puzzle"
+            )));
+        }
+    };
+    Ok(Overrides {
+        time_limit: limits.time_limit.map(|s| s.0),
+        wall_limit: limits.wall_limit.map(|s| s.0),
+        memory_limit: limits.memory_limit.map(|s| s.0),
+        stack_limit: limits.stack_limit.map(|s| s.0),
+        output_limit: limits.output_limit.map(|s| s.0),
+        processes: limits.processes,
+        strict: compare.strict.then_some(true),
+        lexmin: compare.lexmin,
+        comparison,
+        float_tolerance: compare.float_tolerance,
+    })
+}
+
+/// What a command works on: problems, each with its cases.
+pub struct Selected {
+    pub problems: Vec<Problem>,
+    /// Per problem, its cases in natural order.
+    pub cases: Vec<Vec<Case>>,
+    pub warnings: Vec<String>,
+}
+
+/// Choose problems and cases from the configuration and the command line:
+/// no PATHS → every problem (or `--problem`); PATHS → the problem whose
+/// cases root holds each path, or `--problem` for paths outside judge.toml.
+pub fn select(
+    config: Option<&Config>,
+    selection: &Selection,
+    overrides: &Overrides,
+) -> Result<Selected, Failure> {
+    let filter = selection
+        .filter
+        .as_deref()
+        .map(Filter::new)
+        .transpose()
+        .map_err(Failure::Usage)?;
+    // (problem, cases root, only cases under this path)
+    let mut chosen: Vec<(Problem, PathBuf, Option<PathBuf>)> = Vec::new();
+    if selection.paths.is_empty() {
+        match (config, &selection.problem) {
+            (Some(config), Some(name)) => {
+                let problem = config
+                    .problem(name)
+                    .ok_or_else(|| unknown_problem(name, Some(config)))?;
+                chosen.push((problem.clone(), problem.cases.clone(), None));
+            }
+            (Some(config), None) => {
+                if config.problems.is_empty() {
+                    return Err(Failure::Usage(format!(
+                        "{} declares no problems: add a [problem.NAME] table",
+                        config.path.display()
+                    )));
+                }
+                for p in &config.problems {
+                    chosen.push((p.clone(), p.cases.clone(), None));
+                }
+            }
+            (None, Some(name)) => {
+                let problem =
+                    config::ad_hoc_problem(name, PathBuf::from("cases").join(name), overrides)
+                        .map_err(|e| Failure::Usage(e.to_string()))?;
+                if !problem.cases.exists() {
+                    return Err(Failure::Usage(format!(
+                        "no judge.toml here: give the cases to judge (judge run DIR --problem {name})"
+                    )));
+                }
+                chosen.push((problem.clone(), problem.cases.clone(), None));
+            }
+            (None, None) => {
+                return Err(Failure::Usage(
+                    "no judge.toml here and no cases given: try `judge run DIR --problem NAME`, or --config FILE"
+                        .to_string(),
+                ));
+            }
+        }
+    } else {
+        for path in &selection.paths {
+            if !path.exists() {
+                return Err(Failure::Usage(format!(
+                    "{}: no such file or directory",
+                    path.display()
+                )));
+            }
+            let configured = match &selection.problem {
+                Some(name) => config.and_then(|c| c.problem(name)).cloned(),
+                None => config.and_then(|c| problem_holding(c, path)).cloned(),
+            };
+            match configured {
+                Some(problem) if is_under(path, &problem.cases) => {
+                    let root = problem.cases.clone();
+                    chosen.push((problem, root, Some(path.clone())));
+                }
+                Some(mut problem) => {
+                    // A configured problem judged on cases elsewhere.
+                    problem.cases = path.clone();
+                    chosen.push((problem, path.clone(), None));
+                }
+                None => {
+                    let Some(name) = &selection.problem else {
+                        return Err(Failure::Usage(format!(
+                            "{}: not under the cases of any problem in judge.toml; say which problem it is with --problem NAME (a built-in puzzle: {})",
+                            path.display(),
+                            crate::puzzles::names().join(", ")
+                        )));
+                    };
+                    let problem = config::ad_hoc_problem(name, path.clone(), overrides)
+                        .map_err(|e| Failure::Usage(e.to_string()))?;
+                    chosen.push((problem, path.clone(), None));
+                }
+            }
+        }
+    }
+    let mut problems = Vec::new();
+    let mut all_cases = Vec::new();
+    let mut warnings = Vec::new();
+    for (problem, root, under) in chosen {
+        let discovery = cases::discover(&root).map_err(|e| Failure::Usage(e.to_string()))?;
+        warnings.extend(discovery.warnings);
+        let cases: Vec<Case> = discovery
+            .cases
+            .into_iter()
+            .filter(|c| under.as_ref().is_none_or(|u| is_under(&c.input, u)))
+            .filter(|c| {
+                filter
+                    .as_ref()
+                    .is_none_or(|f| f.keeps(&problem.name, &c.name))
+            })
+            .collect();
+        // The same problem twice (two paths under it): merge the case lists.
+        if let Some(i) = problems
+            .iter()
+            .position(|p: &Problem| p.name == problem.name && p.cases == problem.cases)
+        {
+            let existing: &mut Vec<Case> = &mut all_cases[i];
+            for c in cases {
+                if !existing.contains(&c) {
+                    existing.push(c);
+                }
+            }
+            existing.sort_by(|a, b| cases::natural_cmp(&a.name, &b.name));
+        } else {
+            problems.push(problem);
+            all_cases.push(cases);
+        }
+    }
+    Ok(Selected {
+        problems,
+        cases: all_cases,
+        warnings,
+    })
+}
+
+fn unknown_problem(name: &str, config: Option<&Config>) -> Failure {
+    let known: Vec<&str> = config
+        .map(|c| c.problems.iter().map(|p| p.name.as_str()).collect())
+        .unwrap_or_default();
+    Failure::Usage(format!(
+        "no problem {name:?} in judge.toml (its problems: {})",
+        if known.is_empty() {
+            "none".to_string()
+        } else {
+            known.join(", ")
+        }
+    ))
+}
+
+fn problem_holding<'c>(config: &'c Config, path: &Path) -> Option<&'c Problem> {
+    config.problems.iter().find(|p| is_under(path, &p.cases))
+}
+
+/// Is `path` the directory `root` or inside it (compared canonically)?
+pub fn is_under(path: &Path, root: &Path) -> bool {
+    match (std::fs::canonicalize(path), std::fs::canonicalize(root)) {
+        (Ok(p), Ok(r)) => p.starts_with(r),
+        _ => false,
+    }
+}
+
+/// A built-in puzzle by name, or the puzzle of a judge.toml problem of that
+/// name.
+pub fn puzzle_named(
+    name: &str,
+    config: Option<&Config>,
+) -> Result<(&'static dyn crate::puzzles::Puzzle, Option<Problem>), Failure> {
+    if let Some(problem) = config.and_then(|c| c.problem(name)) {
+        return match problem.puzzle {
+            Some(p) => Ok((p, Some(problem.clone()))),
+            None => Err(Failure::Usage(format!(
+                "problem {name:?} is not a built-in puzzle (puzzles: {})",
+                crate::puzzles::names().join(", ")
+            ))),
+        };
+    }
+    crate::puzzles::find(name)
+        .map(|p| (p, None))
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "unknown puzzle {name:?}: the built-in puzzles are {}",
+                crate::puzzles::names().join(", ")
+            ))
+        })
+}

@@ -1,0 +1,209 @@
+//! Durations (`1.5s`, `500ms`, `2m`) and sizes (`256MiB`, `64MB`, `4096B`)
+//! as judge.toml and the command line write them.
+//!
+//! A bare number is refused on purpose: `time_limit = 2` could mean seconds
+//! or milliseconds, and a judge must not guess.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::time::Duration;
+
+/// A duration written with a unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Span(pub Duration);
+
+/// A byte count written with a unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Size(pub u64);
+
+const DURATION_HELP: &str = "expected a duration such as 1.5s, 500ms or 2m";
+const SIZE_HELP: &str = "expected a size such as 256MiB, 64MB, 512KiB or 1GiB";
+
+/// Split `12.5ms` into (`12.5`, `ms`).
+fn split_number(text: &str) -> Option<(&str, &str)> {
+    let end = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(end);
+    let well_formed = !number.is_empty()
+        && number.chars().filter(|&c| c == '.').count() <= 1
+        && !number.starts_with('.')
+        && !number.ends_with('.');
+    well_formed.then_some((number, unit))
+}
+
+impl std::str::FromStr for Span {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Span, String> {
+        let bad = || format!("{text:?} is not a duration: {DURATION_HELP}");
+        let (number, unit) = split_number(text.trim()).ok_or_else(bad)?;
+        let value: f64 = number.parse().map_err(|_| bad())?;
+        let seconds = match unit {
+            "ms" => value / 1000.0,
+            "s" => value,
+            "m" | "min" => value * 60.0,
+            "" => return Err(format!("{text:?} has no unit: {DURATION_HELP}")),
+            _ => return Err(bad()),
+        };
+        if !seconds.is_finite() || seconds > 86_400.0 {
+            return Err(format!("{text:?} is too long (at most 24 hours)"));
+        }
+        Ok(Span(Duration::from_secs_f64(seconds)))
+    }
+}
+
+impl std::str::FromStr for Size {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Size, String> {
+        let bad = || format!("{text:?} is not a size: {SIZE_HELP}");
+        let (number, unit) = split_number(text.trim()).ok_or_else(bad)?;
+        let value: f64 = number.parse().map_err(|_| bad())?;
+        let factor: f64 = match unit {
+            "B" => 1.0,
+            "KiB" | "K" => 1024.0,
+            "MiB" | "M" => 1024.0 * 1024.0,
+            "GiB" | "G" => 1024.0 * 1024.0 * 1024.0,
+            "KB" | "kB" => 1e3,
+            "MB" => 1e6,
+            "GB" => 1e9,
+            "" => return Err(format!("{text:?} has no unit: {SIZE_HELP}")),
+            _ => return Err(bad()),
+        };
+        let bytes = value * factor;
+        if !bytes.is_finite() || bytes > (1u64 << 50) as f64 {
+            return Err(format!("{text:?} is too large (at most 1PiB)"));
+        }
+        Ok(Size(bytes.round() as u64))
+    }
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = self.0.as_secs_f64() * 1000.0;
+        if ms >= 1000.0 && (ms / 1000.0).fract() == 0.0 {
+            write!(f, "{}s", ms / 1000.0)
+        } else if ms >= 1000.0 {
+            write!(f, "{}s", (ms / 10.0).round() / 100.0)
+        } else {
+            write!(f, "{}ms", ms.round())
+        }
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const UNITS: [(&str, u64); 3] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
+        for (name, factor) in UNITS {
+            if self.0 >= factor {
+                let value = self.0 as f64 / factor as f64;
+                return if value.fract() == 0.0 {
+                    write!(f, "{value}{name}")
+                } else {
+                    write!(f, "{:.1}{name}", value)
+                };
+            }
+        }
+        write!(f, "{}B", self.0)
+    }
+}
+
+/// Accept a string with a unit; a bare number gets a message saying why not.
+fn deserialize_text<'de, D, T>(d: D, what: &str) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: std::str::FromStr<Err = String>,
+{
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        Text(String),
+        Integer(i64),
+        Float(f64),
+    }
+    let raw = Raw::deserialize(d)?;
+    match raw {
+        Raw::Text(text) => text.parse().map_err(serde::de::Error::custom),
+        Raw::Integer(n) => Err(serde::de::Error::custom(format!(
+            "a {what} needs a unit in quotes, e.g. \"{n}s\" or \"{n}MiB\""
+        ))),
+        Raw::Float(n) => Err(serde::de::Error::custom(format!(
+            "a {what} needs a unit in quotes, e.g. \"{n}s\""
+        ))),
+    }
+}
+
+impl<'de> Deserialize<'de> for Span {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        deserialize_text(d, "duration")
+    }
+}
+
+impl<'de> Deserialize<'de> for Size {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        deserialize_text(d, "size")
+    }
+}
+
+impl Serialize for Span {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl Serialize for Size {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        let ms = |t: &str| t.parse::<Span>().map(|s| s.0.as_millis());
+        assert_eq!(ms("1.5s"), Ok(1500));
+        assert_eq!(ms("500ms"), Ok(500));
+        assert_eq!(ms("2m"), Ok(120_000));
+        assert_eq!(
+            ms("2 sec"),
+            Err(
+                "\"2 sec\" is not a duration: expected a duration such as 1.5s, 500ms or 2m".into()
+            )
+        );
+        assert_eq!(
+            ms("2"),
+            Err("\"2\" has no unit: expected a duration such as 1.5s, 500ms or 2m".into())
+        );
+        assert!(ms("1..5s").is_err());
+        assert!(ms(".5s").is_err());
+        assert!(ms("-1s").is_err());
+        assert!(ms("99999999999s").is_err());
+    }
+
+    #[test]
+    fn sizes() {
+        let b = |t: &str| t.parse::<Size>().map(|s| s.0);
+        assert_eq!(b("256MiB"), Ok(256 << 20));
+        assert_eq!(b("1.5GiB"), Ok(3 << 29));
+        assert_eq!(b("64MB"), Ok(64_000_000));
+        assert_eq!(b("10B"), Ok(10));
+        assert!(b("256 megs").is_err());
+        assert!(b("256").unwrap_err().contains("has no unit"));
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for text in ["1s", "1.5s", "500ms", "256MiB", "1GiB", "4KiB", "17B"] {
+            let shown = if text.ends_with('B') {
+                text.parse::<Size>().unwrap().to_string()
+            } else {
+                text.parse::<Span>().unwrap().to_string()
+            };
+            assert_eq!(shown, text);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! Running one program on one input under limits → one [`RunOutcome`].
+//!
+//! This layer knows processes, limits and measurements; it knows nothing of
+//! verdicts, answers or puzzles. [`Runner`] is the seam (as hyperfine's
+//! `Executor`): the real [`process::ProcessRunner`] spawns a contained
+//! process, [`builtin::BuiltinRunner`] calls a built-in solver in process,
+//! and tests of the orchestration and the reporters use a fake.
+
+pub mod builtin;
+pub mod interrupt;
+pub mod process;
+pub mod procfs;
+pub mod sandbox;
+pub mod signals;
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::time::Duration;
+
+/// Every limit a run is held to. One place sets them all before `exec`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// CPU time (user + system). Enforced by RLIMIT_CPU, judged by rusage.
+    pub time: Duration,
+    /// Wall-clock time, after which the whole process group is killed.
+    pub wall: Duration,
+    /// Address space (RLIMIT_AS), or the cgroup memory limit when cgroups are used.
+    pub memory: Option<u64>,
+    /// Stack size (RLIMIT_STACK); contest judges set it to the memory limit.
+    pub stack: Option<u64>,
+    /// Bytes of standard output kept; one byte more and the run is killed (OLE).
+    pub output: u64,
+    /// Largest file the program may write (RLIMIT_FSIZE).
+    pub file_size: u64,
+    /// Processes and threads the run may have at once.
+    pub processes: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time: crate::config::DEFAULT_TIME_LIMIT,
+            wall: crate::config::DEFAULT_TIME_LIMIT * 2 + Duration::from_secs(1),
+            memory: Some(crate::config::DEFAULT_MEMORY_LIMIT),
+            stack: Some(crate::config::DEFAULT_MEMORY_LIMIT),
+            output: crate::config::DEFAULT_OUTPUT_LIMIT,
+            file_size: crate::config::DEFAULT_OUTPUT_LIMIT,
+            processes: crate::config::DEFAULT_PROCESSES,
+        }
+    }
+}
+
+/// How the program ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Exit {
+    /// It exited with this code.
+    Code(i32),
+    /// A signal killed it.
+    Signal(i32),
+}
+
+impl Exit {
+    pub fn success(self) -> bool {
+        self == Exit::Code(0)
+    }
+
+    /// `exit code 3` or `SIGSEGV (signal 11)`.
+    pub fn describe(self) -> String {
+        match self {
+            Exit::Code(code) => format!("exit code {code}"),
+            Exit::Signal(sig) => match signals::name(sig) {
+                Some(name) => format!("{name} (signal {sig})"),
+                None => format!("signal {sig}"),
+            },
+        }
+    }
+}
+
+/// Which limit ended the run, when the judge ended it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LimitHit {
+    /// CPU time: SIGXCPU/SIGKILL from RLIMIT_CPU.
+    Cpu,
+    /// Wall-clock time: killed by the judge's timer.
+    Wall,
+    /// Memory: the cgroup's out-of-memory killer, or an allocation that
+    /// failed under RLIMIT_AS (see `memory_evidence`).
+    Memory,
+    /// Standard output passed the output limit: killed by the judge.
+    Output,
+    /// A file passed RLIMIT_FSIZE (SIGXFSZ).
+    FileSize,
+    /// The process cap refused a fork or a thread.
+    Processes,
+}
+
+/// Where the peak-memory figure of a run came from (the JSON report's
+/// `memory_source`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemorySource {
+    /// `ru_maxrss` from wait4: the largest resident set of the program and
+    /// the descendants it waited for.
+    Rusage,
+    /// The cgroup's peak (`memory.max_usage_in_bytes` / `memory.peak`):
+    /// every process of the run together.
+    Cgroup,
+    /// Not measured (a built-in solver runs inside the judge process).
+    None,
+}
+
+/// One record back from a run, with named fields (isolate's meta file).
+#[derive(Clone, Debug)]
+pub struct RunOutcome {
+    pub exit: Exit,
+    /// User + system CPU time.
+    pub cpu: Duration,
+    pub wall: Duration,
+    pub peak_rss_kib: Option<u64>,
+    pub memory_source: MemorySource,
+    /// Standard output, at most `Limits::output` bytes.
+    pub stdout: Vec<u8>,
+    /// The last [`STDERR_TAIL`] bytes of standard error.
+    pub stderr_tail: Vec<u8>,
+    /// The limit that ended the run, if the judge ended it.
+    pub limit_hit: Option<LimitHit>,
+    /// Why the judge believes memory was the cause of a crash (an
+    /// allocation failure message, the cgroup's OOM count), if it does.
+    pub memory_evidence: Option<String>,
+}
+
+/// How much of standard error a run keeps (its end).
+pub const STDERR_TAIL: usize = 4096;
+
+/// What to run a program on.
+#[derive(Clone, Copy, Debug)]
+pub struct RunRequest<'a> {
+    pub input: &'a Path,
+    pub limits: &'a Limits,
+    /// The worker running it (0-based): a sandbox gives each worker its own
+    /// user id and cgroup.
+    pub slot: usize,
+}
+
+/// Why a run produced no outcome.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The judge's own failure (cannot fork, cannot read the input, a
+    /// built-in solver refused the input): the case is IE.
+    #[error("{0}")]
+    Internal(String),
+    /// The judge was interrupted (Ctrl-C) while the case ran.
+    #[error("interrupted")]
+    Interrupted,
+}
+
+/// Runs a program on an input. Implementations are shared by all workers.
+pub trait Runner: Send + Sync {
+    fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError>;
+
+    /// What is being run, for reports ("./sol", "built-in rotation solver").
+    fn describe(&self) -> String;
+}

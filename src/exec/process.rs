@@ -1,0 +1,587 @@
+//! The real runner: one contained process per case.
+//!
+//! Every limit is set in one place ([`ChildSetup::apply`], between fork and
+//! exec), one event loop watches the program (its stdout and stderr pipes,
+//! its pidfd, the wall-clock deadline and the judge's interrupt pipe), and
+//! one record comes back. The program gets its own process group, a
+//! scrubbed environment and a private working directory that is removed
+//! afterwards; when its main process ends, or a limit is hit, the whole group
+//! is killed so that no child outlives the case.
+//!
+//! Limit kills are SIGKILL at once, with no SIGTERM grace: a program that has
+//! run out of time or output has nothing left to save, and a grace period is
+//! only a window for a hostile one (isolate does the same).
+
+use super::{Exit, LimitHit, MemorySource, RunError, RunOutcome, RunRequest, Runner, STDERR_TAIL};
+use crate::exec::sandbox::{Sandbox, SlotGuard};
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::ErrorKind;
+use std::os::fd::OwnedFd;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Runs an external command on each input.
+pub struct ProcessRunner {
+    program: PathBuf,
+    args: Vec<OsString>,
+    display: String,
+    sandbox: Arc<Sandbox>,
+}
+
+/// Messages that language runtimes print when an allocation fails under
+/// RLIMIT_AS. A crash with one of these on stderr is a memory-limit verdict.
+const ALLOCATION_FAILURES: &[&str] = &[
+    "std::bad_alloc",
+    "memory allocation of",
+    "MemoryError",
+    "out of memory",
+    "Out of memory",
+    "Cannot allocate memory",
+    "cannot allocate memory",
+    "failed to allocate",
+    "Insufficient memory",
+];
+
+impl ProcessRunner {
+    /// A runner for a command line, split like a shell would (quotes and
+    /// backslashes), with no shell involved. The program is resolved now:
+    /// a path with a `/` against the current directory, a bare name on PATH.
+    pub fn new(command_line: &str, sandbox: Arc<Sandbox>) -> Result<ProcessRunner, String> {
+        let words = shlex::split(command_line).ok_or_else(|| {
+            format!("cannot split {command_line:?} into words (unbalanced quotes?)")
+        })?;
+        let (first, rest) = words
+            .split_first()
+            .ok_or_else(|| "the submission command is empty".to_string())?;
+        let program = resolve_program(first)?;
+        Ok(ProcessRunner {
+            program,
+            args: rest.iter().map(OsString::from).collect(),
+            display: command_line.to_string(),
+            sandbox,
+        })
+    }
+}
+
+/// Find the program as execvp would, but now and from the judge's own
+/// directory (the child starts in its private directory, where `./sol`
+/// would mean something else).
+pub fn resolve_program(name: &str) -> Result<PathBuf, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &Path| {
+        std::fs::metadata(p)
+            .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            .unwrap_or(false)
+    };
+    if name.contains('/') {
+        let path = std::path::absolute(name).map_err(|e| format!("{name}: {e}"))?;
+        if !path.exists() {
+            return Err(format!("program not found: {name}"));
+        }
+        if !executable(&path) {
+            return Err(format!(
+                "{name} is not an executable file (chmod +x it, or run it through its interpreter)"
+            ));
+        }
+        return Ok(path);
+    }
+    let path_var =
+        std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/local/bin:/usr/bin:/bin"));
+    for dir in std::env::split_paths(&path_var) {
+        let candidate = dir.join(name);
+        if executable(&candidate) {
+            return Ok(std::path::absolute(&candidate).unwrap_or(candidate));
+        }
+    }
+    Err(format!("program not found on PATH: {name}"))
+}
+
+impl Runner for ProcessRunner {
+    fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError> {
+        let limits = request.limits;
+        let mut slot = self
+            .sandbox
+            .slot(request.slot, limits)
+            .map_err(RunError::Internal)?;
+        let stdin = File::open(request.input).map_err(|e| {
+            RunError::Internal(format!(
+                "cannot open input {}: {e}",
+                request.input.display()
+            ))
+        })?;
+        let mut command = Command::new(&self.program);
+        command
+            .args(&self.args)
+            .env_clear()
+            .envs(slot.environment())
+            .current_dir(slot.workdir())
+            .stdin(stdin)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let setup = slot.child_setup(limits);
+        // SAFETY: `ChildSetup::apply` makes only async-signal-safe system
+        // calls on data prepared before the fork; it does not allocate.
+        unsafe {
+            command.pre_exec(move || setup.apply());
+        }
+        let start = Instant::now();
+        slot.before_spawn();
+        let spawned = command.spawn();
+        slot.after_spawn(spawned.as_ref().ok().map(|c| c.id() as i32));
+        let mut child = spawned.map_err(|e| {
+            RunError::Internal(format!("cannot start {}: {e}", self.program.display()))
+        })?;
+        let pid = child.id() as i32;
+        // Also from the parent, so a kill right after spawn reaches the group.
+        // SAFETY: plain system call on a child we own.
+        unsafe { libc::setpgid(pid, pid) };
+        let stdout = child.stdout.take().map(OwnedFd::from);
+        let stderr = child.stderr.take().map(OwnedFd::from);
+        let watch = Watch {
+            pid,
+            stdout,
+            stderr,
+            pidfd: rustix::process::Pid::from_raw(pid).and_then(|p| {
+                rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok()
+            }),
+            interrupt: self.sandbox.interrupt_fd(),
+            deadline: start + limits.wall,
+            output_limit: limits.output,
+        };
+        let watched = watch.run(&slot);
+        let (exit, usage) = reap(pid);
+        let wall = start.elapsed();
+        // The main process is gone: nothing of the run may outlive it.
+        slot.kill_everything(pid, true);
+        let mut watched = watched;
+        watched.drain(&watch_fds(&watch), limits.output);
+        drop(watch);
+        if watched.interrupted {
+            return Err(RunError::Interrupted);
+        }
+        let cpu = usage.cpu;
+        let mut limit_hit = watched.limit_hit;
+        let cgroup = slot.cgroup_report();
+        if limit_hit.is_none() {
+            limit_hit = match exit {
+                Exit::Signal(libc::SIGXCPU) => Some(LimitHit::Cpu),
+                Exit::Signal(libc::SIGKILL)
+                    if cpu + Duration::from_millis(50) >= cpu_soft_limit(limits.time) =>
+                {
+                    Some(LimitHit::Cpu)
+                }
+                Exit::Signal(libc::SIGXFSZ) => Some(LimitHit::FileSize),
+                _ => None,
+            };
+        }
+        let stderr_tail: Vec<u8> = watched.stderr.into_iter().collect();
+        let mut memory_evidence = None;
+        if let Some(report) = &cgroup {
+            if report.oom_kills > 0 || (report.memory_failures > 0 && !exit.success()) {
+                memory_evidence = Some(format!(
+                    "the cgroup memory limit was hit ({} time{})",
+                    report.memory_failures.max(report.oom_kills),
+                    if report.memory_failures.max(report.oom_kills) == 1 {
+                        ""
+                    } else {
+                        "s"
+                    }
+                ));
+            }
+            if report.pids_refused > 0 && limit_hit.is_none() && !exit.success() {
+                limit_hit = Some(LimitHit::Processes);
+            }
+        }
+        if memory_evidence.is_none() && !exit.success() && limits.memory.is_some() {
+            let text = String::from_utf8_lossy(&stderr_tail);
+            if let Some(hit) = ALLOCATION_FAILURES.iter().find(|m| text.contains(*m)) {
+                memory_evidence =
+                    Some(format!("an allocation failed (the program said \"{hit}\")"));
+            }
+        }
+        if limit_hit.is_none() && memory_evidence.is_some() {
+            limit_hit = Some(LimitHit::Memory);
+        }
+        if limit_hit.is_none() && watched.group_size_at_kill >= limits.processes as usize {
+            limit_hit = Some(LimitHit::Processes);
+        }
+        let (peak_rss_kib, memory_source) = match cgroup.as_ref().and_then(|c| c.peak_bytes) {
+            Some(bytes) => (Some(bytes / 1024), MemorySource::Cgroup),
+            None => (Some(usage.max_rss_kib), MemorySource::Rusage),
+        };
+        Ok(RunOutcome {
+            exit,
+            cpu,
+            wall,
+            peak_rss_kib,
+            memory_source,
+            stdout: watched.stdout,
+            stderr_tail,
+            limit_hit: limit_hit.or(watched.processes_hint),
+            memory_evidence,
+        })
+    }
+
+    fn describe(&self) -> String {
+        self.display.clone()
+    }
+}
+
+/// RLIMIT_CPU in whole seconds: the time limit rounded up, with a little
+/// room so that the measured time decides a verdict near the limit, not the
+/// signal. The wall-clock limit ends a program that sleeps.
+pub fn cpu_soft_limit(time: Duration) -> Duration {
+    Duration::from_secs((time.as_secs_f64() + 0.01).ceil() as u64)
+}
+
+/// What to do in the child between fork and exec. Everything here is
+/// plain data prepared before the fork.
+#[derive(Clone, Debug)]
+pub struct ChildSetup {
+    pub rlimits: Vec<(libc::__rlimit_resource_t, u64, u64)>,
+    /// Write "0" here to join a cgroup (a pre-opened `cgroup.procs`).
+    pub cgroup_procs_fd: Option<i32>,
+    /// Switch to this user and group (root only).
+    pub user: Option<(u32, u32)>,
+    /// Namespaces to unshare (CLONE_NEW* flags) and the mount plan to run after.
+    pub unshare_flags: i32,
+    pub hide: Vec<std::ffi::CString>,
+    pub tmpfs: std::ffi::CString,
+    pub no_new_privs: bool,
+}
+
+impl ChildSetup {
+    /// Runs in the forked child. Async-signal-safe: system calls only.
+    pub fn apply(&self) -> std::io::Result<()> {
+        let check = |r: libc::c_int| {
+            if r == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        };
+        // SAFETY: each call is a plain system call on data owned by `self`.
+        unsafe {
+            check(libc::setpgid(0, 0))?;
+            if let Some(fd) = self.cgroup_procs_fd {
+                let zero = b"0\n";
+                if libc::write(fd, zero.as_ptr().cast(), zero.len()) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            if self.unshare_flags != 0 {
+                check(libc::unshare(self.unshare_flags))?;
+                if self.unshare_flags & libc::CLONE_NEWNS != 0 {
+                    let root = c"/";
+                    check(libc::mount(
+                        std::ptr::null(),
+                        root.as_ptr(),
+                        std::ptr::null(),
+                        libc::MS_REC | libc::MS_PRIVATE,
+                        std::ptr::null(),
+                    ))?;
+                    for dir in &self.hide {
+                        // An empty read-only tmpfs over each hidden directory.
+                        check(libc::mount(
+                            self.tmpfs.as_ptr(),
+                            dir.as_ptr(),
+                            self.tmpfs.as_ptr(),
+                            libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                            c"size=4k,mode=000".as_ptr().cast(),
+                        ))?;
+                    }
+                }
+            }
+            for &(resource, soft, hard) in &self.rlimits {
+                let limit = libc::rlimit {
+                    rlim_cur: soft,
+                    rlim_max: hard,
+                };
+                check(libc::setrlimit(resource, &limit))?;
+            }
+            if let Some((uid, gid)) = self.user {
+                check(libc::setgroups(0, std::ptr::null()))?;
+                check(libc::setresgid(gid, gid, gid))?;
+                check(libc::setresuid(uid, uid, uid))?;
+            }
+            if self.no_new_privs {
+                check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
+            }
+            libc::umask(0o077);
+        }
+        Ok(())
+    }
+}
+
+/// The file descriptors a run is watched through.
+struct Watch {
+    pid: i32,
+    stdout: Option<OwnedFd>,
+    stderr: Option<OwnedFd>,
+    pidfd: Option<OwnedFd>,
+    interrupt: Option<Arc<OwnedFd>>,
+    deadline: Instant,
+    output_limit: u64,
+}
+
+fn watch_fds(w: &Watch) -> (Option<&OwnedFd>, Option<&OwnedFd>) {
+    (w.stdout.as_ref(), w.stderr.as_ref())
+}
+
+/// What the event loop saw.
+#[derive(Default)]
+struct Watched {
+    stdout: Vec<u8>,
+    stderr: VecDeque<u8>,
+    stdout_open: bool,
+    stderr_open: bool,
+    limit_hit: Option<LimitHit>,
+    interrupted: bool,
+    /// How many processes the group had when the judge killed it for time.
+    group_size_at_kill: usize,
+    /// The process cap was full when the run was killed for time.
+    processes_hint: Option<LimitHit>,
+}
+
+impl Watch {
+    fn run(&self, slot: &SlotGuard) -> Watched {
+        for fd in [&self.stdout, &self.stderr].into_iter().flatten() {
+            let _ = set_nonblocking(fd);
+        }
+        let mut w = Watched {
+            stdout_open: self.stdout.is_some(),
+            stderr_open: self.stderr.is_some(),
+            ..Watched::default()
+        };
+        loop {
+            let now = Instant::now();
+            if now >= self.deadline {
+                w.group_size_at_kill = slot.count_processes(self.pid);
+                slot.kill_everything(self.pid, false);
+                w.limit_hit = Some(LimitHit::Wall);
+                return w;
+            }
+            let mut wait = self.deadline - now;
+            if self.pidfd.is_none() {
+                // No pidfd (an old kernel): look at the child every 5 ms.
+                wait = wait.min(Duration::from_millis(5));
+            }
+            let timeout = Timespec {
+                tv_sec: wait.as_secs() as i64,
+                tv_nsec: i64::from(wait.subsec_nanos()),
+            };
+            let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(4);
+            let mut roles = Vec::with_capacity(4);
+            if w.stdout_open
+                && let Some(fd) = &self.stdout
+            {
+                fds.push(PollFd::new(fd, PollFlags::IN));
+                roles.push(Role::Stdout);
+            }
+            if w.stderr_open
+                && let Some(fd) = &self.stderr
+            {
+                fds.push(PollFd::new(fd, PollFlags::IN));
+                roles.push(Role::Stderr);
+            }
+            if let Some(fd) = &self.pidfd {
+                fds.push(PollFd::new(fd, PollFlags::IN));
+                roles.push(Role::Exit);
+            }
+            if let Some(fd) = &self.interrupt {
+                fds.push(PollFd::new(fd.as_ref(), PollFlags::IN));
+                roles.push(Role::Interrupt);
+            }
+            match poll(&mut fds, Some(&timeout)) {
+                Ok(_) => {}
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(_) => std::thread::sleep(Duration::from_millis(1)),
+            }
+            let ready: Vec<(Role, bool)> = fds
+                .iter()
+                .zip(&roles)
+                .map(|(fd, role)| (*role, !fd.revents().is_empty()))
+                .collect();
+            drop(fds);
+            let mut exited = self.pidfd.is_none() && has_exited(self.pid);
+            for (role, is_ready) in ready {
+                if !is_ready {
+                    continue;
+                }
+                match role {
+                    Role::Stdout => {
+                        if let Some(fd) = &self.stdout
+                            && !read_stdout(fd, &mut w, self.output_limit)
+                        {
+                            slot.kill_everything(self.pid, false);
+                            w.limit_hit = Some(LimitHit::Output);
+                            return w;
+                        }
+                    }
+                    Role::Stderr => {
+                        if let Some(fd) = &self.stderr {
+                            read_stderr(fd, &mut w);
+                        }
+                    }
+                    Role::Exit => exited = true,
+                    Role::Interrupt => {
+                        slot.kill_everything(self.pid, false);
+                        w.interrupted = true;
+                        return w;
+                    }
+                }
+            }
+            if exited {
+                return w;
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Role {
+    Stdout,
+    Stderr,
+    Exit,
+    Interrupt,
+}
+
+impl Watched {
+    /// Read what the program left in its pipes, without waiting for an end
+    /// of file that an escaped descendant could hold back forever.
+    fn drain(&mut self, fds: &(Option<&OwnedFd>, Option<&OwnedFd>), output_limit: u64) {
+        if self.limit_hit == Some(LimitHit::Output) {
+            return;
+        }
+        if let Some(fd) = fds.0
+            && self.stdout_open
+            && !read_stdout(fd, self, output_limit)
+        {
+            self.limit_hit = Some(LimitHit::Output);
+        }
+        if let Some(fd) = fds.1
+            && self.stderr_open
+        {
+            read_stderr(fd, self);
+        }
+    }
+}
+
+fn set_nonblocking(fd: &OwnedFd) -> rustix::io::Result<()> {
+    let flags = rustix::fs::fcntl_getfl(fd)?;
+    rustix::fs::fcntl_setfl(fd, flags | rustix::fs::OFlags::NONBLOCK)
+}
+
+/// Read all that is available now. False when the output limit is passed.
+fn read_stdout(fd: &OwnedFd, w: &mut Watched, limit: u64) -> bool {
+    let mut buf = [0u8; 65536];
+    loop {
+        match rustix::io::read(fd, &mut buf) {
+            Ok(0) => {
+                w.stdout_open = false;
+                return true;
+            }
+            Ok(n) => {
+                let room = (limit as usize).saturating_sub(w.stdout.len());
+                if n > room {
+                    w.stdout.extend_from_slice(&buf[..room]);
+                    return false;
+                }
+                w.stdout.extend_from_slice(&buf[..n]);
+            }
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(rustix::io::Errno::AGAIN) => return true,
+            Err(_) => {
+                w.stdout_open = false;
+                return true;
+            }
+        }
+    }
+}
+
+/// Read all that is available now, keeping only the last [`STDERR_TAIL`] bytes.
+fn read_stderr(fd: &OwnedFd, w: &mut Watched) {
+    let mut buf = [0u8; 16384];
+    loop {
+        match rustix::io::read(fd, &mut buf) {
+            Ok(0) => {
+                w.stderr_open = false;
+                return;
+            }
+            Ok(n) => {
+                let chunk = &buf[..n];
+                let chunk = &chunk[chunk.len().saturating_sub(STDERR_TAIL)..];
+                let overflow = (w.stderr.len() + chunk.len()).saturating_sub(STDERR_TAIL);
+                w.stderr.drain(..overflow.min(w.stderr.len()));
+                w.stderr.extend(chunk);
+            }
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return,
+        }
+    }
+}
+
+/// Has the child exited? Looks without reaping it (WNOWAIT), so that wait4
+/// still gets its resource usage.
+fn has_exited(pid: i32) -> bool {
+    // SAFETY: waitid on our own child with a zeroed siginfo out-parameter.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let r = libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        );
+        r == 0 && info.si_pid() != 0
+    }
+}
+
+struct Usage {
+    cpu: Duration,
+    max_rss_kib: u64,
+}
+
+/// Wait for the child and collect its resource usage.
+fn reap(pid: i32) -> (Exit, Usage) {
+    let mut status = 0;
+    // SAFETY: zeroed rusage is a valid out-parameter.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: wait4 on our own child with valid out-pointers.
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if r == pid {
+            break;
+        }
+        if r < 0 && std::io::Error::last_os_error().kind() == ErrorKind::Interrupted {
+            continue;
+        }
+        // Someone else reaped it (should not happen): report what we can.
+        return (
+            Exit::Signal(libc::SIGKILL),
+            Usage {
+                cpu: Duration::ZERO,
+                max_rss_kib: 0,
+            },
+        );
+    }
+    let exit = if libc::WIFEXITED(status) {
+        Exit::Code(libc::WEXITSTATUS(status))
+    } else {
+        Exit::Signal(libc::WTERMSIG(status))
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, (t.tv_usec as u32) * 1000);
+    (
+        exit,
+        Usage {
+            cpu: tv(usage.ru_utime) + tv(usage.ru_stime),
+            max_rss_kib: usage.ru_maxrss as u64,
+        },
+    )
+}

@@ -1,0 +1,137 @@
+//! Rendering a run: reporters consume the one stream of [`Event`]s that
+//! `judge` produces (as cargo-nextest's reporters do). `human` draws a
+//! progress bar and the failures for people, `json` and `junit` write the
+//! whole report at the end, `ndjson` streams one JSON object per event.
+//! One file per format; adding a format is one new file and one match arm.
+//!
+//! Files are written atomically (a temporary file in the same directory,
+//! then a rename), so a reader never sees half a report.
+
+pub mod human;
+pub mod json;
+pub mod junit;
+pub mod merge;
+
+use crate::judge::{Event, Report, Reporter};
+use std::io::Write;
+use std::path::Path;
+
+/// Report formats (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+    Ndjson,
+    Junit,
+}
+
+impl Format {
+    /// The format a report file's extension suggests (`.json`, `.ndjson`,
+    /// `.xml`).
+    pub fn from_extension(path: &Path) -> Option<Format> {
+        match path.extension()?.to_str()? {
+            "json" => Some(Format::Json),
+            "ndjson" | "jsonl" => Some(Format::Ndjson),
+            "xml" => Some(Format::Junit),
+            _ => None,
+        }
+    }
+}
+
+/// A reporter for a machine-readable format.
+pub fn machine_reporter(format: Format, sink: Box<dyn Write>) -> Option<Box<dyn Reporter>> {
+    match format {
+        Format::Human => None,
+        Format::Json => Some(Box::new(json::JsonReporter::new(sink))),
+        Format::Ndjson => Some(Box::new(json::NdjsonReporter::new(sink))),
+        Format::Junit => Some(Box::new(junit::JunitReporter::new(sink))),
+    }
+}
+
+/// Several reporters fed the same events.
+pub struct Tee(pub Vec<Box<dyn Reporter>>);
+
+impl Reporter for Tee {
+    fn event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
+        let mut first_error = None;
+        for reporter in &mut self.0 {
+            if let Err(e) = reporter.event(event) {
+                first_error.get_or_insert(e);
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+}
+
+/// Write `bytes` to `path` atomically: a temporary file beside it, flushed
+/// and synced, then renamed over the target.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix(&format!(
+            ".{}.",
+            path.file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default()
+        ))
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// A sink that collects bytes and writes them atomically to a file when the
+/// run finishes (on drop of the last handle it is not written: call
+/// [`FileSink::commit`]).
+#[derive(Clone)]
+pub struct FileSink {
+    buffer: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+}
+
+impl FileSink {
+    pub fn new() -> FileSink {
+        FileSink {
+            buffer: Default::default(),
+        }
+    }
+
+    /// Write what was collected to `path`, atomically.
+    pub fn commit(&self, path: &Path) -> std::io::Result<()> {
+        let bytes = self.buffer.lock().unwrap_or_else(|e| e.into_inner());
+        write_atomically(path, &bytes)
+    }
+}
+
+impl Default for FileSink {
+    fn default() -> Self {
+        FileSink::new()
+    }
+}
+
+impl Write for FileSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.buffer
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Render a finished report in a file format (for `judge merge`).
+pub fn render(format: Format, report: &Report) -> std::io::Result<Vec<u8>> {
+    match format {
+        Format::Json | Format::Human => json::to_bytes(report),
+        Format::Ndjson => json::ndjson_of_report(report),
+        Format::Junit => junit::to_bytes(report),
+    }
+}
