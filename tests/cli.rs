@@ -1,0 +1,385 @@
+//! The command line as a user meets it: configuration errors, listing,
+//! filtering, sharding and merging, report formats, exit codes.
+
+mod common;
+use common::*;
+
+#[test]
+fn config_errors_name_the_key_and_line_and_exit_2() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    s.write(
+        "judge.toml",
+        "[problem.sum]\ncheck = \"tokens\"\ntime_limit = \"2 sec\"\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args(["run", "--submission", "true"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 2);
+    assert_eq!(
+        ran.stderr.trim(),
+        "judge: error: judge.toml:3:14: \"2 sec\" is not a duration: expected a duration such as 1.5s, 500ms or 2m (key `time_limit`)"
+    );
+    s.write("judge.toml", "[problem.sum]\nchek = \"tokens\"\n");
+    let mut cmd = s.judge();
+    cmd.arg("list");
+    let ran = run(cmd);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("judge.toml:2:1: unknown field `chek`"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn flags_override_the_file_and_config_picks_another_file() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    s.write(
+        "other.toml",
+        "[problem.sum]\ncases = \"cases/sum\"\ntime_limit = \"3s\"\nmemory_limit = \"64MiB\"\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args(["--config", "other.toml", "list"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let row = ran.stdout.lines().find(|l| l.starts_with("sum")).unwrap();
+    assert!(
+        row.contains("3s") && row.contains("64MiB") && row.contains(" 3 "),
+        "{row}"
+    );
+    let ab = build("c", "ab", AB_C);
+    let mut cmd = s.judge();
+    cmd.args([
+        "--config",
+        "other.toml",
+        "run",
+        "--format",
+        "json",
+        "--time-limit",
+        "250ms",
+        "--submission",
+    ])
+    .arg(&ab);
+    let report = run(cmd).json();
+    assert_eq!(report["cases"][0]["time_limit_ms"], 250.0);
+}
+
+#[test]
+fn filter_selects_cases_by_glob() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    let ab = build("c", "ab", AB_C);
+    let mut cmd = s.judge();
+    cmd.args(["run", "--format", "json", "--filter", "1*", "--submission"])
+        .arg(&ab);
+    let report = run(cmd).json();
+    let names: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["case"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["1.in", "10.in"]);
+}
+
+#[test]
+fn shards_merge_into_the_unsharded_report() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    for i in 20..40 {
+        s.write(&format!("cases/sum/{i}.in"), format!("1\n{i} {i}\n"));
+        s.write(
+            &format!("cases/sum/{i}.ans"),
+            format!("{}\n", if i == 33 { 0 } else { 2 * i }),
+        );
+    }
+    let ab = build("c", "ab", AB_C);
+    let mut cmd = s.judge();
+    cmd.args(["run", "--format", "json", "--submission"])
+        .arg(&ab);
+    let whole = run(cmd).json();
+    for kind in ["count", "hash"] {
+        let mut files = Vec::new();
+        for k in 1..=4 {
+            let file = format!("{kind}-{k}.json");
+            let mut cmd = s.judge();
+            cmd.args([
+                "run",
+                "-q",
+                "--partition",
+                &format!("{kind}:{k}/4"),
+                "--report",
+                &file,
+                "--submission",
+            ])
+            .arg(&ab);
+            let ran = run(cmd);
+            assert!(ran.code == 0 || ran.code == 1, "{}", ran.stderr);
+            files.push(file);
+        }
+        let mut cmd = s.judge();
+        cmd.arg("merge").args(&files);
+        let merged = run(cmd);
+        assert_eq!(merged.code, 1, "the merged run has a WA");
+        let merged = merged.json();
+        let strip = |v: &serde_json::Value| -> Vec<(String, String, String)> {
+            v["cases"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| {
+                    (
+                        c["problem"].as_str().unwrap().to_string(),
+                        c["case"].as_str().unwrap().to_string(),
+                        c["verdict"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(strip(&merged), strip(&whole), "{kind} shards");
+        assert_eq!(merged["verdict"], whole["verdict"]);
+        assert_eq!(merged["summary"], whole["summary"]);
+    }
+    // A case in two shards is an error naming both files.
+    let mut cmd = s.judge();
+    cmd.args(["merge", "count-1.json", "count-1.json"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr
+            .contains("is in both count-1.json and count-1.json"),
+        "{}",
+        ran.stderr
+    );
+    // Malformed JSON names the file, line and column.
+    s.write("bad.json", "{\n  \"verdict\": \n");
+    let mut cmd = s.judge();
+    cmd.args(["merge", "bad.json"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("bad.json: line 3, column 0"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn ndjson_streams_events_and_junit_is_xml() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    let ab = build("c", "ab", AB_C);
+    let mut cmd = s.judge();
+    cmd.args(["run", "--format", "ndjson", "-j", "1", "--submission"])
+        .arg(&ab);
+    let ran = run(cmd);
+    let events: Vec<serde_json::Value> = ran
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "started",
+            "case-started",
+            "case-finished",
+            "case-started",
+            "case-finished",
+            "case-started",
+            "case-finished",
+            "finished"
+        ]
+    );
+    assert_eq!(events[0]["total"], 3);
+    assert_eq!(events[2]["verdict"], "AC");
+    assert_eq!(events[7]["verdict"], "AC");
+    let mut cmd = s.judge();
+    cmd.args(["run", "--report", "out.xml", "--submission"])
+        .arg(&ab);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0);
+    let xml = s.read("out.xml");
+    assert!(xml.starts_with("<?xml"), "{xml}");
+    assert!(xml.contains("<testsuite name=\"sum\" tests=\"3\""), "{xml}");
+}
+
+#[test]
+fn report_is_written_atomically_and_a_write_failure_is_ie_with_verdicts_kept() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    let ab = build("c", "ab", AB_C);
+    let mut cmd = s.judge();
+    cmd.args(["run", "--report", "r.json", "--submission"])
+        .arg(&ab);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0);
+    assert!(
+        ran.stdout.contains("AC: 3/3 accepted"),
+        "human report on stdout: {}",
+        ran.stdout
+    );
+    let report: serde_json::Value = serde_json::from_str(&s.read("r.json")).unwrap();
+    assert_eq!(report["verdict"], "AC");
+    let leftovers: Vec<_> = std::fs::read_dir(s.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary report files left behind");
+    let mut cmd = s.judge();
+    cmd.args(["run", "--report", "no/such/dir/r.json", "--submission"])
+        .arg(&ab);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 3);
+    assert!(ran.stdout.contains("AC: 3/3 accepted"), "{}", ran.stdout);
+    assert!(
+        ran.stderr
+            .contains("cannot write the report no/such/dir/r.json"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn fail_fast_stops_launching_and_marks_the_rest() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    let fail = s.script("fail.sh", "exit 1");
+    let mut cmd = s.judge();
+    cmd.args([
+        "run",
+        "--format",
+        "json",
+        "-j",
+        "1",
+        "--fail-fast",
+        "--submission",
+    ])
+    .arg(&fail);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 1);
+    let report = ran.json();
+    let verdicts: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["RE", "SKIP", "SKIP"]);
+    assert_eq!(report["verdict"], "RE");
+}
+
+#[test]
+fn orphans_are_warnings_and_an_input_without_answer_is_ie_for_text_checks() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    s.write("cases/sum/5.in", "1\n1 1\n");
+    s.write("cases/sum/6.ans", "2\n");
+    let ab = build("c", "ab", AB_C);
+    let mut cmd = s.judge();
+    cmd.args(["run", "--submission"]).arg(&ab);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 3, "an IE is an internal error: {}", ran.stdout);
+    assert!(
+        ran.stdout
+            .contains("warning: cases/sum: 5.in has no answer file"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout
+            .contains("warning: cases/sum: 6.ans has no input file"),
+        "{}",
+        ran.stdout
+    );
+    assert!(ran.stdout.contains("IE   sum/5.in"), "{}", ran.stdout);
+}
+
+#[test]
+fn symlink_loop_in_cases_is_an_error_naming_the_path() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    std::os::unix::fs::symlink("..", s.path().join("cases/sum/loop")).unwrap();
+    let mut cmd = s.judge();
+    cmd.args(["run", "--submission", "true"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr
+            .contains("symbolic link loop (it leads back to cases/sum/loop)"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn reference_solution_runs_without_submission_and_missing_reference_is_usage() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    let mut cmd = s.judge();
+    cmd.arg("run");
+    let ran = run(cmd);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("has no reference to run"),
+        "{}",
+        ran.stderr
+    );
+    let ab = build("c", "ab", AB_C);
+    s.write(
+        "judge.toml",
+        format!(
+            "[problem.sum]\ncheck = \"tokens\"\nsolution = \"{}\"\n",
+            ab.display()
+        ),
+    );
+    let mut cmd = s.judge();
+    cmd.args(["run", "-q"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
+    assert_eq!(
+        ran.stdout.lines().count(),
+        1,
+        "-q prints one line: {}",
+        ran.stdout
+    );
+    assert!(ran.stdout.starts_with("AC: 3/3 accepted"), "{}", ran.stdout);
+}
+
+#[test]
+fn paths_outside_judge_toml_need_a_problem() {
+    let s = Scratch::new();
+    s.write("data/1.in", "1\n2 3\n");
+    s.write("data/1.ans", "5\n");
+    let ab = build("c", "ab", AB_C);
+    let mut cmd = s.judge();
+    cmd.args(["run", "data", "--submission"]).arg(&ab);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr
+            .contains("say which problem it is with --problem NAME"),
+        "{}",
+        ran.stderr
+    );
+    let mut cmd = s.judge();
+    cmd.args([
+        "run",
+        "data",
+        "--problem",
+        "ab",
+        "--check",
+        "exact",
+        "--submission",
+    ])
+    .arg(&ab);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
+}

@@ -1,0 +1,151 @@
+//! Helpers for integration tests: a scratch directory with a case tree, the
+//! real `judge` binary run in it, and small real programs (C, C++ or sh)
+//! built by the tests themselves and cached by content.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub struct Scratch {
+    pub dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        Scratch {
+            dir: tempfile::Builder::new()
+                .prefix("judge-test-")
+                .tempdir()
+                .expect("temp dir"),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Write a file (creating directories).
+    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, content).unwrap();
+        path
+    }
+
+    /// Write an executable shell script.
+    pub fn script(&self, rel: &str, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.write(rel, format!("#!/bin/sh\n{body}\n"));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// A `judge` command running in this directory.
+    pub fn judge(&self) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_judge"));
+        c.current_dir(self.path())
+            .env("NO_COLOR", "1")
+            .env_remove("CI")
+            .stdin(Stdio::null());
+        c
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path().join(rel)).unwrap()
+    }
+}
+
+/// What a finished command printed.
+pub struct Ran {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Ran {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\n{}", self.stdout, self.stderr))
+    }
+}
+
+pub fn run(mut command: Command) -> Ran {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = command.output().expect("run judge");
+    Ran {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}
+
+/// Compile a C (`lang = "c"`) or C++ (`"c++"`) program once per content,
+/// into the test target directory, and return the binary's path.
+pub fn build(lang: &str, name: &str, source: &str) -> PathBuf {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in source.bytes().chain(lang.bytes()) {
+        hash = (hash ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let binary = dir.join(format!("{name}-{hash:016x}"));
+    if binary.exists() {
+        return binary;
+    }
+    let (compiler, ext) = match lang {
+        "c" => ("cc", "c"),
+        "c++" => ("c++", "cpp"),
+        other => panic!("unknown language {other}"),
+    };
+    let src = dir.join(format!("{name}-{hash:016x}.{ext}"));
+    std::fs::write(&src, source).unwrap();
+    let tmp = dir.join(format!("{name}-{hash:016x}.{}.tmp", std::process::id()));
+    let status = Command::new(compiler)
+        .args(["-O2", "-o"])
+        .arg(&tmp)
+        .arg(&src)
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run {compiler}: {e}"));
+    assert!(status.success(), "{compiler} failed on {name}");
+    std::fs::rename(&tmp, &binary).unwrap();
+    binary
+}
+
+/// The A+B reference in C: T, then T pairs; one sum a line.
+pub const AB_C: &str = r#"
+#include <stdio.h>
+int main(void) {
+    long long t, a, b;
+    if (scanf("%lld", &t) != 1) return 0;
+    while (t-- > 0 && scanf("%lld %lld", &a, &b) == 2) printf("%lld\n", a + b);
+    return 0;
+}
+"#;
+
+/// A cases tree for A+B: `cases/sum/{1,2,3}.in/.ans`.
+pub fn sum_cases(s: &Scratch) {
+    s.write("cases/sum/1.in", "2\n1 2\n3 4\n");
+    s.write("cases/sum/1.ans", "3\n7\n");
+    s.write("cases/sum/2.in", "1\n7 7\n");
+    s.write("cases/sum/2.ans", "14\n");
+    s.write("cases/sum/10.in", "1\n-5 5\n");
+    s.write("cases/sum/10.ans", "0\n");
+    s.write(
+        "judge.toml",
+        "[problem.sum]\ncases = \"cases/sum\"\ncheck = \"tokens\"\ntime_limit = \"500ms\"\n",
+    );
+}
+
+/// Processes whose command line contains `needle`, not zombies.
+pub fn alive_with(needle: &str) -> Vec<i32> {
+    judge::exec::procfs::with_cmdline_containing(needle)
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch::new()
+    }
+}
