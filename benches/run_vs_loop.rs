@@ -1,0 +1,69 @@
+//! `judge run` on 1,000 one-line cases with a compiled A+B, side by side
+//! with a plain bash loop that runs the same program on each case and
+//! compares with `cmp` (the floor every judging tool is measured against).
+//!
+//! cargo bench --bench run_vs_loop
+//!
+//! Results and ratios: BENCHMARKS.md.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+const CASES: usize = 1000;
+
+fn setup(dir: &Path) {
+    let src = dir.join("ab.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\nint main(void){long long a,b;if(scanf(\"%lld %lld\",&a,&b)==2)printf(\"%lld\\n\",a+b);return 0;}\n",
+    )
+    .unwrap();
+    let ok = Command::new("cc").args(["-O2", "-o"]).arg(dir.join("ab")).arg(&src).status().unwrap();
+    assert!(ok.success());
+    let cases = dir.join("cases/ab");
+    std::fs::create_dir_all(&cases).unwrap();
+    for i in 1..=CASES {
+        std::fs::write(cases.join(format!("{i}.in")), format!("{i} {}\n", 3 * i)).unwrap();
+        std::fs::write(cases.join(format!("{i}.ans")), format!("{}\n", 4 * i)).unwrap();
+    }
+    std::fs::write(
+        dir.join("loop.sh"),
+        "#!/bin/bash\nfor f in cases/ab/*.in; do ./ab < \"$f\" > out.txt; cmp -s out.txt \"${f%.in}.ans\" || echo \"WA $f\"; done\n",
+    )
+    .unwrap();
+}
+
+fn run(dir: &Path, program: &str, args: &[&str]) {
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "{program} {args:?} failed");
+}
+
+fn bench(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    setup(dir.path());
+    let judge = env!("CARGO_BIN_EXE_judge");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).to_string();
+    let judge_args = |jobs: &'static str| {
+        vec!["run", "cases/ab", "--problem", "ab", "--check", "tokens", "--submission", "./ab", "-q", "-j", jobs]
+    };
+    let mut group = c.benchmark_group("1000 one-line cases");
+    group.sample_size(10).measurement_time(Duration::from_secs(20)).warm_up_time(Duration::from_secs(2));
+    group.bench_function("bash loop (spawn + cmp)", |b| b.iter(|| run(dir.path(), "bash", &["loop.sh"])));
+    group.bench_function("judge -j 1", |b| b.iter(|| run(dir.path(), judge, &judge_args("1"))));
+    let all: &'static str = Box::leak(cores.into_boxed_str());
+    group.bench_function(format!("judge -j {all} (all cores)"), |b| {
+        b.iter(|| run(dir.path(), judge, &judge_args(all)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
