@@ -12,6 +12,9 @@
 
 pub mod reader;
 
+mod finding;
+mod grid4;
+
 pub mod booksort;
 pub mod flip;
 pub mod pilots;
@@ -157,7 +160,12 @@ impl CheckReport {
 
     /// A finding about case `case` (1-based) at output line `line`: the
     /// message reads `case 3, output line 5: …`.
-    pub fn about(verdict: Verdict, case: usize, line: Option<usize>, what: impl AsRef<str>) -> Self {
+    pub fn about(
+        verdict: Verdict,
+        case: usize,
+        line: Option<usize>,
+        what: impl AsRef<str>,
+    ) -> Self {
         let message = match line {
             Some(line) => format!("case {case}, output line {line}: {}", what.as_ref()),
             None => format!("case {case}: {}", what.as_ref()),
@@ -260,7 +268,9 @@ impl GenSpec {
                 } else {
                     options.join(", ")
                 };
-                return Err(format!("{puzzle} has no --{flag} option (its difficulty options: {options})"));
+                return Err(format!(
+                    "{puzzle} has no --{flag} option (its difficulty options: {options})"
+                ));
             }
         }
         Ok(())
@@ -318,7 +328,10 @@ mod tests {
             ..GenSpec::default()
         };
         let err = spec.reject_other_than("rotation", &["length"]).unwrap_err();
-        assert_eq!(err, "rotation has no --turns option (its difficulty options: --length)");
+        assert_eq!(
+            err,
+            "rotation has no --turns option (its difficulty options: --length)"
+        );
         assert!(spec.reject_other_than("pilots", &["turns"]).is_ok());
     }
 }
