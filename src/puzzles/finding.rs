@@ -36,16 +36,6 @@ impl Finding {
         }
     }
 
-    /// A malformed token: the reader's error, positioned, for case `case`.
-    pub fn malformed(case: usize, error: FormatError) -> Self {
-        Finding {
-            case: Some(case),
-            line: error.pos.map(|p| p.line),
-            what: error.message(),
-            figures: Vec::new(),
-        }
-    }
-
     pub fn with_figures(mut self, figures: Vec<Figure>) -> Self {
         self.figures = figures;
         self

@@ -160,12 +160,7 @@ impl CheckReport {
 
     /// A finding about case `case` (1-based) at output line `line`: the
     /// message reads `case 3, output line 5: …`.
-    pub fn about(
-        verdict: Verdict,
-        case: usize,
-        line: Option<usize>,
-        what: impl AsRef<str>,
-    ) -> Self {
+    pub fn about(verdict: Verdict, case: usize, line: Option<usize>, what: impl AsRef<str>) -> Self {
         let message = match line {
             Some(line) => format!("case {case}, output line {line}: {}", what.as_ref()),
             None => format!("case {case}: {}", what.as_ref()),
@@ -268,9 +263,7 @@ impl GenSpec {
                 } else {
                     options.join(", ")
                 };
-                return Err(format!(
-                    "{puzzle} has no --{flag} option (its difficulty options: {options})"
-                ));
+                return Err(format!("{puzzle} has no --{flag} option (its difficulty options: {options})"));
             }
         }
         Ok(())
@@ -285,6 +278,21 @@ pub struct GeneratedCase {
     pub answer: String,
     /// A short description for file names and logs (`len12`, `n15-k5`).
     pub label: String,
+}
+
+impl GeneratedCase {
+    /// The files of a single-case puzzle (swap, flip, pilots): the first
+    /// case's input and answer, each with a final newline. A single-case
+    /// format has no room for more, so the rest are not written.
+    pub fn single_case_files(cases: &[GeneratedCase]) -> (Vec<u8>, Vec<u8>) {
+        match cases.first() {
+            Some(case) => (
+                format!("{}\n", case.input).into_bytes(),
+                format!("{}\n", case.answer).into_bytes(),
+            ),
+            None => (Vec::new(), Vec::new()),
+        }
+    }
 }
 
 /// Options of `judge stats`.
@@ -328,10 +336,7 @@ mod tests {
             ..GenSpec::default()
         };
         let err = spec.reject_other_than("rotation", &["length"]).unwrap_err();
-        assert_eq!(
-            err,
-            "rotation has no --turns option (its difficulty options: --length)"
-        );
+        assert_eq!(err, "rotation has no --turns option (its difficulty options: --length)");
         assert!(spec.reject_other_than("pilots", &["turns"]).is_ok());
     }
 }

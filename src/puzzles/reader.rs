@@ -63,13 +63,7 @@ impl FormatError {
     /// `path:line:column: message`, the form compilers use, so editors jump to it.
     pub fn with_path(&self, path: &std::path::Path) -> String {
         match self.pos {
-            Some(pos) => format!(
-                "{}:{}:{}: {}",
-                path.display(),
-                pos.line,
-                pos.column,
-                self.message()
-            ),
+            Some(pos) => format!("{}:{}:{}: {}", path.display(), pos.line, pos.column, self.message()),
             None => format!("{}: {}", path.display(), self.message()),
         }
     }
@@ -86,13 +80,7 @@ impl FormatError {
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.pos {
-            Some(pos) => write!(
-                f,
-                "line {}, column {}: {}",
-                pos.line,
-                pos.column,
-                self.message()
-            ),
+            Some(pos) => write!(f, "line {}, column {}: {}", pos.line, pos.column, self.message()),
             None => f.write_str(&self.message()),
         }
     }
@@ -154,23 +142,14 @@ impl<'a> Token<'a> {
     pub fn parse_uint(&self, max: u64, allow_leading_zero: bool) -> Result<u64, FormatError> {
         let b = self.bytes;
         if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
-            return Err(FormatError::at_token(
-                self,
-                format!("expected an integer from 0 to {max}"),
-            ));
+            return Err(FormatError::at_token(self, format!("expected an integer from 0 to {max}")));
         }
         if !allow_leading_zero && b.len() > 1 && b[0] == b'0' {
-            return Err(FormatError::at_token(
-                self,
-                "expected an integer without leading zeros",
-            ));
+            return Err(FormatError::at_token(self, "expected an integer without leading zeros"));
         }
         let mut value: u64 = 0;
         for &d in b {
-            value = match value
-                .checked_mul(10)
-                .and_then(|v| v.checked_add(u64::from(d - b'0')))
-            {
+            value = match value.checked_mul(10).and_then(|v| v.checked_add(u64::from(d - b'0'))) {
                 Some(v) if v <= max => v,
                 _ => {
                     return Err(FormatError::at_token(
@@ -285,9 +264,8 @@ impl<'a> Tokens<'a> {
     /// The next token, or an error "expected {what}" at the end of the data.
     pub fn expect(&mut self, what: &str) -> Result<Token<'a>, FormatError> {
         let pos = self.pos();
-        self.next().ok_or_else(|| {
-            FormatError::at(pos, format!("expected {what}, found the end of the file"))
-        })
+        self.next()
+            .ok_or_else(|| FormatError::at(pos, format!("expected {what}, found the end of the file")))
     }
 }
 

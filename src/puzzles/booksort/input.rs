@@ -124,7 +124,6 @@ pub fn validate(input: &[u8]) -> Result<usize, FormatError> {
         }
         shelf.finish(case)?;
     }
-    drop(next_line);
     for line in lines {
         if !line.is_blank() {
             let (pos, found) = match line.tokens().next() {

@@ -319,13 +319,9 @@ fn generator_hits_exact_distances() {
 
 #[test]
 fn max_distance_table_matches_the_whole_space() {
-    for n in 1..=9 {
+    for (n, &most) in MAX_DISTANCE.iter().enumerate().take(10).skip(1) {
         let table = search::distance_table(n);
-        assert_eq!(
-            table.iter().max().copied(),
-            Some(MAX_DISTANCE[n]),
-            "n = {n}"
-        );
+        assert_eq!(table.iter().max().copied(), Some(most), "n = {n}");
     }
 }
 
