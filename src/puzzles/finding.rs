@@ -13,6 +13,11 @@ use super::{CheckReport, CheckRequest, Figure, FormatError};
 use crate::check::whitespace::layout_difference;
 use crate::verdict::Verdict;
 
+/// The largest count of moves or turns a checker reads: every real answer
+/// is far shorter, and the moves of a larger count would not fit in any
+/// output limit.
+pub const MAX_COUNT: u64 = 1_000_000_000;
+
 /// What is wrong with an output (always a Wrong Answer about the output;
 /// [`judge`] turns it into IE when the output was the answer file).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -166,7 +166,7 @@ fn verify(output: &[u8], board: Grid, lexmin: bool) -> Result<Accepted, Finding>
     let mut printed = Printed::new(output);
     let count_token = printed.next(1, "the number of turns")?;
     let count = count_token
-        .parse_in(0, u64::MAX, "the number of turns")
+        .parse_in(0, finding::MAX_COUNT, "the number of turns")
         .map_err(|e| Finding::new(1, count_token.pos.line, e.message()))?;
     printed.end_line();
     let mut turns: Vec<(usize, usize)> = Vec::new();

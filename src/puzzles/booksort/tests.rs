@@ -281,6 +281,7 @@ fn generator_hits_exact_distances() {
             // The hard kind: the bound alone does not refute them.
             for shelf in read_cases(&input).unwrap() {
                 assert!(lower_bound(&shelf) <= 4, "{shelf:?}");
+                assert_eq!(classic_distance(&shelf), FIVE_OR_MORE, "{shelf:?}");
             }
         }
     }
@@ -369,6 +370,19 @@ proptest! {
         let output = Booksort.solve(input.as_bytes(), &SolveOptions::default()).unwrap();
         let report = Booksort.check(&CheckRequest { input: input.as_bytes(), output: &output, answer: Some(&output), lexmin: false, strict: true });
         prop_assert_eq!(report.verdict, Verdict::Accepted, "{}", report.message);
+    }
+
+    #[test]
+    fn pruned_and_classic_searches_agree(n in 2usize..=15, moves in prop::collection::vec((0usize..100, 0usize..100, 0usize..100), 0..6)) {
+        // A few random block moves from sorted: distances 0 to 5 all occur.
+        let mut shelf: Vec<u8> = (1..=n as u8).collect();
+        for (a, b, c) in moves {
+            let i = a % (n - 1);
+            let j = i + 1 + b % (n - 1 - i);
+            let k = j + 1 + c % (n - j);
+            shelf[i..k].rotate_left(j - i);
+        }
+        prop_assert_eq!(distance(&shelf), classic_distance(&shelf), "{:?}", shelf);
     }
 
     #[test]

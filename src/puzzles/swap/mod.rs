@@ -197,7 +197,9 @@ impl Puzzle for Swap {
         }
         let total: u64 = totals.iter().sum();
         let longest = totals.len().saturating_sub(1);
-        let sample_start: Grid = 0b0100_0111_0000_1111;
+        // The statement sample's start board, 1111/0000/1110/0010.
+        let sample_start = grid4::read_lenient(b"1111 0000 1110 0010", &BOARDS[..1], SYMBOLS)
+            .map_err(|e| e.to_string())?[0];
         let dist = space::distances_to(sample_start);
         let mut from_sample = vec![0u64; MAX_LENGTH as usize + 1];
         for board in space::all_boards() {
@@ -320,7 +322,7 @@ fn verify(
     let mut printed = Printed::new(output);
     let count_token = printed.next(1, "the number of moves")?;
     let count = count_token
-        .parse_in(0, u64::MAX, "the number of moves")
+        .parse_in(0, finding::MAX_COUNT, "the number of moves")
         .map_err(|e| Finding::new(1, count_token.pos.line, e.message()))?;
     printed.end_line();
     let mut moves: Vec<(Move, usize)> = Vec::new();
