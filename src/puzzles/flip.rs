@@ -165,7 +165,7 @@ impl Puzzle for Flip {
             }
         }
         let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
-        let mut cases = Vec::with_capacity(spec.count);
+        let mut cases = Vec::new();
         for _ in 0..spec.count {
             let slot = if spec.impossible {
                 MAX_FLIPS as usize + 1
@@ -351,7 +351,9 @@ mod tests {
         let (l, _, m) = err(b"bwwb\nbbwb\nbwwb\nbwww\nb\n");
         assert_eq!(l, 5);
         assert!(m.contains("expected nothing after the board"), "{m}");
-        assert!(err(b"BWWB\n").2.contains("found \"B\""));
+        let (l, c, m) = err(b"BWWB\n");
+        assert_eq!((l, c), (1, 1));
+        assert!(m.contains("found \"B\", expected `b` or `w`"), "{m}");
         assert_eq!(Flip.validate(b"bwwb\nbbwb\nbwwb\nbwww\n\n"), Ok(1));
     }
 

@@ -115,7 +115,7 @@ impl Puzzle for Pilots {
             ));
         }
         let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
-        let mut cases = Vec::with_capacity(spec.count);
+        let mut cases = Vec::new();
         for _ in 0..spec.count {
             let board = match &spec.turns {
                 // No difficulty asked: every board equally likely.
@@ -327,10 +327,20 @@ mod tests {
         let (l, c, m) = err(b"-+--\n");
         assert_eq!((l, c), (2, 1));
         assert!(m.contains("expected row 2 of the refrigerator"), "{m}");
-        let (l, c, _) = err(b"-+-\n");
+        let (l, c, m) = err(b"-+-\n");
         assert_eq!((l, c), (1, 4));
-        let (l, c, _) = err(b"-+---\n");
+        assert!(
+            m.contains("row 1 of the refrigerator has 3 characters, expected 4"),
+            "{m}"
+        );
+        let (l, c, m) = err(b"-+---\n");
         assert_eq!((l, c), (1, 5));
+        assert!(
+            m.contains(
+                "found \"-\", expected the end of row 1 of the refrigerator after 4 characters"
+            ),
+            "{m}"
+        );
         let (l, _, m) = err(b"-+--\n----\n----\n-+--\n----\n");
         assert_eq!(l, 5);
         assert!(m.contains("expected nothing after the refrigerator"), "{m}");
@@ -393,6 +403,11 @@ mod tests {
                 .map(|c| (c.text.as_str(), c.highlight)),
             Some(("+", true))
         );
+        let mut huge = b"6\n1 ".to_vec();
+        huge.extend(std::iter::repeat_n(b'1', 10 << 20));
+        let wa = check(&huge);
+        assert!(wa.message.contains("turn 1: found \"111"), "{}", wa.message);
+        assert!(wa.message.contains("(10485760 bytes)"), "{}", wa.message);
         let ie = check_with(BEST, Some(b"5\n1 1\n1 3\n1 4\n4 1\n4 3\n"), false);
         assert_eq!(ie.verdict, Verdict::InternalError);
         assert!(

@@ -93,7 +93,7 @@ pub fn generate(spec: &GenSpec, rng: &mut ChaCha8Rng) -> Result<Vec<GeneratedCas
         ));
     }
     let mut tables: HashMap<usize, Vec<u8>> = HashMap::new();
-    let mut cases = Vec::with_capacity(spec.count);
+    let mut cases = Vec::new();
     for _ in 0..spec.count {
         let (n, ks) = &choices[rng.random_range(0..choices.len())];
         let k = ks[rng.random_range(0..ks.len())];

@@ -158,7 +158,7 @@ impl Puzzle for Swap {
             ));
         }
         let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
-        let mut cases = Vec::with_capacity(spec.count);
+        let mut cases = Vec::new();
         for _ in 0..spec.count {
             let (start, target) = match &spec.length {
                 None => (random_board(&mut rng), random_board(&mut rng)),
