@@ -1,7 +1,14 @@
-//! Reading booksort case files: strictly for the validator (line by line,
-//! single spaces, only blank lines after the T cases) and leniently for the
-//! solver and checker (any white space). Both apply the statement's rules:
-//! T ≥ 0 and exactly T cases, 1 ≤ n ≤ 15, each shelf a permutation of 1..n.
+//! Reading booksort case files, strictly for the validator and leniently for
+//! the solver and checker. Both apply the statement's rules: T ≥ 0 and
+//! exactly T cases, 1 ≤ n ≤ 15, each shelf a permutation of 1..n, numbers
+//! written in plain decimal (no sign, no leading zero).
+//!
+//! The strict layout: T alone on the first line, then per case n alone on a
+//! line and the n books on the next, separated by single spaces, with no
+//! space at either end of a line. After the T cases only blank lines (empty,
+//! or spaces and tabs only) may follow, as editors often leave one; a blank
+//! line inside the cases is an error. The lenient reader takes any white
+//! space (CRLF included) between the same tokens.
 
 use super::search::MAX_BOOKS;
 use crate::puzzles::reader::{self, FormatError, Line, Pos, Token, Tokens};
