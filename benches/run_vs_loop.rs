@@ -20,7 +20,12 @@ fn setup(dir: &Path) {
         "#include <stdio.h>\nint main(void){long long a,b;if(scanf(\"%lld %lld\",&a,&b)==2)printf(\"%lld\\n\",a+b);return 0;}\n",
     )
     .unwrap();
-    let ok = Command::new("cc").args(["-O2", "-o"]).arg(dir.join("ab")).arg(&src).status().unwrap();
+    let ok = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(dir.join("ab"))
+        .arg(&src)
+        .status()
+        .unwrap();
     assert!(ok.success());
     let cases = dir.join("cases/ab");
     std::fs::create_dir_all(&cases).unwrap();
@@ -50,14 +55,35 @@ fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     setup(dir.path());
     let judge = env!("CARGO_BIN_EXE_judge");
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).to_string();
+    let cores = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .to_string();
     let judge_args = |jobs: &'static str| {
-        vec!["run", "cases/ab", "--problem", "ab", "--check", "tokens", "--submission", "./ab", "-q", "-j", jobs]
+        vec![
+            "run",
+            "cases/ab",
+            "--problem",
+            "ab",
+            "--check",
+            "tokens",
+            "--submission",
+            "./ab",
+            "-q",
+            "-j",
+            jobs,
+        ]
     };
     let mut group = c.benchmark_group("1000 one-line cases");
-    group.sample_size(10).measurement_time(Duration::from_secs(20)).warm_up_time(Duration::from_secs(2));
-    group.bench_function("bash loop (spawn + cmp)", |b| b.iter(|| run(dir.path(), "bash", &["loop.sh"])));
-    group.bench_function("judge -j 1", |b| b.iter(|| run(dir.path(), judge, &judge_args("1"))));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20))
+        .warm_up_time(Duration::from_secs(2));
+    group.bench_function("bash loop (spawn + cmp)", |b| {
+        b.iter(|| run(dir.path(), "bash", &["loop.sh"]))
+    });
+    group.bench_function("judge -j 1", |b| {
+        b.iter(|| run(dir.path(), judge, &judge_args("1")))
+    });
     let all: &'static str = Box::leak(cores.into_boxed_str());
     group.bench_function(format!("judge -j {all} (all cores)"), |b| {
         b.iter(|| run(dir.path(), judge, &judge_args(all)))

@@ -12,6 +12,9 @@
 
 pub mod reader;
 
+mod finding;
+mod grid4;
+
 pub mod booksort;
 pub mod flip;
 pub mod pilots;
@@ -294,6 +297,21 @@ pub struct GeneratedCase {
     pub answer: String,
     /// A short description for file names and logs (`len12`, `n15-k5`).
     pub label: String,
+}
+
+impl GeneratedCase {
+    /// The files of a single-case puzzle (swap, flip, pilots): the first
+    /// case's input and answer, each with a final newline. A single-case
+    /// format has no room for more, so the rest are not written.
+    pub fn single_case_files(cases: &[GeneratedCase]) -> (Vec<u8>, Vec<u8>) {
+        match cases.first() {
+            Some(case) => (
+                format!("{}\n", case.input).into_bytes(),
+                format!("{}\n", case.answer).into_bytes(),
+            ),
+            None => (Vec::new(), Vec::new()),
+        }
+    }
 }
 
 /// Options of `judge stats`.

@@ -184,6 +184,45 @@ impl<'a> Token<'a> {
     }
 }
 
+impl Token<'_> {
+    /// Parse a decimal integer in `lo..=hi` the strict way [`Token::parse_uint`]
+    /// does (digits only, no leading zero), with a reason that names what the
+    /// number is: `expected a row from 1 to 4`.
+    pub fn parse_in(&self, lo: u64, hi: u64, what: &str) -> Result<u64, FormatError> {
+        let expected = || format!("expected {what} from {lo} to {hi}");
+        let b = self.bytes;
+        if b.is_empty() || !b.iter().all(u8::is_ascii_digit) {
+            return Err(FormatError::at_token(self, expected()));
+        }
+        if b.len() > 1 && b[0] == b'0' {
+            return Err(FormatError::at_token(
+                self,
+                format!("{} (without leading zeros)", expected()),
+            ));
+        }
+        // More than 20 digits cannot fit; checked_mul keeps the rest honest.
+        let mut value: u64 = 0;
+        for &d in b {
+            match value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(u64::from(d - b'0')))
+            {
+                Some(v) if v <= hi => value = v,
+                _ => {
+                    return Err(FormatError::at_token(
+                        self,
+                        format!("{} (this one is too large)", expected()),
+                    ));
+                }
+            }
+        }
+        if value < lo {
+            return Err(FormatError::at_token(self, expected()));
+        }
+        Ok(value)
+    }
+}
+
 /// ASCII white space as C's `isspace` sees it (what `scanf` and `cin` skip).
 pub fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
@@ -308,6 +347,60 @@ impl<'a> Line<'a> {
                     column: start + 1,
                 },
             })
+        })
+    }
+
+    /// The fields of a line written the canonical way: separated by exactly
+    /// one space, no space at either end, no tab. Each item is a field or the
+    /// error at the first offending byte; the iterator stops after an error.
+    /// Lazy, so a validator that wants `n` fields never reads further.
+    pub fn single_spaced_fields(
+        &self,
+    ) -> impl Iterator<Item = Result<Token<'a>, FormatError>> + 'a {
+        let number = self.number;
+        let bytes = self.bytes;
+        let mut at = 0;
+        let mut failed = false;
+        std::iter::from_fn(move || {
+            if failed || at >= bytes.len() {
+                return None;
+            }
+            let pos = |column: usize| Pos {
+                line: number,
+                column,
+            };
+            if at > 0 {
+                // `at` sits on the separator after the previous field.
+                if bytes[at] != b' ' {
+                    failed = true;
+                    return Some(Err(FormatError::at(
+                        pos(at + 1),
+                        "expected a single space between fields",
+                    )));
+                }
+                at += 1;
+                if at >= bytes.len() {
+                    failed = true;
+                    return Some(Err(FormatError::at(pos(at), "the line ends with a space")));
+                }
+            }
+            if is_space(bytes[at]) {
+                failed = true;
+                let reason = match (at, bytes[at]) {
+                    (_, b'\t') => "a tab; fields are separated by single spaces",
+                    (0, _) => "the line starts with white space",
+                    _ => "expected a single space between fields, found two",
+                };
+                return Some(Err(FormatError::at(pos(at + 1), reason)));
+            }
+            let start = at;
+            while at < bytes.len() && !is_space(bytes[at]) {
+                at += 1;
+            }
+            Some(Ok(Token {
+                bytes: &bytes[start..at],
+                pos: pos(start + 1),
+            }))
         })
     }
 
@@ -453,6 +546,77 @@ mod tests {
         };
         assert!(tok.parse_uint(15, false).is_err());
         assert_eq!(tok.parse_uint(15, true), Ok(7));
+    }
+
+    #[test]
+    fn parse_in_names_the_range() {
+        let tok = |b: &'static [u8]| Token {
+            bytes: b,
+            pos: Pos { line: 2, column: 3 },
+        };
+        assert_eq!(tok(b"4").parse_in(1, 4, "a row"), Ok(4));
+        let e = tok(b"5").parse_in(1, 4, "a row").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 3: found \"5\", expected a row from 1 to 4 (this one is too large)"
+        );
+        let e = tok(b"0").parse_in(1, 4, "a row").unwrap_err();
+        assert_eq!(e.message(), "found \"0\", expected a row from 1 to 4");
+        assert!(
+            tok(b"01")
+                .parse_in(0, 4, "a row")
+                .unwrap_err()
+                .reason
+                .contains("leading zeros")
+        );
+        assert!(tok(b"+1").parse_in(0, 4, "a row").is_err());
+        let big = "9".repeat(400);
+        let t = Token {
+            bytes: big.as_bytes(),
+            pos: Pos::default(),
+        };
+        assert!(
+            t.parse_in(0, u64::MAX, "n")
+                .unwrap_err()
+                .reason
+                .contains("too large")
+        );
+    }
+
+    #[test]
+    fn single_spaced_fields_reject_other_spacing() {
+        let fields = |b: &'static [u8]| -> Result<Vec<(&[u8], usize)>, FormatError> {
+            let line = Line {
+                bytes: b,
+                number: 7,
+            };
+            line.single_spaced_fields()
+                .map(|f| f.map(|t| (t.bytes, t.pos.column)))
+                .collect()
+        };
+        assert_eq!(
+            fields(b"1 22 3").unwrap(),
+            vec![(&b"1"[..], 1), (&b"22"[..], 3), (&b"3"[..], 6)]
+        );
+        assert_eq!(fields(b"").unwrap(), vec![]);
+        let e = fields(b" 1").unwrap_err();
+        assert_eq!(
+            (e.pos, e.reason.as_str()),
+            (
+                Some(Pos { line: 7, column: 1 }),
+                "the line starts with white space"
+            )
+        );
+        let e = fields(b"1 ").unwrap_err();
+        assert_eq!(
+            (e.pos.unwrap().column, e.reason.as_str()),
+            (2, "the line ends with a space")
+        );
+        let e = fields(b"1  2").unwrap_err();
+        assert_eq!(e.pos.unwrap().column, 3);
+        assert!(e.reason.contains("found two"), "{e}");
+        let e = fields(b"1\t2").unwrap_err();
+        assert_eq!(e.pos.unwrap().column, 2);
     }
 
     #[test]

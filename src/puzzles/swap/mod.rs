@@ -1,0 +1,403 @@
+//! The black-and-white swap game (codevs 2743): the shortest sequence of
+//! swaps of edge-adjacent pieces that turns a 4×4 start board into a target
+//! board, 8 white (`1`) and 8 black (`0`) pieces each (PROBLEMS.md §3).
+//!
+//! - Solver: a breadth-first search from the target over the 12,870 boards,
+//!   then the lexicographically smallest shortest sequence greedily (see
+//!   `space`). Each move is written with its two cells in reading order
+//!   (upper or left cell first: `1222`), and moves compare as those strings.
+//! - Checker: any legal shortest sequence is accepted, a move may name its
+//!   two cells in either order; with `lexmin` the sequence, each move put in
+//!   reading order, must equal the reference.
+//! - Stats: the distribution of optimal lengths over all 12,870 × 12,870
+//!   ordered (start, target) pairs, computed once per symmetry class.
+//!
+//! It does not judge how the contestant found the sequence, and it reads no
+//! more than the count and the moves: anything after them is extra output.
+
+mod space;
+#[cfg(test)]
+mod tests;
+
+use super::finding::{self, Accepted, Finding, Printed};
+use super::grid4::{self, BoardName, Grid, Symbols};
+use super::*;
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use space::Move;
+
+/// The black-and-white swap game (codevs 2743).
+pub struct Swap;
+
+const SYMBOLS: Symbols = Symbols {
+    clear: b'0',
+    set: b'1',
+};
+const BOARDS: [BoardName; 2] = ["the start board", "the target board"];
+
+/// The longest optimum over all ordered (start, target) pairs (checked by a
+/// test against the whole-space count).
+pub const MAX_LENGTH: u32 = 20;
+
+/// How many random targets the generator tries for a long `--length` before
+/// it picks among the targets known to be that far from some board.
+const RANDOM_TARGETS: usize = 32;
+
+/// Both boards of a case, with the statement's 8 + 8 rule checked.
+fn boards(grids: &[Grid], input_lines: bool) -> Result<(Grid, Grid), FormatError> {
+    let (start, target) = match grids {
+        [start, target] => (*start, *target),
+        _ => {
+            return Err(FormatError::whole(
+                "expected a start board and a target board",
+            ));
+        }
+    };
+    for (index, &board) in [start, target].iter().enumerate() {
+        let white = board.count_ones();
+        if white != 8 {
+            let other = [target, start][index].count_ones();
+            let mut reason = format!(
+                "{} holds {white} white pieces (1) and {} black (0); the statement fixes 8 of each",
+                BOARDS[index],
+                16 - white
+            );
+            if other != white {
+                reason.push_str(&format!(
+                    ", and {} holds {other} white: swaps never change the count, so no sequence joins them",
+                    BOARDS[1 - index]
+                ));
+            }
+            // Name the board's first row when the file is laid out in lines.
+            let pos = input_lines.then_some(reader::Pos {
+                line: 4 * index + 1,
+                column: 1,
+            });
+            return Err(FormatError::new(pos, None, reason));
+        }
+    }
+    Ok((start, target))
+}
+
+fn read(input: &[u8]) -> Result<(Grid, Grid), FormatError> {
+    boards(&grid4::read_lenient(input, &BOARDS, SYMBOLS)?, false)
+}
+
+/// The reference output for two boards: the count, then the smallest
+/// shortest sequence, one move a line.
+fn reference(start: Grid, target: Grid) -> Vec<Move> {
+    let dist = space::distances_to(target);
+    // Both boards hold 8 white pieces, so the target reaches every board.
+    space::smallest_shortest(start, &dist).unwrap_or_default()
+}
+
+fn render(moves: &[Move]) -> String {
+    let mut out = moves.len().to_string();
+    for &m in moves {
+        out.push('\n');
+        out.push_str(&space::move_text(m));
+    }
+    out
+}
+
+impl Puzzle for Swap {
+    fn name(&self) -> &'static str {
+        "swap"
+    }
+
+    fn title(&self) -> &'static str {
+        "Black-and-white swap game (codevs 2743)"
+    }
+
+    fn default_lexmin(&self) -> bool {
+        false
+    }
+
+    fn multi_case(&self) -> bool {
+        false
+    }
+
+    fn validate(&self, input: &[u8]) -> Result<usize, FormatError> {
+        boards(&grid4::read_strict(input, &BOARDS, SYMBOLS)?, true)?;
+        Ok(1)
+    }
+
+    fn solve(&self, input: &[u8], options: &SolveOptions) -> Result<Vec<u8>, SolveError> {
+        if let Some(h) = &options.heuristic {
+            return Err(SolveError::Option(format!(
+                "swap has no --heuristic option (got {h:?}): its solver is a breadth-first search"
+            )));
+        }
+        let (start, target) = read(input)?;
+        let mut out = render(&reference(start, target)).into_bytes();
+        out.push(b'\n');
+        Ok(out)
+    }
+
+    fn check(&self, request: &CheckRequest<'_>) -> CheckReport {
+        let (start, target) = match read(request.input) {
+            Ok(b) => b,
+            Err(e) => return finding::bad_input(self.name(), &e),
+        };
+        let best = reference(start, target);
+        finding::judge(request, |output, lexmin| {
+            verify(output, start, target, &best, lexmin)
+        })
+    }
+
+    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, String> {
+        spec.reject_other_than(self.name(), &["length"])?;
+        if let Some(range) = &spec.length
+            && (range.is_empty() || *range.end() > MAX_LENGTH)
+        {
+            return Err(format!(
+                "swap --length {}..{} is out of range: the longest optimum over all start and target boards is {MAX_LENGTH} moves",
+                range.start(),
+                range.end()
+            ));
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
+        let mut cases = Vec::new();
+        for _ in 0..spec.count {
+            let (start, target) = match &spec.length {
+                None => (random_board(&mut rng), random_board(&mut rng)),
+                Some(range) => {
+                    let length = rng.random_range(range.clone());
+                    pair_at(length as u8, &mut rng)
+                }
+            };
+            let moves = reference(start, target);
+            cases.push(GeneratedCase {
+                input: format!(
+                    "{}\n{}",
+                    grid4::render(start, SYMBOLS),
+                    grid4::render(target, SYMBOLS)
+                ),
+                answer: render(&moves),
+                label: format!("len{}", moves.len()),
+            });
+        }
+        Ok(cases)
+    }
+
+    fn assemble(&self, cases: &[GeneratedCase]) -> (Vec<u8>, Vec<u8>) {
+        GeneratedCase::single_case_files(cases)
+    }
+
+    fn stats(&self, _options: &StatsOptions) -> Result<Stats, String> {
+        let mut totals: Vec<u64> = Vec::new();
+        for class in space::classes() {
+            if totals.len() < class.lengths.len() {
+                totals.resize(class.lengths.len(), 0);
+            }
+            for (d, &count) in class.lengths.iter().enumerate() {
+                totals[d] += count * class.size;
+            }
+        }
+        let total: u64 = totals.iter().sum();
+        let longest = totals.len().saturating_sub(1);
+        // The statement sample's start board, 1111/0000/1110/0010.
+        let sample_start = grid4::read_lenient(b"1111 0000 1110 0010", &BOARDS[..1], SYMBOLS)
+            .map_err(|e| e.to_string())?[0];
+        let dist = space::distances_to(sample_start);
+        let mut from_sample = vec![0u64; MAX_LENGTH as usize + 1];
+        for board in space::all_boards() {
+            if let Some(slot) = from_sample.get_mut(usize::from(dist[usize::from(board)])) {
+                *slot += 1;
+            }
+        }
+        while from_sample.last() == Some(&0) {
+            from_sample.pop();
+        }
+        let from_sample: Vec<String> = from_sample
+            .iter()
+            .enumerate()
+            .map(|(d, c)| format!("{d}:{c}"))
+            .collect();
+        Ok(Stats {
+            description: format!(
+                "all {total} ordered (start, target) pairs of the {} boards with 8 white pieces",
+                space::BOARDS
+            ),
+            rows: totals
+                .iter()
+                .enumerate()
+                .map(|(d, &c)| (d.to_string(), c))
+                .collect(),
+            total,
+            notes: vec![
+                format!(
+                    "the longest optimum is {longest} moves ({} ordered pairs)",
+                    totals.last().copied().unwrap_or(0)
+                ),
+                format!(
+                    "{} symmetry classes of targets (the square's 8 symmetries and swapping the colours keep every distance)",
+                    space::classes().len()
+                ),
+                format!(
+                    "from the statement's start board 1111/0000/1110/0010 to every target (length:count): {}",
+                    from_sample.join(" ")
+                ),
+            ],
+        })
+    }
+}
+
+fn random_board(rng: &mut ChaCha8Rng) -> Grid {
+    let mut cells = [0u8, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1];
+    cells.shuffle(rng);
+    cells
+        .iter()
+        .enumerate()
+        .fold(0, |acc, (i, &c)| acc | Grid::from(c) << i)
+}
+
+/// A (start, target) pair whose optimum is exactly `length` (at most
+/// [`MAX_LENGTH`]): a random target that has boards that far, a random one
+/// of those as the start.
+fn pair_at(length: u8, rng: &mut ChaCha8Rng) -> (Grid, Grid) {
+    let pick = |target: Grid, rng: &mut ChaCha8Rng| {
+        let dist = space::distances_to(target);
+        let starts: Vec<Grid> = space::all_boards()
+            .filter(|&b| dist[usize::from(b)] == length)
+            .collect();
+        starts.choose(rng).map(|&start| (start, target))
+    };
+    for _ in 0..RANDOM_TARGETS {
+        let target = random_board(rng);
+        if let Some(pair) = pick(target, rng) {
+            return pair;
+        }
+    }
+    // Long lengths are rare from a random target: pick among the classes
+    // that reach that far, in a random symmetry.
+    let far: Vec<Grid> = space::classes()
+        .iter()
+        .filter(|c| c.lengths.len() > usize::from(length))
+        .map(|c| c.representative)
+        .collect();
+    let target = far.choose(rng).copied().unwrap_or(0x00ff);
+    let target = space::transform(target, rng.random_range(0..16));
+    pick(target, rng).unwrap_or((target, target))
+}
+
+/// Parse a move token: four digits; `None` with the reason otherwise.
+fn parse_move(token: &reader::Token<'_>, index: usize) -> Result<Move, String> {
+    let b = token.bytes;
+    let shown = token.quoted();
+    if b.len() != 4 || !b.iter().all(u8::is_ascii_digit) {
+        return Err(format!(
+            "move {index}: found {shown}, expected a move r1c1r2c2 (four digits: the rows and columns of two adjacent cells, 1 to 4)"
+        ));
+    }
+    let d: Vec<u8> = b.iter().map(|c| c - b'0').collect();
+    for cell in [(d[0], d[1]), (d[2], d[3])] {
+        if !(1..=4).contains(&cell.0) || !(1..=4).contains(&cell.1) {
+            return Err(format!(
+                "move {index} {shown}: cell ({}, {}) is off the 4×4 board (rows and columns are 1 to 4)",
+                cell.0, cell.1
+            ));
+        }
+    }
+    let a = (d[0] - 1) * 4 + (d[1] - 1);
+    let c = (d[2] - 1) * 4 + (d[3] - 1);
+    let (a, c) = (a.min(c), a.max(c));
+    if !space::MOVES.contains(&(a, c)) {
+        return Err(format!(
+            "move {index} {shown}: cells ({}, {}) and ({}, {}) are not adjacent (a move swaps two cells that share an edge)",
+            d[0], d[1], d[2], d[3]
+        ));
+    }
+    Ok((a, c))
+}
+
+fn verify(
+    output: &[u8],
+    start: Grid,
+    target: Grid,
+    best: &[Move],
+    lexmin: bool,
+) -> Result<Accepted, Finding> {
+    let mut printed = Printed::new(output);
+    let count_token = printed.next(1, "the number of moves")?;
+    let count = count_token
+        .parse_in(0, finding::MAX_COUNT, "the number of moves")
+        .map_err(|e| Finding::new(1, count_token.pos.line, e.message()))?;
+    printed.end_line();
+    let mut moves: Vec<(Move, usize)> = Vec::new();
+    for index in 1..=count {
+        let token = printed.next(
+            1,
+            &format!(
+                "move {index} of the {count} the count announced ({} listed)",
+                index - 1
+            ),
+        )?;
+        let m = parse_move(&token, index as usize)
+            .map_err(|what| Finding::new(1, token.pos.line, what))?;
+        moves.push((m, token.pos.line));
+        printed.end_line();
+    }
+    let accepted = printed.finish(
+        &format!("after the {count} moves the count announced"),
+        String::new(),
+    )?;
+    let board = moves
+        .iter()
+        .fold(start, |board, &(m, _)| space::apply(board, m));
+    let last_line = moves.last().map_or(count_token.pos.line, |&(_, line)| line);
+    if board != target {
+        return Err(Finding::new(
+            1,
+            last_line,
+            format!(
+                "the moves do not reach the target: reached {}, expected {}",
+                grid4::render_inline(board, SYMBOLS),
+                grid4::render_inline(target, SYMBOLS)
+            ),
+        )
+        .with_figures(vec![
+            grid4::figure(
+                format!(
+                    "board reached after {} moves (wrong cells marked)",
+                    moves.len()
+                ),
+                board,
+                SYMBOLS,
+                board ^ target,
+            ),
+            grid4::figure("target board", target, SYMBOLS, 0),
+        ]));
+    }
+    if moves.len() != best.len() {
+        return Err(Finding::new(
+            1,
+            count_token.pos.line,
+            format!("{} moves, optimum is {}", moves.len(), best.len()),
+        ));
+    }
+    if lexmin && let Some(i) = (0..best.len()).find(|&i| moves[i].0 != best[i]) {
+        let expected: Vec<String> = best.iter().map(|&m| space::move_text(m)).collect();
+        return Err(Finding::new(
+            1,
+            moves[i].1,
+            format!(
+                "not the lexicographically smallest shortest sequence: move {} is {}, expected {} (the smallest is {})",
+                i + 1,
+                space::move_text(moves[i].0),
+                expected[i],
+                expected.join(" ")
+            ),
+        ));
+    }
+    let summary = if lexmin {
+        format!("{} moves, optimal and the smallest", best.len())
+    } else {
+        format!("{} moves, optimal", best.len())
+    };
+    Ok(Accepted {
+        summary,
+        ..accepted
+    })
+}
