@@ -1,11 +1,18 @@
-//! Rotation Game (UVA 1343, POJ 2286) — placeholder until its module lands (see the issue tracker).
+//! Rotation Game (UVA 1343, POJ 2286, HDU 1667, AcWing 181).
+//!
+//! (Module documentation in progress.)
+
+pub mod board;
+pub mod input;
+pub mod pdb;
+pub mod search;
 
 use super::*;
 
 /// Rotation Game (UVA 1343, POJ 2286).
 pub struct Rotation;
 
-const MISSING: &str = "the rotation puzzle is not built yet";
+const MISSING: &str = "not built yet";
 
 impl Puzzle for Rotation {
     fn name(&self) -> &'static str {
@@ -20,8 +27,8 @@ impl Puzzle for Rotation {
     fn multi_case(&self) -> bool {
         true
     }
-    fn validate(&self, _input: &[u8]) -> Result<usize, FormatError> {
-        Err(FormatError::whole(MISSING))
+    fn validate(&self, input: &[u8]) -> Result<usize, FormatError> {
+        input::validate(input)
     }
     fn solve(&self, _input: &[u8], _options: &SolveOptions) -> Result<Vec<u8>, SolveError> {
         Err(SolveError::Option(MISSING.into()))
