@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 pub const PLACEMENTS: usize = 735_471;
 
 /// `BINOM[n][k]` = C(n, k) for n ≤ 24, k ≤ 8.
-const BINOM: [[u32; 9]; CELLS + 1] = {
+pub(crate) const BINOM: [[u32; 9]; CELLS + 1] = {
     let mut t = [[0u32; 9]; CELLS + 1];
     let mut n = 0;
     while n <= CELLS {
@@ -170,15 +170,24 @@ const UNSEEN: u8 = u8::MAX;
 
 /// Build the table: a breadth-first search over placements from the goal.
 ///
-/// A byte per 24-bit mask (16 MiB) marks visits during the search, so the
-/// inner loop is a move (three look-ups) and one byte test, with no ranking;
-/// the levels' frontiers are kept and ranked once at the end into the dense
-/// 735,471-byte table that lookups use (it fits in L2, the 16 MiB does not).
+/// One bit per 24-bit mask (2 MiB, so it stays in L2) marks visits during
+/// the search, so the inner loop is a move (three look-ups) and one bit test,
+/// with no ranking; each placement is ranked once, when its level is
+/// expanded, into the dense 735,471-byte table that lookups use. (A byte per
+/// mask, 16 MiB, measured about 1.5× slower; ranking every neighbour about
+/// 2× slower.)
 pub fn build_pdb() -> Pdb {
-    let mut seen = vec![false; 1 << CELLS];
+    let mut seen = vec![0u64; (1 << CELLS) / 64];
+    let mut mark = |mask: u32| {
+        let word = &mut seen[(mask >> 6) as usize];
+        let bit = 1u64 << (mask & 63);
+        let new = *word & bit == 0;
+        *word |= bit;
+        new
+    };
     let mut dist = vec![UNSEEN; PLACEMENTS].into_boxed_slice();
     let mut frontier = vec![CENTRE_MASK];
-    seen[CENTRE_MASK as usize] = true;
+    mark(CENTRE_MASK);
     let mut level = 0u8;
     while !frontier.is_empty() {
         let mut next = Vec::with_capacity(frontier.len() * 3);
@@ -186,9 +195,7 @@ pub fn build_pdb() -> Pdb {
             dist[rank(mask)] = level;
             for m in Move::ALL {
                 let to = move_mask(m, mask);
-                let slot = &mut seen[to as usize];
-                if !*slot {
-                    *slot = true;
+                if mark(to) {
                     next.push(to);
                 }
             }
