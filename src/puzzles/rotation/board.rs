@@ -16,14 +16,14 @@ pub const CELLS: usize = 24;
 /// puts the value of each listed cell into the cell listed before it, and the
 /// value of the first into the last.
 pub const LINES: [[usize; 7]; 8] = [
-    [0, 2, 6, 11, 15, 20, 22],   // A
-    [1, 3, 8, 12, 17, 21, 23],   // B
-    [10, 9, 8, 7, 6, 5, 4],      // C
+    [0, 2, 6, 11, 15, 20, 22],    // A
+    [1, 3, 8, 12, 17, 21, 23],    // B
+    [10, 9, 8, 7, 6, 5, 4],       // C
     [19, 18, 17, 16, 15, 14, 13], // D
-    [23, 21, 17, 12, 8, 3, 1],   // E
-    [22, 20, 15, 11, 6, 2, 0],   // F
+    [23, 21, 17, 12, 8, 3, 1],    // E
+    [22, 20, 15, 11, 6, 2, 0],    // F
     [13, 14, 15, 16, 17, 18, 19], // G
-    [4, 5, 6, 7, 8, 9, 10],      // H
+    [4, 5, 6, 7, 8, 9, 10],       // H
 ];
 
 /// The eight centre cells.
@@ -87,10 +87,7 @@ impl Move {
 
     /// The move of a letter `A`..`H`.
     pub fn from_letter(letter: u8) -> Option<Move> {
-        letter
-            .checked_sub(b'A')
-            .filter(|&i| i < 8)
-            .map(Move)
+        letter.checked_sub(b'A').filter(|&i| i < 8).map(Move)
     }
 
     pub fn letter(self) -> char {
@@ -265,7 +262,9 @@ static MASK_MOVES: [[[u32; 256]; 3]; 8] = {
 #[inline]
 pub fn move_mask(m: Move, mask: u32) -> u32 {
     let t = &MASK_MOVES[m.index()];
-    t[0][(mask & 0xff) as usize] | t[1][(mask >> 8 & 0xff) as usize] | t[2][(mask >> 16 & 0xff) as usize]
+    t[0][(mask & 0xff) as usize]
+        | t[1][(mask >> 8 & 0xff) as usize]
+        | t[2][(mask >> 16 & 0xff) as usize]
 }
 
 /// All three digit masks after move `m`.
@@ -283,7 +282,8 @@ pub fn symmetries() -> [[usize; CELLS]; 8] {
     for (cell, &(r, c)) in CELL_POS.iter().enumerate() {
         cell_at[r][c] = Some(cell);
     }
-    let maps: [fn(usize, usize) -> (usize, usize); 8] = [
+    type Map = fn(usize, usize) -> (usize, usize);
+    let maps: [Map; 8] = [
         |r, c| (r, c),
         |r, c| (c, 6 - r),
         |r, c| (6 - r, 6 - c),
@@ -317,7 +317,10 @@ mod tests {
     use super::*;
 
     fn board(text: &str) -> Board {
-        let cells: Vec<u8> = text.split_whitespace().map(|t| t.parse().unwrap()).collect();
+        let cells: Vec<u8> = text
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
         Board::new(cells.try_into().unwrap()).unwrap()
     }
 
@@ -376,7 +379,11 @@ mod tests {
     #[test]
     fn mask_moves_agree_with_board_moves() {
         let mut b = board("1 3 2 2 3 1 1 3 2 1 2 2 2 2 3 3 2 3 3 1 1 1 3 1");
-        for (i, m) in "ABCDEFGHHGCAEB".bytes().map(|l| Move::from_letter(l).unwrap()).enumerate() {
+        for (i, m) in "ABCDEFGHHGCAEB"
+            .bytes()
+            .map(|l| Move::from_letter(l).unwrap())
+            .enumerate()
+        {
             let before = b.masks();
             b.apply(m);
             assert_eq!(move_masks(m, &before), b.masks(), "step {i}");
@@ -406,7 +413,10 @@ mod tests {
 
     #[test]
     fn symmetries_map_lines_to_lines_and_fix_the_centre() {
-        let lines: Vec<u32> = LINES.iter().map(|l| l.iter().fold(0, |a, &c| a | 1 << c)).collect();
+        let lines: Vec<u32> = LINES
+            .iter()
+            .map(|l| l.iter().fold(0, |a, &c| a | 1 << c))
+            .collect();
         let syms = symmetries();
         for perm in &syms {
             let mut seen = [false; CELLS];

@@ -65,21 +65,34 @@ impl Finding {
 const NONE_NEEDED: [&str; 3] = ["No", "moves", "needed"];
 
 fn read_case<'a>(tokens: &mut Tokens<'a>) -> Result<Printed<'a>, Unreadable> {
-    let first = tokens.next().ok_or_else(|| Unreadable::Missing(tokens.pos()))?;
+    let first = tokens
+        .next()
+        .ok_or_else(|| Unreadable::Missing(tokens.pos()))?;
     let moves: &[u8] = if first.is(NONE_NEEDED[0]) {
         for word in &NONE_NEEDED[1..] {
             let token = next_token(tokens, &format!("{word:?} (as in \"No moves needed\")"))?;
             if !token.is(word) {
-                return Err(bad(&token, &format!("expected {word:?} (as in \"No moves needed\")")));
+                return Err(bad(
+                    &token,
+                    &format!("expected {word:?} (as in \"No moves needed\")"),
+                ));
             }
         }
         &[]
     } else {
-        if let Some(at) = first.bytes.iter().position(|&b| Move::from_letter(b).is_none()) {
+        if let Some(at) = first
+            .bytes
+            .iter()
+            .position(|&b| Move::from_letter(b).is_none())
+        {
             let detail = if first.bytes.len() == 1 {
                 String::new()
             } else {
-                format!(" (character {}, {}, is not a move)", at + 1, quote(&first.bytes[at..=at]))
+                format!(
+                    " (character {}, {}, is not a move)",
+                    at + 1,
+                    quote(&first.bytes[at..=at])
+                )
             };
             return Err(bad(
                 &first,
@@ -103,9 +116,9 @@ fn read_case<'a>(tokens: &mut Tokens<'a>) -> Result<Printed<'a>, Unreadable> {
 
 fn next_token<'a>(tokens: &mut Tokens<'a>, what: &str) -> Result<Token<'a>, Unreadable> {
     let pos = tokens.pos();
-    tokens
-        .next()
-        .ok_or_else(|| Unreadable::Bad(pos, format!("expected {what}, found the end of the output")))
+    tokens.next().ok_or_else(|| {
+        Unreadable::Bad(pos, format!("expected {what}, found the end of the output"))
+    })
 }
 
 fn bad(token: &Token<'_>, expected: &str) -> Unreadable {
@@ -118,7 +131,11 @@ fn shown(moves: &[u8]) -> String {
     if moves.len() <= MAX {
         String::from_utf8_lossy(moves).into_owned()
     } else {
-        format!("{}… ({} moves)", String::from_utf8_lossy(&moves[..MAX]), moves.len())
+        format!(
+            "{}… ({} moves)",
+            String::from_utf8_lossy(&moves[..MAX]),
+            moves.len()
+        )
     }
 }
 
@@ -128,7 +145,12 @@ fn centre_text(board: &Board) -> String {
 }
 
 /// Judge one readable case against the proven optimum.
-fn judge_case(board: &Board, best: &Solution, printed: &Printed<'_>, lexmin: bool) -> Result<(), Finding> {
+fn judge_case(
+    board: &Board,
+    best: &Solution,
+    printed: &Printed<'_>,
+    lexmin: bool,
+) -> Result<(), Finding> {
     let optimum = best.moves.len();
     let count = printed.moves.len();
     let line = printed.moves_line;
@@ -179,18 +201,26 @@ fn judge_case(board: &Board, best: &Solution, printed: &Printed<'_>, lexmin: boo
     if printed.digit != reached {
         return Err(Finding::wrong(
             printed.digit_line,
-            format!("wrong centre digit: expected {reached}, found {}", printed.digit),
+            format!(
+                "wrong centre digit: expected {reached}, found {}",
+                printed.digit
+            ),
         ));
     }
     if count > optimum {
-        return Err(Finding::wrong(line, format!("{count} moves, optimum is {optimum}")));
+        return Err(Finding::wrong(
+            line,
+            format!("{count} moves, optimum is {optimum}"),
+        ));
     }
     if count < optimum {
         return Err(Finding {
             verdict: Verdict::InternalError,
             ..Finding::wrong(
                 line,
-                format!("{count} moves reach the goal but the table says {optimum}: a bug of the judge"),
+                format!(
+                    "{count} moves reach the goal but the table says {optimum}: a bug of the judge"
+                ),
             )
         });
     }
@@ -249,7 +279,8 @@ pub fn check(request: &CheckRequest<'_>) -> CheckReport {
             }
         };
         if let Err(f) = judge_case(board, best, &printed, request.lexmin) {
-            return CheckReport::about(f.verdict, case, Some(f.line), f.message).with_figures(f.figures);
+            return CheckReport::about(f.verdict, case, Some(f.line), f.message)
+                .with_figures(f.figures);
         }
         if printed.moves.is_empty() {
             canonical.extend_from_slice(b"No moves needed");
@@ -276,7 +307,11 @@ pub fn check(request: &CheckRequest<'_>) -> CheckReport {
         report.case = (n > 0).then_some(case);
         return report;
     }
-    let what = if request.lexmin { "shortest and smallest" } else { "shortest" };
+    let what = if request.lexmin {
+        "shortest and smallest"
+    } else {
+        "shortest"
+    };
     CheckReport::accepted(match n {
         0 => "no cases (the input holds only the terminator)".to_string(),
         1 => format!("1 case, {what}"),
@@ -285,7 +320,12 @@ pub fn check(request: &CheckRequest<'_>) -> CheckReport {
 }
 
 /// Read and judge the answer file; the error is the IE message.
-fn check_answer_file(answer: &[u8], boards: &[Board], best: &[Solution], lexmin: bool) -> Result<(), String> {
+fn check_answer_file(
+    answer: &[u8],
+    boards: &[Board],
+    best: &[Solution],
+    lexmin: bool,
+) -> Result<(), String> {
     let mut tokens = Tokens::new(answer);
     for (i, (board, best)) in boards.iter().zip(best).enumerate() {
         let case = i + 1;
@@ -299,11 +339,17 @@ fn check_answer_file(answer: &[u8], boards: &[Board], best: &[Solution], lexmin:
                 ));
             }
             Err(Unreadable::Bad(pos, message)) => {
-                return Err(format!("answer file malformed at case {case}, line {}: {message}", pos.line));
+                return Err(format!(
+                    "answer file malformed at case {case}, line {}: {message}",
+                    pos.line
+                ));
             }
         };
         if let Err(f) = judge_case(board, best, &printed, lexmin) {
-            return Err(format!("answer file wrong for case {case} (line {}): {}", f.line, f.message));
+            return Err(format!(
+                "answer file wrong for case {case} (line {}): {}",
+                f.line, f.message
+            ));
         }
     }
     match tokens.next() {

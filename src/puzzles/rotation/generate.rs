@@ -96,10 +96,10 @@ pub fn random_board(rng: &mut ChaCha8Rng) -> Board {
 
 /// A board whose optimal length is exactly `len` (≤ [`LONGEST`]).
 pub fn board_of_length(table: &Pdb, rng: &mut ChaCha8Rng, len: u32) -> Board {
-    if len >= LONGEST {
-        if let Some(masks) = longest_boards().choose(rng) {
-            return Board::from_masks(masks).unwrap_or_default();
-        }
+    if len >= LONGEST
+        && let Some(masks) = longest_boards().choose(rng)
+    {
+        return Board::from_masks(masks).unwrap_or_default();
     }
     let len = len.min(LONGEST) as u8;
     let candidates = &placements_by_distance()[usize::from(len)];
@@ -111,7 +111,9 @@ pub fn board_of_length(table: &Pdb, rng: &mut ChaCha8Rng, len: u32) -> Board {
         };
         let splits = Splits::new(s1);
         let fits = |x: u16| dist[splits.rank(x)] >= len && dist[splits.rank(!x)] >= len;
-        let mut found = (0..RANDOM_TRIES).map(|_| random_split(rng)).find(|&x| fits(x));
+        let mut found = (0..RANDOM_TRIES)
+            .map(|_| random_split(rng))
+            .find(|&x| fits(x));
         if found.is_none() {
             let all: Vec<u16> = all_splits().filter(|&x| fits(x)).collect();
             found = all.choose(rng).copied();
@@ -169,7 +171,14 @@ pub fn longest_boards() -> &'static [Masks] {
                 if table.board_distance(&[a, b, c]) != len {
                     continue;
                 }
-                for order in [[a, b, c], [a, c, b], [b, a, c], [b, c, a], [c, a, b], [c, b, a]] {
+                for order in [
+                    [a, b, c],
+                    [a, c, b],
+                    [b, a, c],
+                    [b, c, a],
+                    [c, a, b],
+                    [c, b, a],
+                ] {
                     boards.push(order);
                 }
             }
@@ -214,7 +223,12 @@ mod tests {
                 assert_eq!(pdb_answer.render(), case.answer);
                 // The classic search is slow on the longest boards: once each.
                 if case == &cases[0] {
-                    assert_eq!(solve_board(&board, Heuristic::Centre), pdb_answer, "{}", case.input);
+                    assert_eq!(
+                        solve_board(&board, Heuristic::Centre),
+                        pdb_answer,
+                        "{}",
+                        case.input
+                    );
                 }
             }
         }
@@ -225,16 +239,24 @@ mod tests {
         let a = generate(&spec(Some(5..=12), 20, 7)).unwrap();
         assert_eq!(a, generate(&spec(Some(5..=12), 20, 7)).unwrap());
         assert_ne!(a, generate(&spec(Some(5..=12), 20, 8)).unwrap());
-        let lengths: std::collections::BTreeSet<&str> = a.iter().map(|c| c.label.as_str()).collect();
-        assert!(lengths.len() > 3, "lengths drawn from the range: {lengths:?}");
-        assert!(a.iter().all(|c| (5..=12).contains(&c.label[3..].parse::<u32>().unwrap())));
+        let lengths: std::collections::BTreeSet<&str> =
+            a.iter().map(|c| c.label.as_str()).collect();
+        assert!(
+            lengths.len() > 3,
+            "lengths drawn from the range: {lengths:?}"
+        );
+        assert!(
+            a.iter()
+                .all(|c| (5..=12).contains(&c.label[3..].parse::<u32>().unwrap()))
+        );
     }
 
     #[test]
     fn random_boards_without_a_length() {
         let cases = generate(&spec(None, 5, 1)).unwrap();
         assert_eq!(cases.len(), 5);
-        let distinct: std::collections::BTreeSet<&String> = cases.iter().map(|c| &c.input).collect();
+        let distinct: std::collections::BTreeSet<&String> =
+            cases.iter().map(|c| &c.input).collect();
         assert_eq!(distinct.len(), 5);
     }
 

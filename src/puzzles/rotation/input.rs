@@ -22,10 +22,9 @@ use crate::puzzles::reader::{self, FormatError, Pos, Token, Tokens, check_plain_
 fn digit(token: &Token<'_>) -> Result<u8, FormatError> {
     match token.bytes {
         [d @ b'1'..=b'3'] => Ok(d - b'0'),
-        [b'0'..=b'9', _, ..] if token.bytes.iter().all(u8::is_ascii_digit) => Err(FormatError::at_token(
-            token,
-            "expected a single digit 1, 2 or 3",
-        )),
+        [b'0'..=b'9', _, ..] if token.bytes.iter().all(u8::is_ascii_digit) => Err(
+            FormatError::at_token(token, "expected a single digit 1, 2 or 3"),
+        ),
         _ => Err(FormatError::at_token(token, "expected a digit 1, 2 or 3")),
     }
 }
@@ -149,7 +148,10 @@ pub fn read_boards(input: &[u8]) -> Result<Vec<Board>, FormatError> {
             for &d in &cells {
                 count[usize::from(d)] += 1;
             }
-            let (d, n) = (1..=3).map(|d| (d, count[d])).find(|&(_, n)| n > 8).unwrap_or((1, count[1]));
+            let (d, n) = (1..=3)
+                .map(|d| (d, count[d]))
+                .find(|&(_, n)| n > 8)
+                .unwrap_or((1, count[1]));
             FormatError::at(
                 first.pos,
                 format!("case {case}: the digit {d} appears {n} times, expected 8 of each"),
@@ -158,7 +160,10 @@ pub fn read_boards(input: &[u8]) -> Result<Vec<Board>, FormatError> {
         boards.push(board);
     }
     if let Some(token) = tokens.next() {
-        return Err(FormatError::at_token(&token, "expected nothing after the terminator 0"));
+        return Err(FormatError::at_token(
+            &token,
+            "expected nothing after the terminator 0",
+        ));
     }
     Ok(boards)
 }
@@ -188,21 +193,40 @@ mod tests {
     #[test]
     fn rejects_a_digit_out_of_range() {
         let input = format!("{}\n0\n", CASE.replacen("3", "4", 1));
-        assert_eq!(rejects(&input), (1, 9, "found \"4\", expected a digit 1, 2 or 3".into()));
+        assert_eq!(
+            rejects(&input),
+            (1, 9, "found \"4\", expected a digit 1, 2 or 3".into())
+        );
     }
 
     #[test]
     fn rejects_leading_zero_plus_sign_and_huge_numbers() {
         let input = format!("01{}\n0\n", &CASE[1..]);
-        assert_eq!(rejects(&input), (1, 1, "found \"01\", expected a single digit 1, 2 or 3".into()));
+        assert_eq!(
+            rejects(&input),
+            (
+                1,
+                1,
+                "found \"01\", expected a single digit 1, 2 or 3".into()
+            )
+        );
         let input = format!("+1{}\n0\n", &CASE[1..]);
-        assert_eq!(rejects(&input), (1, 1, "found \"+1\", expected a digit 1, 2 or 3".into()));
+        assert_eq!(
+            rejects(&input),
+            (1, 1, "found \"+1\", expected a digit 1, 2 or 3".into())
+        );
         let input = format!("{} {}\n0\n", &CASE[..45], "1".repeat(400));
         let (line, column, message) = rejects(&input);
         assert_eq!((line, column), (1, 47));
-        assert!(message.ends_with("… (400 bytes), expected a single digit 1, 2 or 3"), "{message}");
+        assert!(
+            message.ends_with("… (400 bytes), expected a single digit 1, 2 or 3"),
+            "{message}"
+        );
         let input = format!("{}x\n0\n", &CASE[..46]);
-        assert_eq!(rejects(&input), (1, 47, "found \"x\", expected a digit 1, 2 or 3".into()));
+        assert_eq!(
+            rejects(&input),
+            (1, 47, "found \"x\", expected a digit 1, 2 or 3".into())
+        );
     }
 
     #[test]
@@ -216,9 +240,19 @@ mod tests {
     #[test]
     fn rejects_too_few_and_too_many_numbers() {
         let input = format!("{}\n0\n", &CASE[..45]);
-        assert_eq!(rejects(&input), (1, 46, "line holds 23 numbers, expected 24".into()));
+        assert_eq!(
+            rejects(&input),
+            (1, 46, "line holds 23 numbers, expected 24".into())
+        );
         let input = format!("{CASE} 2\n0\n");
-        assert_eq!(rejects(&input), (1, 49, "found \"2\", line holds 25 numbers, expected 24".into()));
+        assert_eq!(
+            rejects(&input),
+            (
+                1,
+                49,
+                "found \"2\", line holds 25 numbers, expected 24".into()
+            )
+        );
     }
 
     #[test]
@@ -230,7 +264,8 @@ mod tests {
             (
                 1,
                 47,
-                "found \"2\", the digit 2 appears 9 times, expected 8 of each (this is its 9th)".into()
+                "found \"2\", the digit 2 appears 9 times, expected 8 of each (this is its 9th)"
+                    .into()
             )
         );
     }
@@ -240,7 +275,11 @@ mod tests {
         let input = format!("{CASE}\n");
         assert_eq!(
             rejects(&input),
-            (2, 1, "the input ends without the terminator: expected a line holding 0 alone".into())
+            (
+                2,
+                1,
+                "the input ends without the terminator: expected a line holding 0 alone".into()
+            )
         );
         assert_eq!(rejects("").0, 1);
     }
@@ -250,7 +289,11 @@ mod tests {
         let input = format!("0\n\n{CASE}\n");
         assert_eq!(
             rejects(&input),
-            (3, 1, "found \"1\", expected nothing after the terminator line 0".into())
+            (
+                3,
+                1,
+                "found \"1\", expected nothing after the terminator line 0".into()
+            )
         );
     }
 
@@ -259,7 +302,10 @@ mod tests {
         let input = format!("{CASE}\n\n0\n");
         let (line, column, message) = rejects(&input);
         assert_eq!((line, column), (2, 1));
-        assert!(message.starts_with("blank line before the terminator"), "{message}");
+        assert!(
+            message.starts_with("blank line before the terminator"),
+            "{message}"
+        );
     }
 
     #[test]
@@ -284,10 +330,19 @@ mod tests {
         let e = read_boards(format!("{CASE}\n").as_bytes()).unwrap_err();
         assert!(e.reason.contains("found the end of the file"), "{e}");
         let e = read_boards(format!("{}2\n0\n", &CASE[..46]).as_bytes()).unwrap_err();
-        assert_eq!(e.to_string(), "line 1, column 1: case 1: the digit 2 appears 9 times, expected 8 of each");
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 1: case 1: the digit 2 appears 9 times, expected 8 of each"
+        );
         let e = read_boards(format!("{CASE}\n0\n5\n").as_bytes()).unwrap_err();
-        assert_eq!(e.to_string(), "line 3, column 1: found \"5\", expected nothing after the terminator 0");
+        assert_eq!(
+            e.to_string(),
+            "line 3, column 1: found \"5\", expected nothing after the terminator 0"
+        );
         let e = read_boards(format!("{}\n0\n", &CASE[..45]).as_bytes()).unwrap_err();
-        assert_eq!(e.to_string(), "line 2, column 1: found \"0\", expected a digit 1, 2 or 3");
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 1: found \"0\", expected a digit 1, 2 or 3"
+        );
     }
 }

@@ -88,7 +88,9 @@ impl Puzzle for Rotation {
 
     fn stats(&self, options: &StatsOptions) -> Result<Stats, String> {
         if options.n.is_some() {
-            return Err("rotation has no --n option: its statistics cover the one board size".into());
+            return Err(
+                "rotation has no --n option: its statistics cover the one board size".into(),
+            );
         }
         stats::stats()
     }

@@ -14,7 +14,7 @@
 //! so [`placements`] walks them by rank. This module does not search boards;
 //! `search` does.
 
-use super::board::{CENTRE_MASK, CELLS, Masks, Move, move_mask};
+use super::board::{CELLS, CENTRE_MASK, Masks, Move, move_mask};
 use std::sync::OnceLock;
 
 /// C(24, 8): the number of placements of one digit.
@@ -96,7 +96,7 @@ pub fn placements() -> impl Iterator<Item = u32> {
 pub fn next_combination(mask: u32) -> Option<u32> {
     let low = mask & mask.wrapping_neg();
     let ripple = mask.checked_add(low)?;
-    Some(ripple | ((mask ^ ripple) >> 2) / low)
+    Some(ripple | (((mask ^ ripple) >> 2) / low))
 }
 
 /// The table: distance of every placement, indexed by rank.
@@ -247,7 +247,10 @@ mod tests {
         let pdb = pdb();
         for mask in placements().step_by(97) {
             let d = pdb.distance(mask);
-            let around: Vec<u8> = Move::ALL.iter().map(|&m| pdb.distance(move_mask(m, mask))).collect();
+            let around: Vec<u8> = Move::ALL
+                .iter()
+                .map(|&m| pdb.distance(move_mask(m, mask)))
+                .collect();
             assert!(around.iter().all(|&e| e.abs_diff(d) <= 1), "{mask:#x}");
             if d > 0 {
                 assert!(around.contains(&(d - 1)), "{mask:#x}");

@@ -67,7 +67,10 @@ impl Solution {
 
 /// The digit (1..=3) whose mask covers the centre, if any.
 pub fn uniform_digit(masks: &Masks) -> Option<u8> {
-    (1u8..).zip(masks).find(|(_, m)| *m & CENTRE_MASK == CENTRE_MASK).map(|(d, _)| d)
+    (1u8..)
+        .zip(masks)
+        .find(|(_, m)| *m & CENTRE_MASK == CENTRE_MASK)
+        .map(|(d, _)| d)
 }
 
 /// The lexicographically smallest shortest solution of a board, by IDA*.
@@ -108,7 +111,11 @@ pub fn table_solution(table: &Pdb, board: &Board) -> Solution {
 
 /// The classic bound: each move changes one centre cell.
 pub fn centre_bound(masks: &Masks) -> u8 {
-    let best = masks.iter().map(|m| (m & CENTRE_MASK).count_ones()).max().unwrap_or(0);
+    let best = masks
+        .iter()
+        .map(|m| (m & CENTRE_MASK).count_ones())
+        .max()
+        .unwrap_or(0);
     8 - best as u8
 }
 
@@ -126,7 +133,13 @@ fn ida_star(start: &Masks, path: &mut Vec<Move>, h: impl Fn(&Masks) -> u8 + Copy
     }
 }
 
-fn dfs(masks: &Masks, left: u8, prev: Option<Move>, path: &mut Vec<Move>, h: impl Fn(&Masks) -> u8 + Copy) -> bool {
+fn dfs(
+    masks: &Masks,
+    left: u8,
+    prev: Option<Move>,
+    path: &mut Vec<Move>,
+    h: impl Fn(&Masks) -> u8 + Copy,
+) -> bool {
     let estimate = h(masks);
     if estimate == 0 {
         return uniform_digit(masks).is_some();
@@ -152,7 +165,10 @@ mod tests {
     use super::*;
 
     fn board(text: &str) -> Board {
-        let cells: Vec<u8> = text.split_whitespace().map(|t| t.parse().unwrap()).collect();
+        let cells: Vec<u8> = text
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
         Board::new(cells.try_into().unwrap()).unwrap()
     }
 
@@ -179,7 +195,10 @@ mod tests {
         assert_eq!(Heuristic::parse("pdb"), Ok(Heuristic::Pdb));
         assert_eq!(Heuristic::parse("centre"), Ok(Heuristic::Centre));
         let err = Heuristic::parse("center").unwrap_err();
-        assert!(err.contains("\"center\"") && err.contains("pdb, centre"), "{err}");
+        assert!(
+            err.contains("\"center\"") && err.contains("pdb, centre"),
+            "{err}"
+        );
     }
 
     #[test]

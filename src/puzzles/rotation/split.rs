@@ -127,7 +127,12 @@ mod tests {
 
     #[test]
     fn split_masks_and_ranks_match_the_plain_computation() {
-        for placement in [0xff_u32, 0xff_0000, 0b1010_1010_0101_0101_0000_0000, super::super::board::CENTRE_MASK] {
+        for placement in [
+            0xff_u32,
+            0xff_0000,
+            0b1010_1010_0101_0101_0000_0000,
+            super::super::board::CENTRE_MASK,
+        ] {
             let s = Splits::new(placement);
             let mut count = 0;
             for x in all_splits() {

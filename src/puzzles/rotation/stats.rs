@@ -39,7 +39,9 @@ fn symmetry_tables() -> Vec<[[u32; 256]; 3]> {
             let mut t = [[0u32; 256]; 3];
             for (k, row) in t.iter_mut().enumerate() {
                 for (b, slot) in row.iter_mut().enumerate() {
-                    *slot = (0..8).filter(|j| b >> j & 1 == 1).fold(0, |acc, j| acc | 1 << perm[8 * k + j]);
+                    *slot = (0..8)
+                        .filter(|j| b >> j & 1 == 1)
+                        .fold(0, |acc, j| acc | 1 << perm[8 * k + j]);
                 }
             }
             t
@@ -137,7 +139,9 @@ pub fn stats() -> Result<Stats, String> {
     let counts = count_boards();
     let total: u64 = counts.iter().sum();
     if total != BOARDS {
-        return Err(format!("counted {total} boards, expected {BOARDS}: this is a bug of the judge"));
+        return Err(format!(
+            "counted {total} boards, expected {BOARDS}: this is a bug of the judge"
+        ));
     }
     let longest = counts.len().saturating_sub(1);
     let placement_counts: Vec<String> = pdb()
@@ -148,7 +152,11 @@ pub fn stats() -> Result<Stats, String> {
         .collect();
     Ok(Stats {
         description: format!("all {} boards, by optimal number of moves", group(BOARDS)),
-        rows: counts.iter().enumerate().map(|(len, &n)| (len.to_string(), n)).collect(),
+        rows: counts
+            .iter()
+            .enumerate()
+            .map(|(len, &n)| (len.to_string(), n))
+            .collect(),
         total,
         notes: vec![
             format!(
@@ -174,7 +182,7 @@ fn group(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -201,7 +209,11 @@ mod tests {
         let tables = symmetry_tables();
         for mask in placements().step_by(101) {
             for t in &tables {
-                assert_eq!(table.distance(apply(t, mask)), table.distance(mask), "{mask:#x}");
+                assert_eq!(
+                    table.distance(apply(t, mask)),
+                    table.distance(mask),
+                    "{mask:#x}"
+                );
             }
         }
     }

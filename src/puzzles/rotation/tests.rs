@@ -39,7 +39,13 @@ fn solve_with(input: &[u8], heuristic: &str) -> Vec<u8> {
     Rotation.solve(input, &options).unwrap()
 }
 
-fn check(input: &[u8], output: &[u8], answer: Option<&[u8]>, lexmin: bool, strict: bool) -> CheckReport {
+fn check(
+    input: &[u8],
+    output: &[u8],
+    answer: Option<&[u8]>,
+    lexmin: bool,
+    strict: bool,
+) -> CheckReport {
     Rotation.check(&CheckRequest {
         input,
         output,
@@ -59,8 +65,16 @@ fn file_of(boards: &[Board]) -> Vec<u8> {
 fn solver_reproduces_the_published_outputs_byte_for_byte() {
     for (name, input, output) in DATA {
         let mine = Rotation.solve(input, &SolveOptions::default()).unwrap();
-        assert_eq!(String::from_utf8_lossy(&mine), String::from_utf8_lossy(output), "{name}");
-        assert_eq!(solve_with(input, "centre"), output, "{name} with the classic heuristic");
+        assert_eq!(
+            String::from_utf8_lossy(&mine),
+            String::from_utf8_lossy(output),
+            "{name}"
+        );
+        assert_eq!(
+            solve_with(input, "centre"),
+            output,
+            "{name} with the classic heuristic"
+        );
     }
 }
 
@@ -68,8 +82,17 @@ fn solver_reproduces_the_published_outputs_byte_for_byte() {
 fn checker_accepts_the_published_outputs_even_strictly() {
     for (name, input, output) in DATA {
         let report = check(input, output, Some(output), true, true);
-        assert_eq!(report.verdict, Verdict::Accepted, "{name}: {}", report.message);
-        assert!(report.message.ends_with("all shortest and smallest"), "{}", report.message);
+        assert_eq!(
+            report.verdict,
+            Verdict::Accepted,
+            "{name}: {}",
+            report.message
+        );
+        assert!(
+            report.message.ends_with("all shortest and smallest"),
+            "{}",
+            report.message
+        );
     }
 }
 
@@ -112,7 +135,10 @@ fn stats_refuses_a_shelf_size() {
 fn greedy_table_descent_equals_the_search() {
     for (_, input, _) in DATA {
         for board in input::read_boards(input).unwrap() {
-            assert_eq!(table_solution(pdb(), &board), solve_board(&board, Heuristic::Pdb));
+            assert_eq!(
+                table_solution(pdb(), &board),
+                solve_board(&board, Heuristic::Pdb)
+            );
         }
     }
 }
@@ -135,7 +161,11 @@ fn boards_of_every_length_solve_alike_and_pass_the_checker() {
     assert_eq!(solve_with(&input, "centre"), answer);
     let lines: Vec<&str> = std::str::from_utf8(&answer).unwrap().lines().collect();
     for (len, line) in lines.iter().step_by(2).enumerate() {
-        let moves = if *line == "No moves needed" { 0 } else { line.len() };
+        let moves = if *line == "No moves needed" {
+            0
+        } else {
+            line.len()
+        };
         assert_eq!(moves, len);
     }
     let report = check(&input, &by_pdb, Some(&answer), true, true);
@@ -151,15 +181,33 @@ fn a_ten_megabyte_line_is_judged_quickly_and_without_panic() {
     output.extend_from_slice(b"\n2\n");
     let report = check(&input, &output, None, true, false);
     assert_eq!(report.verdict, Verdict::WrongAnswer);
-    assert!(report.message.contains("(10485760 bytes)"), "{}", report.message);
+    assert!(
+        report.message.contains("(10485760 bytes)"),
+        "{}",
+        report.message
+    );
     let mut output = vec![b'x'; 10 << 20];
     output.push(b'\n');
     let report = check(&input, &output, None, true, false);
-    assert!(report.message.contains("expected moves A..H"), "{}", report.message);
+    assert!(
+        report.message.contains("expected moves A..H"),
+        "{}",
+        report.message
+    );
     let output = format!("DDHH\n{}\n", "9".repeat(400));
     let report = check(&input, output.as_bytes(), None, true, false);
-    assert!(report.message.contains("(400 bytes), expected the centre digit"), "{}", report.message);
-    assert!(start.elapsed().as_secs() < 10, "linear work: {:?}", start.elapsed());
+    assert!(
+        report
+            .message
+            .contains("(400 bytes), expected the centre digit"),
+        "{}",
+        report.message
+    );
+    assert!(
+        start.elapsed().as_secs() < 10,
+        "linear work: {:?}",
+        start.elapsed()
+    );
 }
 
 /// A shortest solution other than the smallest, if the board has one: the
