@@ -64,13 +64,17 @@ impl Finding {
 
 const NONE_NEEDED: [&str; 3] = ["No", "moves", "needed"];
 
-fn read_case<'a>(tokens: &mut Tokens<'a>) -> Result<Printed<'a>, Unreadable> {
+fn read_case<'a>(tokens: &mut Tokens<'a>, file: &str) -> Result<Printed<'a>, Unreadable> {
     let first = tokens
         .next()
         .ok_or_else(|| Unreadable::Missing(tokens.pos()))?;
     let moves: &[u8] = if first.is(NONE_NEEDED[0]) {
         for word in &NONE_NEEDED[1..] {
-            let token = next_token(tokens, &format!("{word:?} (as in \"No moves needed\")"))?;
+            let token = next_token(
+                tokens,
+                file,
+                &format!("{word:?} (as in \"No moves needed\")"),
+            )?;
             if !token.is(word) {
                 return Err(bad(
                     &token,
@@ -101,7 +105,7 @@ fn read_case<'a>(tokens: &mut Tokens<'a>) -> Result<Printed<'a>, Unreadable> {
         }
         first.bytes
     };
-    let digit = next_token(tokens, "the centre digit")?;
+    let digit = next_token(tokens, file, "the centre digit")?;
     let value = match digit.bytes {
         [d @ b'1'..=b'3'] => d - b'0',
         _ => return Err(bad(&digit, "expected the centre digit 1, 2 or 3")),
@@ -114,10 +118,16 @@ fn read_case<'a>(tokens: &mut Tokens<'a>) -> Result<Printed<'a>, Unreadable> {
     })
 }
 
-fn next_token<'a>(tokens: &mut Tokens<'a>, what: &str) -> Result<Token<'a>, Unreadable> {
+/// The next token; `file` names what is read (`output`, `file`) for the
+/// message at its end.
+fn next_token<'a>(
+    tokens: &mut Tokens<'a>,
+    file: &str,
+    what: &str,
+) -> Result<Token<'a>, Unreadable> {
     let pos = tokens.pos();
     tokens.next().ok_or_else(|| {
-        Unreadable::Bad(pos, format!("expected {what}, found the end of the output"))
+        Unreadable::Bad(pos, format!("expected {what}, found the end of the {file}"))
     })
 }
 
@@ -264,7 +274,7 @@ pub fn check(request: &CheckRequest<'_>) -> CheckReport {
     let mut canonical = Vec::new();
     for (i, (board, best)) in boards.iter().zip(&best).enumerate() {
         let case = i + 1;
-        let printed = match read_case(&mut tokens) {
+        let printed = match read_case(&mut tokens, "output") {
             Ok(printed) => printed,
             Err(Unreadable::Missing(pos)) => {
                 return CheckReport::about(
@@ -279,8 +289,16 @@ pub fn check(request: &CheckRequest<'_>) -> CheckReport {
             }
         };
         if let Err(f) = judge_case(board, best, &printed, request.lexmin) {
+            let figures = f
+                .figures
+                .into_iter()
+                .map(|fig| Figure {
+                    title: format!("{} (case {case})", fig.title),
+                    ..fig
+                })
+                .collect();
             return CheckReport::about(f.verdict, case, Some(f.line), f.message)
-                .with_figures(f.figures);
+                .with_figures(figures);
         }
         if printed.moves.is_empty() {
             canonical.extend_from_slice(b"No moves needed");
@@ -329,7 +347,7 @@ fn check_answer_file(
     let mut tokens = Tokens::new(answer);
     for (i, (board, best)) in boards.iter().zip(best).enumerate() {
         let case = i + 1;
-        let printed = match read_case(&mut tokens) {
+        let printed = match read_case(&mut tokens, "file") {
             Ok(printed) => printed,
             Err(Unreadable::Missing(pos)) => {
                 return Err(format!(

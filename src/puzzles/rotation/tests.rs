@@ -174,6 +174,36 @@ fn boards_of_every_length_solve_alike_and_pass_the_checker() {
 }
 
 #[test]
+fn a_mixed_centre_shows_the_board_before_and_after() {
+    let input = file_of(&[Board::default()]);
+    let report = check(&input, b"DD\n2\n", None, true, false);
+    assert_eq!(report.verdict, Verdict::WrongAnswer);
+    let titles: Vec<&str> = report.figures.iter().map(|f| f.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "the board before the moves (case 1)",
+            "the board after DD (case 1)"
+        ]
+    );
+    let mut after = Board::default();
+    after.apply(Move::from_letter(b'D').unwrap_or(Move::ALL[0]));
+    after.apply(Move::from_letter(b'D').unwrap_or(Move::ALL[0]));
+    assert_eq!(
+        report.figures[1],
+        after.figure("the board after DD (case 1)")
+    );
+    assert!(
+        report.message.ends_with(&format!(
+            "it holds {}",
+            after.centre().map(|d| d.to_string()).join(" ")
+        )),
+        "{}",
+        report.message
+    );
+}
+
+#[test]
 fn a_ten_megabyte_line_is_judged_quickly_and_without_panic() {
     let input = file_of(&[Board::default()]);
     let start = std::time::Instant::now();
