@@ -146,46 +146,47 @@ pub fn placements_by_distance() -> &'static [Vec<u32>] {
     })
 }
 
-/// Every board of the longest optimal length, as digit masks: all three
-/// placements at distance ≥ 13, found by pairing the few such placements.
+/// Every board of the longest optimal length, as digit masks, listed once
+/// per process (see [`find_longest_boards`]).
 pub fn longest_boards() -> &'static [Masks] {
     static BOARDS: OnceLock<Vec<Masks>> = OnceLock::new();
-    BOARDS.get_or_init(|| {
-        let table = pdb();
-        let len = LONGEST as u8;
-        let mut far: Vec<u32> = placements_by_distance()
-            .iter()
-            .skip(usize::from(len))
-            .flatten()
-            .copied()
-            .collect();
-        far.sort_unstable();
-        let mut boards = Vec::new();
-        for (i, &a) in far.iter().enumerate() {
-            for &b in &far[i + 1..] {
-                let c = FULL ^ a ^ b;
-                // Each partition once, as a < b < c.
-                if a & b != 0 || c <= b || table.distance(c) < len {
-                    continue;
-                }
-                if table.board_distance(&[a, b, c]) != len {
-                    continue;
-                }
-                for order in [
-                    [a, b, c],
-                    [a, c, b],
-                    [b, a, c],
-                    [b, c, a],
-                    [c, a, b],
-                    [c, b, a],
-                ] {
-                    boards.push(order);
-                }
+    BOARDS.get_or_init(|| find_longest_boards(pdb()))
+}
+
+/// Every board of the longest optimal length: all three placements at
+/// distance ≥ 13 and one exactly 13. Only 10,233 placements are that far,
+/// so pairing them (disjoint pairs, the third part being the rest) is quick.
+pub fn find_longest_boards(table: &Pdb) -> Vec<Masks> {
+    let len = LONGEST as u8;
+    let mut far: Vec<u32> = super::pdb::placements()
+        .filter(|&m| table.distance(m) >= len)
+        .collect();
+    far.sort_unstable();
+    let mut boards = Vec::new();
+    for (i, &a) in far.iter().enumerate() {
+        for &b in &far[i + 1..] {
+            let c = FULL ^ a ^ b;
+            // Each partition once, as a < b < c.
+            if a & b != 0 || c <= b || table.distance(c) < len {
+                continue;
+            }
+            if table.board_distance(&[a, b, c]) != len {
+                continue;
+            }
+            for order in [
+                [a, b, c],
+                [a, c, b],
+                [b, a, c],
+                [b, c, a],
+                [c, a, b],
+                [c, b, a],
+            ] {
+                boards.push(order);
             }
         }
-        boards.sort_unstable();
-        boards
-    })
+    }
+    boards.sort_unstable();
+    boards
 }
 
 #[cfg(test)]
