@@ -236,19 +236,22 @@ fn judge_case(
     }
     let smallest = letters(&best.moves);
     if lexmin && printed.moves != smallest.as_bytes() {
-        let at = printed
+        // Same length, different letters: there is a first difference.
+        let (at, found, want) = printed
             .moves
             .iter()
             .zip(smallest.bytes())
-            .position(|(a, b)| *a != b)
-            .unwrap_or(0);
+            .enumerate()
+            .find(|(_, (a, b))| **a != *b)
+            .map(|(i, (&a, b))| (i, char::from(a), char::from(b)))
+            .unwrap_or((0, '?', '?'));
         return Err(Finding::wrong(
             line,
             format!(
                 "not the smallest of the shortest answers: position {}: found {}, smallest is {}; expected {smallest}",
                 at + 1,
-                char::from(printed.moves[at]),
-                char::from(smallest.as_bytes()[at]),
+                found,
+                want,
             ),
         ));
     }

@@ -30,13 +30,15 @@ pub struct Splits {
 }
 
 impl Splits {
-    /// The tables for the cells outside `placement` (which must hold 8 cells).
+    /// The tables for the cells outside `placement` (which must hold 8 of
+    /// the 24 cells).
     pub fn new(placement: u32) -> Box<Splits> {
         let free_mask = !placement & FULL;
         let mut free = [0u8; 16];
         let mut bits = free_mask;
         for slot in &mut free {
-            *slot = bits.trailing_zeros().min(31) as u8;
+            // A placement of other than 8 cells gives meaningless tables, not a panic.
+            *slot = bits.trailing_zeros().min(23) as u8;
             bits &= bits.wrapping_sub(1);
         }
         let mut s = Box::new(Splits {
