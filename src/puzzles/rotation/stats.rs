@@ -164,9 +164,9 @@ pub fn stats() -> Result<Stats, String> {
                 group(counts.last().copied().unwrap_or(0))
             ),
             format!(
-                "placement distances (moves to bring one digit's {} placements into the centre): {}",
-                group(PLACEMENTS as u64),
-                placement_counts.join(", ")
+                "placement distances: {} ({} placements of one digit, by moves to bring them into the centre)",
+                placement_counts.join(", "),
+                group(PLACEMENTS as u64)
             ),
             format!(
                 "counted over {} placements, one per orbit of the board's 8 symmetries, out of the {CELLS}-cell board's {}",
@@ -249,6 +249,37 @@ mod tests {
         assert_eq!(s.notes[0], "longest optimum: 13 moves (192 boards)");
         // Optimum 0: some digit fills the centre; 3 × C(16,8) ways, none twice.
         assert_eq!(s.rows[0].1, 3 * 12_870);
+        // The whole distribution, as the plain count (no symmetry) also gives.
+        let counts: Vec<u64> = s.rows.iter().map(|(_, n)| *n).collect();
+        assert_eq!(
+            counts,
+            [
+                38_610,
+                308_880,
+                1_698_840,
+                8_030_880,
+                33_820_248,
+                124_134_840,
+                400_278_348,
+                1_098_954_804,
+                2_316_756_348,
+                3_172_593_156,
+                1_992_066_648,
+                312_776_400,
+                4_053_576,
+                192
+            ]
+        );
+        assert!(
+            s.notes[1].starts_with("placement distances: 0: 1, 1: 8, 2: 44, "),
+            "{}",
+            s.notes[1]
+        );
+        assert!(
+            s.notes[1].contains("14: 188 (735,471 placements"),
+            "{}",
+            s.notes[1]
+        );
     }
 
     #[test]
