@@ -12,7 +12,6 @@ use crate::check::Comparison;
 use crate::exec::Limits;
 use crate::puzzles::{self, Puzzle};
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use toml::Spanned;
@@ -42,7 +41,7 @@ struct RootTable {
     float_absolute_tolerance: Option<f64>,
     float_relative_tolerance: Option<f64>,
     #[serde(default)]
-    problem: BTreeMap<String, ProblemTable>,
+    problem: indexmap::IndexMap<String, ProblemTable>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -114,7 +113,7 @@ impl std::fmt::Debug for Problem {
 pub struct Config {
     /// The file it came from.
     pub path: PathBuf,
-    /// Problems in the file's order (TOML tables are kept sorted by name).
+    /// Problems in the order the file lists them.
     pub problems: Vec<Problem>,
 }
 
