@@ -12,7 +12,9 @@
 //! run out of time or output has nothing left to save, and a grace period is
 //! only a window for a hostile one (isolate does the same).
 
-use super::{Exit, LimitHit, MemorySource, RunError, RunOutcome, RunRequest, Runner, STDERR_TAIL};
+use super::{
+    Exit, LimitHit, Limits, MemorySource, RunError, RunOutcome, RunRequest, Runner, STDERR_TAIL,
+};
 use crate::exec::sandbox::{Sandbox, SlotGuard};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use std::collections::VecDeque;
@@ -104,133 +106,175 @@ pub fn resolve_program(name: &str) -> Result<PathBuf, String> {
 
 impl Runner for ProcessRunner {
     fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError> {
-        let limits = request.limits;
-        let mut slot = self
-            .sandbox
-            .slot(request.slot, limits)
-            .map_err(RunError::Internal)?;
-        let stdin = File::open(request.input).map_err(|e| {
-            RunError::Internal(format!(
-                "cannot open input {}: {e}",
-                request.input.display()
-            ))
-        })?;
-        let mut command = Command::new(&self.program);
-        command
-            .args(&self.args)
-            .env_clear()
-            .envs(slot.environment())
-            .current_dir(slot.workdir())
-            .stdin(stdin)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let setup = slot.child_setup(limits);
-        // SAFETY: `ChildSetup::apply` makes only async-signal-safe system
-        // calls on data prepared before the fork; it does not allocate.
-        unsafe {
-            command.pre_exec(move || setup.apply());
-        }
-        let start = Instant::now();
-        slot.before_spawn();
-        let spawned = command.spawn();
-        slot.after_spawn(spawned.as_ref().ok().map(|c| c.id() as i32));
-        let mut child = spawned.map_err(|e| {
-            RunError::Internal(format!("cannot start {}: {e}", self.program.display()))
-        })?;
-        let pid = child.id() as i32;
-        // Also from the parent, so a kill right after spawn reaches the group.
-        // SAFETY: plain system call on a child we own.
-        unsafe { libc::setpgid(pid, pid) };
-        let stdout = child.stdout.take().map(OwnedFd::from);
-        let stderr = child.stderr.take().map(OwnedFd::from);
-        let watch = Watch {
-            pid,
-            stdout,
-            stderr,
-            pidfd: rustix::process::Pid::from_raw(pid).and_then(|p| {
-                rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok()
-            }),
-            interrupt: self.sandbox.interrupt_fd(),
-            deadline: start + limits.wall,
-            output_limit: limits.output,
-        };
-        let watched = watch.run(&slot);
-        let (exit, usage) = reap(pid);
-        let wall = start.elapsed();
-        // The main process is gone: nothing of the run may outlive it.
-        slot.kill_everything(pid, true);
-        let mut watched = watched;
-        watched.drain(&watch_fds(&watch), limits.output);
-        drop(watch);
-        if watched.interrupted {
-            return Err(RunError::Interrupted);
-        }
-        let cpu = usage.cpu;
-        let mut limit_hit = watched.limit_hit;
-        let cgroup = slot.cgroup_report();
-        if limit_hit.is_none() {
-            limit_hit = match exit {
-                Exit::Signal(libc::SIGXCPU) => Some(LimitHit::Cpu),
-                Exit::Signal(libc::SIGKILL)
-                    if cpu + Duration::from_millis(50) >= cpu_soft_limit(limits.time) =>
-                {
-                    Some(LimitHit::Cpu)
-                }
-                Exit::Signal(libc::SIGXFSZ) => Some(LimitHit::FileSize),
-                _ => None,
-            };
-        }
-        let stderr_tail: Vec<u8> = watched.stderr.into_iter().collect();
-        let mut memory_evidence = None;
-        if let Some(report) = &cgroup {
-            if report.oom_kills > 0 || (report.memory_failures > 0 && !exit.success()) {
-                memory_evidence = Some(format!(
-                    "the cgroup memory limit was hit ({} time{})",
-                    report.memory_failures.max(report.oom_kills),
-                    if report.memory_failures.max(report.oom_kills) == 1 {
-                        ""
-                    } else {
-                        "s"
-                    }
-                ));
-            }
-            if report.pids_refused > 0 && limit_hit.is_none() && !exit.success() {
-                limit_hit = Some(LimitHit::Processes);
-            }
-        }
-        if memory_evidence.is_none() && !exit.success() && limits.memory.is_some() {
-            let text = String::from_utf8_lossy(&stderr_tail);
-            if let Some(hit) = ALLOCATION_FAILURES.iter().find(|m| text.contains(*m)) {
-                memory_evidence =
-                    Some(format!("an allocation failed (the program said \"{hit}\")"));
-            }
-        }
-        if limit_hit.is_none() && memory_evidence.is_some() {
-            limit_hit = Some(LimitHit::Memory);
-        }
-        if limit_hit.is_none() && watched.group_size_at_kill >= limits.processes as usize {
-            limit_hit = Some(LimitHit::Processes);
-        }
-        let (peak_rss_kib, memory_source) = match cgroup.as_ref().and_then(|c| c.peak_bytes) {
-            Some(bytes) => (Some(bytes / 1024), MemorySource::Cgroup),
-            None => (Some(usage.max_rss_kib), MemorySource::Rusage),
-        };
-        Ok(RunOutcome {
-            exit,
-            cpu,
-            wall,
-            peak_rss_kib,
-            memory_source,
-            stdout: watched.stdout,
-            stderr_tail,
-            limit_hit: limit_hit.or(watched.processes_hint),
-            memory_evidence,
-        })
+        launch(
+            &self.sandbox,
+            &Launch {
+                program: &self.program,
+                args: &self.args,
+                stdin: Some(request.input),
+                limits: request.limits,
+                slot: request.slot,
+                trust: Trust::Untrusted,
+            },
+        )
     }
 
     fn describe(&self) -> String {
         self.display.clone()
     }
+}
+
+/// Whose program it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trust {
+    /// A submission: contained as hard as the machine allows (scrubbed
+    /// environment, its own user and namespaces where possible).
+    Untrusted,
+    /// A tool of the problem setter (a checker, a validator, a compiler, a
+    /// generator): limited, timed and killed like any run, but with the
+    /// judge's environment and view of the files, since it must read answer
+    /// files and find its toolchain.
+    Trusted,
+}
+
+/// One program to run once.
+#[derive(Clone, Copy, Debug)]
+pub struct Launch<'a> {
+    /// An absolute path (see [`resolve_program`]).
+    pub program: &'a Path,
+    pub args: &'a [OsString],
+    /// Standard input; `None` is /dev/null.
+    pub stdin: Option<&'a Path>,
+    pub limits: &'a Limits,
+    /// The worker slot (0-based).
+    pub slot: usize,
+    pub trust: Trust,
+}
+
+/// Run a program once in its own private directory under the limits, and
+/// collect one [`RunOutcome`]. Everything it started is dead when this
+/// returns.
+pub fn launch(sandbox: &Sandbox, launch: &Launch<'_>) -> Result<RunOutcome, RunError> {
+    let limits = launch.limits;
+    let mut slot = sandbox
+        .slot(launch.slot, limits, launch.trust)
+        .map_err(RunError::Internal)?;
+    let stdin = match launch.stdin {
+        Some(path) => Stdio::from(File::open(path).map_err(|e| {
+            RunError::Internal(format!("cannot open input {}: {e}", path.display()))
+        })?),
+        None => Stdio::null(),
+    };
+    let mut command = Command::new(launch.program);
+    command
+        .args(launch.args)
+        .env_clear()
+        .envs(slot.environment())
+        .current_dir(slot.workdir())
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let setup = slot.child_setup(limits);
+    // SAFETY: `ChildSetup::apply` makes only async-signal-safe system
+    // calls on data prepared before the fork; it does not allocate.
+    unsafe {
+        command.pre_exec(move || setup.apply());
+    }
+    let start = Instant::now();
+    slot.before_spawn();
+    let spawned = command.spawn();
+    slot.after_spawn(spawned.as_ref().ok().map(|c| c.id() as i32));
+    let mut child = spawned.map_err(|e| {
+        RunError::Internal(format!("cannot start {}: {e}", launch.program.display()))
+    })?;
+    let pid = child.id() as i32;
+    // Also from the parent, so a kill right after spawn reaches the group.
+    // SAFETY: plain system call on a child we own.
+    unsafe { libc::setpgid(pid, pid) };
+    let stdout = child.stdout.take().map(OwnedFd::from);
+    let stderr = child.stderr.take().map(OwnedFd::from);
+    let watch = Watch {
+        pid,
+        stdout,
+        stderr,
+        pidfd: rustix::process::Pid::from_raw(pid).and_then(|p| {
+            rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok()
+        }),
+        interrupt: sandbox.interrupt_fd(),
+        deadline: start + limits.wall,
+        output_limit: limits.output,
+    };
+    let watched = watch.run(&slot);
+    let (exit, usage) = reap(pid);
+    let wall = start.elapsed();
+    // The main process is gone: nothing of the run may outlive it.
+    slot.kill_everything(pid, true);
+    let mut watched = watched;
+    watched.drain(&watch_fds(&watch), limits.output);
+    drop(watch);
+    if watched.interrupted {
+        return Err(RunError::Interrupted);
+    }
+    let cpu = usage.cpu;
+    let mut limit_hit = watched.limit_hit;
+    let cgroup = slot.cgroup_report();
+    if limit_hit.is_none() {
+        limit_hit = match exit {
+            Exit::Signal(libc::SIGXCPU) => Some(LimitHit::Cpu),
+            Exit::Signal(libc::SIGKILL)
+                if cpu + Duration::from_millis(50) >= cpu_soft_limit(limits.time) =>
+            {
+                Some(LimitHit::Cpu)
+            }
+            Exit::Signal(libc::SIGXFSZ) => Some(LimitHit::FileSize),
+            _ => None,
+        };
+    }
+    let stderr_tail: Vec<u8> = watched.stderr.into_iter().collect();
+    let mut memory_evidence = None;
+    if let Some(report) = &cgroup {
+        if report.oom_kills > 0 || (report.memory_failures > 0 && !exit.success()) {
+            memory_evidence = Some(format!(
+                "the cgroup memory limit was hit ({} time{})",
+                report.memory_failures.max(report.oom_kills),
+                if report.memory_failures.max(report.oom_kills) == 1 {
+                    ""
+                } else {
+                    "s"
+                }
+            ));
+        }
+        if report.pids_refused > 0 && limit_hit.is_none() && !exit.success() {
+            limit_hit = Some(LimitHit::Processes);
+        }
+    }
+    if memory_evidence.is_none() && !exit.success() && limits.memory.is_some() {
+        let text = String::from_utf8_lossy(&stderr_tail);
+        if let Some(hit) = ALLOCATION_FAILURES.iter().find(|m| text.contains(*m)) {
+            memory_evidence = Some(format!("an allocation failed (the program said \"{hit}\")"));
+        }
+    }
+    if limit_hit.is_none() && memory_evidence.is_some() {
+        limit_hit = Some(LimitHit::Memory);
+    }
+    if limit_hit.is_none() && watched.group_size_at_kill >= limits.processes as usize {
+        limit_hit = Some(LimitHit::Processes);
+    }
+    let (peak_rss_kib, memory_source) = match cgroup.as_ref().and_then(|c| c.peak_bytes) {
+        Some(bytes) => (Some(bytes / 1024), MemorySource::Cgroup),
+        None => (Some(usage.max_rss_kib), MemorySource::Rusage),
+    };
+    Ok(RunOutcome {
+        exit,
+        cpu,
+        wall,
+        peak_rss_kib,
+        memory_source,
+        stdout: watched.stdout,
+        stderr_tail,
+        limit_hit: limit_hit.or(watched.processes_hint),
+        memory_evidence,
+    })
 }
 
 /// RLIMIT_CPU in whole seconds: the time limit rounded up, with a little

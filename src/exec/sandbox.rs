@@ -15,7 +15,7 @@
 //! just starting for an orphan.
 
 use super::Limits;
-use super::process::{ChildSetup, cpu_soft_limit};
+use super::process::{ChildSetup, Trust, cpu_soft_limit};
 use super::procfs;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -105,7 +105,12 @@ impl Sandbox {
     }
 
     /// Prepare one case on worker `slot`: a fresh working directory.
-    pub fn slot(&self, slot: usize, limits: &Limits) -> Result<SlotGuard<'_>, String> {
+    pub fn slot(
+        &self,
+        slot: usize,
+        limits: &Limits,
+        trust: Trust,
+    ) -> Result<SlotGuard<'_>, String> {
         let workdir = tempfile::Builder::new()
             .prefix(&format!("w{slot}-"))
             .tempdir_in(self.scratch.path())
@@ -114,6 +119,7 @@ impl Sandbox {
             sandbox: self,
             workdir: Some(workdir),
             processes: limits.processes,
+            trust,
             spawn: None,
             main: Mutex::new(None),
         })
@@ -150,6 +156,7 @@ pub struct SlotGuard<'a> {
     sandbox: &'a Sandbox,
     workdir: Option<tempfile::TempDir>,
     processes: u32,
+    trust: Trust,
     spawn: Option<RwLockReadGuard<'a, ()>>,
     main: Mutex<Option<i32>>,
 }
@@ -159,8 +166,13 @@ impl SlotGuard<'_> {
         self.workdir.as_ref().map_or(Path::new("/"), |w| w.path())
     }
 
-    /// The whole environment of the program: nothing of the judge's.
+    /// The whole environment of the program: for a submission nothing of
+    /// the judge's; a trusted tool gets the judge's environment (its PATH
+    /// finds the toolchain).
     pub fn environment(&self) -> Vec<(OsString, OsString)> {
+        if self.trust == Trust::Trusted {
+            return std::env::vars_os().collect();
+        }
         let dir = self.workdir().as_os_str().to_os_string();
         vec![
             ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
