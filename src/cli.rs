@@ -3,6 +3,7 @@
 //! file system.
 
 use crate::config::{Size, Span};
+use crate::exec::sandbox::SandboxMode;
 use crate::report::Format;
 use clap::{Args, Parser, Subcommand};
 use std::ops::RangeInclusive;
@@ -143,6 +144,11 @@ pub struct RunArgs {
     /// The built-in solver's heuristic (rotation: pdb or centre).
     #[arg(long, value_name = "NAME")]
     pub heuristic: Option<String>,
+
+    /// How hard to contain submissions: auto (the strongest this machine
+    /// allows: own user, namespaces, cgroups) or plain (limits only).
+    #[arg(long, value_enum, default_value_t = SandboxMode::Auto)]
+    pub sandbox: SandboxMode,
 
     /// One line at the end.
     #[arg(long, short = 'q', conflicts_with = "verbose")]

@@ -469,6 +469,7 @@ mod tests {
                 stderr_tail: Vec::new(),
                 limit_hit: name.starts_with("tle-").then_some(LimitHit::Wall),
                 memory_evidence: None,
+                process_cap_hit: false,
             })
         }
 

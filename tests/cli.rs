@@ -116,7 +116,12 @@ fn shards_merge_into_the_unsharded_report() {
             ])
             .arg(&ab);
             let ran = run(cmd);
-            assert!(ran.code == 0 || ran.code == 1, "{}", ran.stderr);
+            assert!(
+                ran.code == 0 || ran.code == 1,
+                "{}{}",
+                ran.stdout,
+                ran.stderr
+            );
             files.push(file);
         }
         let mut cmd = s.judge();

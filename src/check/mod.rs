@@ -77,7 +77,7 @@ fn seconds(d: std::time::Duration) -> String {
 /// OLE, then TLE, then MLE, then RE. `None`: the run finished normally.
 pub fn classify_run(outcome: &RunOutcome, limits: &Limits) -> Option<Judgement> {
     let processes = |what: &str| {
-        if outcome.limit_hit == Some(LimitHit::Processes) {
+        if outcome.process_cap_hit {
             format!(
                 "{what} (the process limit of {} was reached)",
                 limits.processes
@@ -294,6 +294,7 @@ mod tests {
             stderr_tail: Vec::new(),
             limit_hit: None,
             memory_evidence: None,
+            process_cap_hit: false,
         }
     }
 

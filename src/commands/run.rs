@@ -39,9 +39,19 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
 
     let interrupt = Interrupt::install()
         .map_err(|e| Failure::Internal(format!("cannot catch signals: {e}")))?;
+    let workers = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let sandbox = Arc::new(
         Sandbox::new(SandboxOptions {
             interrupt: Some(interrupt.fd()),
+            mode: args.sandbox,
+            hide: hidden_paths(
+                config.as_ref(),
+                &selected.problems,
+                args.submission.is_some(),
+            ),
+            slots: workers,
             ..SandboxOptions::default()
         })
         .map_err(Failure::Internal)?,
@@ -204,7 +214,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     };
 
     let options = RunOptions {
-        jobs: args.jobs.unwrap_or(0),
+        jobs: workers,
         fail_fast: args.fail_fast,
         interrupted: Some(interrupt.flag()),
     };
@@ -228,4 +238,29 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     drop(plan);
     drop(sandbox);
     Ok(code)
+}
+
+/// What submissions must not see: every cases root, judge.toml, and (when a
+/// submission is judged) the problems' reference solutions.
+fn hidden_paths(
+    config: Option<&crate::config::Config>,
+    problems: &[crate::config::Problem],
+    judging_a_submission: bool,
+) -> Vec<std::path::PathBuf> {
+    let mut hide: Vec<std::path::PathBuf> = problems.iter().map(|p| p.cases.clone()).collect();
+    if let Some(config) = config {
+        hide.push(config.path.clone());
+        hide.extend(config.problems.iter().map(|p| p.cases.clone()));
+    }
+    if judging_a_submission {
+        for solution in problems.iter().filter_map(|p| p.solution.as_deref()) {
+            if let Some(first) = shlex::split(solution).and_then(|w| w.into_iter().next()) {
+                hide.push(first.into());
+            }
+        }
+    }
+    hide.retain(|p| p.exists());
+    hide.sort();
+    hide.dedup();
+    hide
 }

@@ -52,6 +52,7 @@ impl Runner for BuiltinRunner {
             stderr_tail: Vec::new(),
             limit_hit,
             memory_evidence: None,
+            process_cap_hit: false,
         })
     }
 

@@ -127,6 +127,9 @@ pub struct RunOutcome {
     /// Why the judge believes memory was the cause of a crash (an
     /// allocation failure message, the cgroup's OOM count), if it does.
     pub memory_evidence: Option<String>,
+    /// The process cap was reached (the cgroup refused a fork, the run had
+    /// as many processes as allowed, or a fork failed for want of them).
+    pub process_cap_hit: bool,
 }
 
 /// How much of standard error a run keeps (its end).

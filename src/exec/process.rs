@@ -1,6 +1,6 @@
 //! The real runner: one contained process per case.
 //!
-//! Every limit is set in one place ([`ChildSetup::apply`], between fork and
+//! Every limit is set in one place (`sandbox::child::ChildSetup::apply`, between fork and
 //! exec), one event loop watches the program (its stdout and stderr pipes,
 //! its pidfd, the wall-clock deadline and the judge's interrupt pipe), and
 //! one record comes back. The program gets its own process group, a
@@ -15,6 +15,7 @@
 use super::{
     Exit, LimitHit, Limits, MemorySource, RunError, RunOutcome, RunRequest, Runner, STDERR_TAIL,
 };
+use crate::exec::procfs;
 use crate::exec::sandbox::{Sandbox, SlotGuard};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use std::collections::VecDeque;
@@ -204,77 +205,103 @@ pub fn launch(sandbox: &Sandbox, launch: &Launch<'_>) -> Result<RunOutcome, RunE
         deadline: start + limits.wall,
         output_limit: limits.output,
     };
-    let watched = watch.run(&slot);
+    let mut watched = watch.run(&slot, limits.time);
     let (exit, usage) = reap(pid);
     let wall = start.elapsed();
     // The main process is gone: nothing of the run may outlive it.
     slot.kill_everything(pid, true);
-    let mut watched = watched;
     watched.drain(&watch_fds(&watch), limits.output);
     drop(watch);
     if watched.interrupted {
         return Err(RunError::Interrupted);
     }
-    let cpu = usage.cpu;
-    let mut limit_hit = watched.limit_hit;
     let cgroup = slot.cgroup_report();
-    if limit_hit.is_none() {
-        limit_hit = match exit {
-            Exit::Signal(libc::SIGXCPU) => Some(LimitHit::Cpu),
-            Exit::Signal(libc::SIGKILL)
-                if cpu + Duration::from_millis(50) >= cpu_soft_limit(limits.time) =>
-            {
-                Some(LimitHit::Cpu)
-            }
-            Exit::Signal(libc::SIGXFSZ) => Some(LimitHit::FileSize),
-            _ => None,
-        };
-    }
-    let stderr_tail: Vec<u8> = watched.stderr.into_iter().collect();
-    let mut memory_evidence = None;
-    if let Some(report) = &cgroup {
-        if report.oom_kills > 0 || (report.memory_failures > 0 && !exit.success()) {
-            memory_evidence = Some(format!(
-                "the cgroup memory limit was hit ({} time{})",
-                report.memory_failures.max(report.oom_kills),
-                if report.memory_failures.max(report.oom_kills) == 1 {
-                    ""
-                } else {
-                    "s"
-                }
-            ));
-        }
-        if report.pids_refused > 0 && limit_hit.is_none() && !exit.success() {
-            limit_hit = Some(LimitHit::Processes);
-        }
-    }
-    if memory_evidence.is_none() && !exit.success() && limits.memory.is_some() {
-        let text = String::from_utf8_lossy(&stderr_tail);
-        if let Some(hit) = ALLOCATION_FAILURES.iter().find(|m| text.contains(*m)) {
-            memory_evidence = Some(format!("an allocation failed (the program said \"{hit}\")"));
-        }
-    }
-    if limit_hit.is_none() && memory_evidence.is_some() {
-        limit_hit = Some(LimitHit::Memory);
-    }
-    if limit_hit.is_none() && watched.group_size_at_kill >= limits.processes as usize {
-        limit_hit = Some(LimitHit::Processes);
-    }
+    let stderr_tail: Vec<u8> = watched.stderr.iter().copied().collect();
+    let evidence = Evidence {
+        exit,
+        cpu: usage.cpu,
+        limits,
+        watched_limit: watched.limit_hit,
+        cgroup: cgroup.as_ref(),
+        stderr_tail: &stderr_tail,
+        group_size_at_kill: watched.group_size_at_kill,
+    };
+    let (limit_hit, memory_evidence, process_cap_hit) = evidence.conclude();
     let (peak_rss_kib, memory_source) = match cgroup.as_ref().and_then(|c| c.peak_bytes) {
         Some(bytes) => (Some(bytes / 1024), MemorySource::Cgroup),
         None => (Some(usage.max_rss_kib), MemorySource::Rusage),
     };
     Ok(RunOutcome {
         exit,
-        cpu,
+        cpu: usage.cpu,
         wall,
         peak_rss_kib,
         memory_source,
-        stdout: watched.stdout,
+        stdout: std::mem::take(&mut watched.stdout),
         stderr_tail,
-        limit_hit: limit_hit.or(watched.processes_hint),
+        limit_hit,
         memory_evidence,
+        process_cap_hit,
     })
+}
+
+/// What is known about how a run ended, to name the limit that ended it.
+struct Evidence<'a> {
+    exit: Exit,
+    cpu: Duration,
+    limits: &'a Limits,
+    watched_limit: Option<LimitHit>,
+    cgroup: Option<&'a crate::exec::sandbox::cgroup::CgroupReport>,
+    stderr_tail: &'a [u8],
+    group_size_at_kill: usize,
+}
+
+impl Evidence<'_> {
+    /// (the limit that ended the run, why memory is to blame, whether the
+    /// process cap was reached).
+    fn conclude(&self) -> (Option<LimitHit>, Option<String>, bool) {
+        let failed = !self.exit.success();
+        let mut limit_hit = self.watched_limit.or(match self.exit {
+            Exit::Signal(libc::SIGXCPU) => Some(LimitHit::Cpu),
+            Exit::Signal(libc::SIGKILL)
+                if self.cpu + Duration::from_millis(50) >= cpu_soft_limit(self.limits.time) =>
+            {
+                Some(LimitHit::Cpu)
+            }
+            Exit::Signal(libc::SIGXFSZ) => Some(LimitHit::FileSize),
+            _ => None,
+        });
+        let mut memory_evidence = None;
+        if let Some(report) = self.cgroup
+            && (report.oom_kills > 0 || (report.memory_failures > 0 && failed))
+        {
+            let times = report.memory_failures.max(report.oom_kills);
+            memory_evidence = Some(format!(
+                "the cgroup memory limit was hit ({times} time{})",
+                if times == 1 { "" } else { "s" }
+            ));
+        }
+        if memory_evidence.is_none() && failed && self.limits.memory.is_some() {
+            let text = String::from_utf8_lossy(self.stderr_tail);
+            if let Some(hit) = ALLOCATION_FAILURES.iter().find(|m| text.contains(*m)) {
+                memory_evidence =
+                    Some(format!("an allocation failed (the program said \"{hit}\")"));
+            }
+        }
+        if limit_hit.is_none() && memory_evidence.is_some() {
+            limit_hit = Some(LimitHit::Memory);
+        }
+        let cap = self.limits.processes as usize;
+        let process_cap_hit = self.cgroup.is_some_and(|r| r.pids_refused > 0)
+            || self.group_size_at_kill >= cap
+            || (failed
+                && String::from_utf8_lossy(self.stderr_tail)
+                    .contains("Resource temporarily unavailable"));
+        if limit_hit.is_none() && process_cap_hit && failed {
+            limit_hit = Some(LimitHit::Processes);
+        }
+        (limit_hit, memory_evidence, process_cap_hit)
+    }
 }
 
 /// RLIMIT_CPU in whole seconds: the time limit rounded up, with a little
@@ -282,85 +309,6 @@ pub fn launch(sandbox: &Sandbox, launch: &Launch<'_>) -> Result<RunOutcome, RunE
 /// signal. The wall-clock limit ends a program that sleeps.
 pub fn cpu_soft_limit(time: Duration) -> Duration {
     Duration::from_secs((time.as_secs_f64() + 0.01).ceil() as u64)
-}
-
-/// What to do in the child between fork and exec. Everything here is
-/// plain data prepared before the fork.
-#[derive(Clone, Debug)]
-pub struct ChildSetup {
-    pub rlimits: Vec<(libc::__rlimit_resource_t, u64, u64)>,
-    /// Write "0" here to join a cgroup (a pre-opened `cgroup.procs`).
-    pub cgroup_procs_fd: Option<i32>,
-    /// Switch to this user and group (root only).
-    pub user: Option<(u32, u32)>,
-    /// Namespaces to unshare (CLONE_NEW* flags) and the mount plan to run after.
-    pub unshare_flags: i32,
-    pub hide: Vec<std::ffi::CString>,
-    pub tmpfs: std::ffi::CString,
-    pub no_new_privs: bool,
-}
-
-impl ChildSetup {
-    /// Runs in the forked child. Async-signal-safe: system calls only.
-    pub fn apply(&self) -> std::io::Result<()> {
-        let check = |r: libc::c_int| {
-            if r == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        };
-        // SAFETY: each call is a plain system call on data owned by `self`.
-        unsafe {
-            check(libc::setpgid(0, 0))?;
-            if let Some(fd) = self.cgroup_procs_fd {
-                let zero = b"0\n";
-                if libc::write(fd, zero.as_ptr().cast(), zero.len()) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-            }
-            if self.unshare_flags != 0 {
-                check(libc::unshare(self.unshare_flags))?;
-                if self.unshare_flags & libc::CLONE_NEWNS != 0 {
-                    let root = c"/";
-                    check(libc::mount(
-                        std::ptr::null(),
-                        root.as_ptr(),
-                        std::ptr::null(),
-                        libc::MS_REC | libc::MS_PRIVATE,
-                        std::ptr::null(),
-                    ))?;
-                    for dir in &self.hide {
-                        // An empty read-only tmpfs over each hidden directory.
-                        check(libc::mount(
-                            self.tmpfs.as_ptr(),
-                            dir.as_ptr(),
-                            self.tmpfs.as_ptr(),
-                            libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                            c"size=4k,mode=000".as_ptr().cast(),
-                        ))?;
-                    }
-                }
-            }
-            for &(resource, soft, hard) in &self.rlimits {
-                let limit = libc::rlimit {
-                    rlim_cur: soft,
-                    rlim_max: hard,
-                };
-                check(libc::setrlimit(resource, &limit))?;
-            }
-            if let Some((uid, gid)) = self.user {
-                check(libc::setgroups(0, std::ptr::null()))?;
-                check(libc::setresgid(gid, gid, gid))?;
-                check(libc::setresuid(uid, uid, uid))?;
-            }
-            if self.no_new_privs {
-                check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
-            }
-            libc::umask(0o077);
-        }
-        Ok(())
-    }
 }
 
 /// The file descriptors a run is watched through.
@@ -387,14 +335,17 @@ struct Watched {
     stderr_open: bool,
     limit_hit: Option<LimitHit>,
     interrupted: bool,
-    /// How many processes the group had when the judge killed it for time.
+    /// How many processes the run had when the judge killed it for time.
     group_size_at_kill: usize,
-    /// The process cap was full when the run was killed for time.
-    processes_hint: Option<LimitHit>,
 }
 
 impl Watch {
-    fn run(&self, slot: &SlotGuard) -> Watched {
+    /// Watch until the program exits, a limit is hit or the judge is
+    /// interrupted. CPU time is looked at from half the time limit on (a
+    /// program cannot use more CPU than wall-clock time per thread), so a
+    /// spinning program is stopped close to its limit, not at RLIMIT_CPU's
+    /// next whole second, and a fast one costs no look at all.
+    fn run(&self, slot: &SlotGuard, cpu_limit: Duration) -> Watched {
         for fd in [&self.stdout, &self.stderr].into_iter().flatten() {
             let _ = set_nonblocking(fd);
         }
@@ -403,6 +354,10 @@ impl Watch {
             stderr_open: self.stderr.is_some(),
             ..Watched::default()
         };
+        let started = Instant::now();
+        let check_every =
+            (cpu_limit / 10).clamp(Duration::from_millis(10), Duration::from_millis(200));
+        let mut next_cpu_check = started + (cpu_limit / 2).max(Duration::from_millis(10));
         loop {
             let now = Instant::now();
             if now >= self.deadline {
@@ -411,7 +366,16 @@ impl Watch {
                 w.limit_hit = Some(LimitHit::Wall);
                 return w;
             }
-            let mut wait = self.deadline - now;
+            if now >= next_cpu_check {
+                if procfs::cpu_time(self.pid).is_some_and(|cpu| cpu > cpu_limit) {
+                    w.group_size_at_kill = slot.count_processes(self.pid);
+                    slot.kill_everything(self.pid, false);
+                    w.limit_hit = Some(LimitHit::Cpu);
+                    return w;
+                }
+                next_cpu_check = now + check_every;
+            }
+            let mut wait = (self.deadline - now).min(next_cpu_check.saturating_duration_since(now));
             if self.pidfd.is_none() {
                 // No pidfd (an old kernel): look at the child every 5 ms.
                 wait = wait.min(Duration::from_millis(5));

@@ -49,6 +49,23 @@ pub fn process(pid: i32) -> Option<ProcessInfo> {
     })
 }
 
+/// CPU time of a live process: its own (all threads) and that of the
+/// children it has waited for, from /proc/PID/stat (clock-tick resolution).
+pub fn cpu_time(pid: i32) -> Option<std::time::Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    // After the name: state(3) ppid pgrp session tty tpgid flags minflt
+    // cminflt majflt cmajflt utime(14) stime(15) cutime(16) cstime(17).
+    let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
+    let ticks: u64 = [11, 12, 13, 14]
+        .iter()
+        .filter_map(|&i| fields.get(i).and_then(|f| f.parse::<u64>().ok()))
+        .sum();
+    // SAFETY: sysconf cannot fail for _SC_CLK_TCK on Linux.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some(std::time::Duration::from_micros(ticks * 1_000_000 / hz))
+}
+
 fn uid_of(pid: i32) -> Option<u32> {
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata(Path::new("/proc").join(pid.to_string()))

@@ -1,0 +1,366 @@
+//! Control groups, when the machine lets the judge write them: one cgroup
+//! per worker slot, for a process cap (`pids.max`), a memory limit that
+//! counts every process of the run (`memory.limit_in_bytes` / `memory.max`),
+//! the run's true peak memory, out-of-memory kills as evidence for MLE, and
+//! a list of every process of the run to kill.
+//!
+//! Both cgroup v1 (the separate `pids` and `memory` hierarchies that many CI
+//! machines still mount) and v2 (a delegated subtree) are used when
+//! writable; neither is ever required. Each slot's cgroup lives below the
+//! judge's own cgroup (so a container's limits still apply) and is removed
+//! when the run ends.
+
+use std::fs;
+use std::io::Write;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
+
+/// Which cgroup interface a slot uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Layout {
+    /// v1: one directory per controller hierarchy.
+    V1 {
+        pids: Option<PathBuf>,
+        memory: Option<PathBuf>,
+    },
+    /// v2: one directory with both controllers.
+    V2 { dir: PathBuf },
+}
+
+/// Where this run's cgroups go: found once per run.
+#[derive(Debug)]
+pub struct CgroupRoot {
+    layout: Layout,
+}
+
+/// What is available, in words for the reports.
+impl CgroupRoot {
+    /// Find a writable place for the run's cgroups, or say why there is none.
+    pub fn detect(run_name: &str) -> Result<CgroupRoot, String> {
+        let own = fs::read_to_string("/proc/self/cgroup")
+            .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+        let mut v1_pids = None;
+        let mut v1_memory = None;
+        let mut v2 = None;
+        for line in own.lines() {
+            let mut parts = line.splitn(3, ':');
+            let (_, controllers, path) = match (parts.next(), parts.next(), parts.next()) {
+                (Some(a), Some(b), Some(c)) => (a, b, c),
+                _ => continue,
+            };
+            let path = path.trim_start_matches('/');
+            for controller in controllers.split(',') {
+                match controller {
+                    "pids" => v1_pids = Some(Path::new("/sys/fs/cgroup/pids").join(path)),
+                    "memory" => v1_memory = Some(Path::new("/sys/fs/cgroup/memory").join(path)),
+                    "" => v2 = Some(path.to_string()),
+                    _ => {}
+                }
+            }
+        }
+        let make = |base: &Path| -> Option<PathBuf> {
+            let dir = base.join(run_name);
+            fs::create_dir(&dir).ok().map(|_| dir)
+        };
+        if v1_pids.is_some() || v1_memory.is_some() {
+            let pids = v1_pids
+                .filter(|p| p.join("cgroup.procs").exists())
+                .and_then(|p| make(&p));
+            let memory = v1_memory
+                .filter(|p| p.join("cgroup.procs").exists())
+                .and_then(|p| make(&p));
+            if pids.is_some() || memory.is_some() {
+                return Ok(CgroupRoot {
+                    layout: Layout::V1 { pids, memory },
+                });
+            }
+        }
+        if let Some(path) = v2 {
+            let base = Path::new("/sys/fs/cgroup").join(path);
+            let controllers =
+                fs::read_to_string(base.join("cgroup.controllers")).unwrap_or_default();
+            let subtree =
+                fs::read_to_string(base.join("cgroup.subtree_control")).unwrap_or_default();
+            let has = |c: &str| controllers.split_whitespace().any(|x| x == c);
+            let enabled = |c: &str| subtree.split_whitespace().any(|x| x == c);
+            if has("pids") && has("memory") {
+                if !(enabled("pids") && enabled("memory")) {
+                    // Works only when the judge's cgroup holds no processes
+                    // (a delegated, empty parent), as cgroup v2 requires.
+                    let _ = fs::write(base.join("cgroup.subtree_control"), "+pids +memory");
+                }
+                let subtree =
+                    fs::read_to_string(base.join("cgroup.subtree_control")).unwrap_or_default();
+                if subtree.split_whitespace().any(|x| x == "pids")
+                    && subtree.split_whitespace().any(|x| x == "memory")
+                    && let Some(dir) = make(&base)
+                {
+                    let _ = fs::write(dir.join("cgroup.subtree_control"), "+pids +memory");
+                    return Ok(CgroupRoot {
+                        layout: Layout::V2 { dir },
+                    });
+                }
+            }
+        }
+        Err("no writable cgroup hierarchy with the pids and memory controllers".to_string())
+    }
+
+    /// "v1 (pids, memory)" or "v2".
+    pub fn describe(&self) -> String {
+        match &self.layout {
+            Layout::V1 { pids, memory } => {
+                let mut c = Vec::new();
+                if pids.is_some() {
+                    c.push("pids");
+                }
+                if memory.is_some() {
+                    c.push("memory");
+                }
+                format!("cgroup v1 ({})", c.join(", "))
+            }
+            Layout::V2 { .. } => "cgroup v2 (pids, memory)".to_string(),
+        }
+    }
+
+    /// Whether process counts are capped by the cgroup.
+    pub fn caps_processes(&self) -> bool {
+        match &self.layout {
+            Layout::V1 { pids, .. } => pids.is_some(),
+            Layout::V2 { .. } => true,
+        }
+    }
+
+    /// Make the cgroup of one worker slot.
+    pub fn slot(&self, slot: usize) -> Result<SlotCgroup, String> {
+        let name = format!("slot{slot}");
+        let mkdir = |base: &Path| -> Result<PathBuf, String> {
+            let dir = base.join(&name);
+            match fs::create_dir(&dir) {
+                Ok(()) => Ok(dir),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(dir),
+                Err(e) => Err(format!("{}: {e}", dir.display())),
+            }
+        };
+        let layout = match &self.layout {
+            Layout::V1 { pids, memory } => Layout::V1 {
+                pids: pids.as_deref().map(mkdir).transpose()?,
+                memory: memory.as_deref().map(mkdir).transpose()?,
+            },
+            Layout::V2 { dir } => Layout::V2 { dir: mkdir(dir)? },
+        };
+        let mut procs = Vec::new();
+        for dir in layout.dirs() {
+            let file = fs::OpenOptions::new()
+                .write(true)
+                .open(dir.join("cgroup.procs"))
+                .map_err(|e| format!("{}: {e}", dir.join("cgroup.procs").display()))?;
+            procs.push(OwnedFd::from(file));
+        }
+        Ok(SlotCgroup {
+            layout,
+            procs,
+            limits: None,
+            baseline: Counters::default(),
+        })
+    }
+
+    /// Remove the run's directories (after every slot's are gone).
+    pub fn remove(&self) {
+        for dir in self.layout.dirs() {
+            let _ = fs::remove_dir(dir);
+        }
+    }
+}
+
+impl Layout {
+    fn dirs(&self) -> Vec<&Path> {
+        match self {
+            Layout::V1 { pids, memory } => pids
+                .iter()
+                .chain(memory.iter())
+                .map(|p| p.as_path())
+                .collect(),
+            Layout::V2 { dir } => vec![dir.as_path()],
+        }
+    }
+}
+
+/// Counters that only grow; a case's share is the difference.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counters {
+    oom_kills: u64,
+    pids_refused: u64,
+}
+
+/// One slot's cgroup, reused case after case.
+#[derive(Debug)]
+pub struct SlotCgroup {
+    layout: Layout,
+    /// Open `cgroup.procs` files: a child joins by writing "0".
+    procs: Vec<OwnedFd>,
+    limits: Option<(u64, u32)>,
+    baseline: Counters,
+}
+
+/// What the cgroup saw of one case.
+#[derive(Clone, Debug, Default)]
+pub struct CgroupReport {
+    pub peak_bytes: Option<u64>,
+    pub memory_failures: u64,
+    pub oom_kills: u64,
+    pub pids_refused: u64,
+}
+
+impl SlotCgroup {
+    /// Whether this cgroup limits memory (then RLIMIT_AS is not needed).
+    pub fn limits_memory(&self) -> bool {
+        match &self.layout {
+            Layout::V1 { memory, .. } => memory.is_some(),
+            Layout::V2 { .. } => true,
+        }
+    }
+
+    /// The raw descriptors a child writes "0" to, to join.
+    pub fn join_fds(&self) -> Vec<i32> {
+        self.procs.iter().map(|f| f.as_raw_fd()).collect()
+    }
+
+    /// Set the limits (when they changed) and zero the counters before a case.
+    pub fn prepare(&mut self, memory: Option<u64>, processes: u32) {
+        let memory_value = memory.unwrap_or(u64::MAX);
+        if self.limits != Some((memory_value, processes)) {
+            match &self.layout {
+                Layout::V1 { pids, memory: mem } => {
+                    if let Some(p) = pids {
+                        write(p, "pids.max", &processes.to_string());
+                    }
+                    if let Some(m) = mem {
+                        write(m, "memory.limit_in_bytes", &limit_text(memory, "-1"));
+                    }
+                }
+                Layout::V2 { dir } => {
+                    write(dir, "pids.max", &processes.to_string());
+                    write(dir, "memory.max", &limit_text(memory, "max"));
+                    write(dir, "memory.swap.max", "0");
+                }
+            }
+            self.limits = Some((memory_value, processes));
+        }
+        match &self.layout {
+            Layout::V1 {
+                memory: Some(m), ..
+            } => {
+                write(m, "memory.max_usage_in_bytes", "0");
+                write(m, "memory.failcnt", "0");
+            }
+            Layout::V2 { dir } => write(dir, "memory.peak", "0"),
+            _ => {}
+        }
+        self.baseline = self.counters();
+    }
+
+    fn counters(&self) -> Counters {
+        match &self.layout {
+            Layout::V1 { pids, memory } => Counters {
+                oom_kills: memory
+                    .as_deref()
+                    .and_then(|m| keyed(m, "memory.oom_control", "oom_kill"))
+                    .unwrap_or(0),
+                pids_refused: pids
+                    .as_deref()
+                    .and_then(|p| keyed(p, "pids.events", "max"))
+                    .unwrap_or(0),
+            },
+            Layout::V2 { dir } => Counters {
+                oom_kills: keyed(dir, "memory.events", "oom_kill").unwrap_or(0),
+                pids_refused: keyed(dir, "pids.events", "max").unwrap_or(0),
+            },
+        }
+    }
+
+    /// What the cgroup saw since [`SlotCgroup::prepare`].
+    pub fn report(&self) -> CgroupReport {
+        let now = self.counters();
+        let (peak_bytes, memory_failures) = match &self.layout {
+            Layout::V1 {
+                memory: Some(m), ..
+            } => (
+                number(m, "memory.max_usage_in_bytes"),
+                number(m, "memory.failcnt").unwrap_or(0),
+            ),
+            Layout::V1 { memory: None, .. } => (None, 0),
+            Layout::V2 { dir } => (
+                number(dir, "memory.peak"),
+                keyed(dir, "memory.events", "max").unwrap_or(0),
+            ),
+        };
+        CgroupReport {
+            peak_bytes,
+            memory_failures,
+            oom_kills: now.oom_kills.saturating_sub(self.baseline.oom_kills),
+            pids_refused: now.pids_refused.saturating_sub(self.baseline.pids_refused),
+        }
+    }
+
+    /// Every process in the slot's cgroup now.
+    pub fn processes(&self) -> Vec<i32> {
+        let mut all = Vec::new();
+        for dir in self.layout.dirs() {
+            if let Ok(text) = fs::read_to_string(dir.join("cgroup.procs")) {
+                all.extend(
+                    text.split_whitespace()
+                        .filter_map(|p| p.parse::<i32>().ok()),
+                );
+            }
+        }
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
+    /// SIGKILL every process in the cgroup; true if there were any.
+    pub fn kill_all(&self) -> bool {
+        let pids = self.processes();
+        for &pid in &pids {
+            // SAFETY: signalling a process of our own run.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        !pids.is_empty()
+    }
+
+    /// Remove the slot's directories (every process must be gone).
+    pub fn remove(&self) {
+        for _ in 0..100 {
+            if !self.kill_all() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        for dir in self.layout.dirs() {
+            let _ = fs::remove_dir(dir);
+        }
+    }
+}
+
+fn limit_text(limit: Option<u64>, unlimited: &str) -> String {
+    limit.map_or_else(|| unlimited.to_string(), |b| b.to_string())
+}
+
+fn write(dir: &Path, file: &str, value: &str) {
+    if let Ok(mut f) = fs::OpenOptions::new().write(true).open(dir.join(file)) {
+        let _ = f.write_all(value.as_bytes());
+    }
+}
+
+fn number(dir: &Path, file: &str) -> Option<u64> {
+    fs::read_to_string(dir.join(file)).ok()?.trim().parse().ok()
+}
+
+/// The value of `key` in a "key value" per line file.
+fn keyed(dir: &Path, file: &str, key: &str) -> Option<u64> {
+    let text = fs::read_to_string(dir.join(file)).ok()?;
+    text.lines().find_map(|line| {
+        let (k, v) = line.split_once(' ')?;
+        (k == key).then(|| v.trim().parse().ok()).flatten()
+    })
+}

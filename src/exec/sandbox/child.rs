@@ -1,0 +1,72 @@
+//! What a child does between fork and exec: join its cgroup, enter its
+//! slot's namespaces, set every resource limit, drop to its own user, and
+//! forbid gaining privileges. One place sets every limit (as isolate does).
+//!
+//! This code runs in the forked child of a multi-threaded process: it only
+//! makes system calls on data prepared before the fork (no allocation, no
+//! locks, no formatting).
+
+use std::ffi::CString;
+
+/// Everything a child applies to itself before exec.
+#[derive(Clone, Debug, Default)]
+pub struct ChildSetup {
+    /// (resource, soft, hard).
+    pub rlimits: Vec<(libc::__rlimit_resource_t, u64, u64)>,
+    /// Open `cgroup.procs` files: writing "0" moves the writer in.
+    pub cgroup_procs_fds: Vec<i32>,
+    /// Namespaces to enter: (descriptor, CLONE_NEW* type), user namespace first.
+    pub namespaces: Vec<(i32, i32)>,
+    /// The working directory again after entering a mount namespace (which
+    /// resets it to the namespace's root).
+    pub workdir: Option<CString>,
+    /// Switch to this (uid, gid) with no supplementary groups (root only).
+    pub user: Option<(u32, u32)>,
+    pub no_new_privs: bool,
+}
+
+impl ChildSetup {
+    /// Runs in the forked child. Async-signal-safe: system calls only.
+    pub fn apply(&self) -> std::io::Result<()> {
+        let check = |r: libc::c_int| {
+            if r == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        };
+        // SAFETY: each call is a plain system call on data owned by `self`.
+        unsafe {
+            check(libc::setpgid(0, 0))?;
+            for &fd in &self.cgroup_procs_fds {
+                let zero = b"0\n";
+                if libc::write(fd, zero.as_ptr().cast(), zero.len()) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            for &(fd, kind) in &self.namespaces {
+                check(libc::setns(fd, kind))?;
+            }
+            if let Some(dir) = &self.workdir {
+                check(libc::chdir(dir.as_ptr()))?;
+            }
+            for &(resource, soft, hard) in &self.rlimits {
+                let limit = libc::rlimit {
+                    rlim_cur: soft,
+                    rlim_max: hard,
+                };
+                check(libc::setrlimit(resource, &limit))?;
+            }
+            if let Some((uid, gid)) = self.user {
+                check(libc::setgroups(0, std::ptr::null()))?;
+                check(libc::setresgid(gid, gid, gid))?;
+                check(libc::setresuid(uid, uid, uid))?;
+            }
+            if self.no_new_privs {
+                check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
+            }
+            libc::umask(0o077);
+        }
+        Ok(())
+    }
+}
