@@ -149,3 +149,49 @@ impl Default for Scratch {
         Scratch::new()
     }
 }
+
+/// Run a command to the end, with stdout and stderr in files, and return
+/// what it printed and its own peak memory (KiB) from wait4.
+pub fn run_measured(mut command: Command) -> (Ran, u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::fs::File::create(dir.path().join("out")).unwrap();
+    let err = std::fs::File::create(dir.path().join("err")).unwrap();
+    let child = command.stdout(out).stderr(err).spawn().expect("spawn");
+    let pid = child.id() as i32;
+    let mut status = 0;
+    // SAFETY: wait4 on our own child with valid out-pointers; std never
+    // waits for it (the Child is forgotten).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    std::mem::forget(child);
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        128 + libc::WTERMSIG(status)
+    };
+    let ran = Ran {
+        code,
+        stdout: std::fs::read_to_string(dir.path().join("out")).unwrap_or_default(),
+        stderr: std::fs::read_to_string(dir.path().join("err")).unwrap_or_default(),
+    };
+    (ran, usage.ru_maxrss as u64)
+}
+
+/// Entries left in a directory (a judge's private TMPDIR should end empty).
+pub fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether the report says a protection (by the start of its line) is on.
+pub fn protection_on(report: &serde_json::Value, prefix: &str) -> bool {
+    report["protections"]["on"].as_array().is_some_and(|a| {
+        a.iter()
+            .any(|p| p.as_str().is_some_and(|p| p.starts_with(prefix)))
+    })
+}

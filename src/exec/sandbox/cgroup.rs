@@ -212,6 +212,14 @@ pub struct CgroupReport {
 }
 
 impl SlotCgroup {
+    /// Whether this cgroup caps processes (then RLIMIT_NPROC is not needed).
+    pub fn limits_processes(&self) -> bool {
+        match &self.layout {
+            Layout::V1 { pids, .. } => pids.is_some(),
+            Layout::V2 { .. } => true,
+        }
+    }
+
     /// Whether this cgroup limits memory (then RLIMIT_AS is not needed).
     pub fn limits_memory(&self) -> bool {
         match &self.layout {

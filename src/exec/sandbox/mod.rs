@@ -106,7 +106,14 @@ const UIDS_PER_JUDGE: u32 = 256;
 /// goes with the process. Returns the block's first uid and the open lock.
 fn reserve_uid_block(base: u32) -> Result<(u32, std::fs::File), String> {
     use std::os::fd::AsFd;
-    let dir = std::env::temp_dir();
+    // A fixed place, not TMPDIR: every judge on the machine must see the
+    // same locks. The files stay (they are reused); the locks go with
+    // their processes.
+    let dir = ["/run/lock", "/var/lock", "/tmp"]
+        .iter()
+        .map(Path::new)
+        .find(|d| d.is_dir())
+        .unwrap_or(Path::new("/tmp"));
     for block in 0..1024u32 {
         let path = dir.join(format!("judge-uids-{base}-{block}.lock"));
         let Ok(file) = std::fs::OpenOptions::new()
@@ -240,6 +247,12 @@ impl Sandbox {
                 .protections
                 .off
                 .push("isolation: --sandbox plain asked for limits only (no separate user, no namespaces, no cgroups)".into());
+            if root {
+                sandbox.protections.off.push(
+                    "process cap: root ignores RLIMIT_NPROC and plain mode has no cgroup, so a fork bomb is stopped only by the time limits"
+                        .into(),
+                );
+            }
             return Ok(sandbox);
         }
         sandbox.choose_isolation(root);
@@ -556,7 +569,11 @@ impl SlotGuard<'_> {
         };
         if self.trust == Trust::Untrusted {
             rlimits.push((libc::RLIMIT_NOFILE, 256, 256));
-            if let Some(nproc) = self.nproc_limit() {
+            // A pids cgroup caps processes and threads and counts refusals
+            // (the evidence a verdict names); RLIMIT_NPROC only when there
+            // is none.
+            let cgroup_caps = self.cgroup.as_ref().is_some_and(|cg| cg.limits_processes());
+            if !cgroup_caps && let Some(nproc) = self.nproc_limit() {
                 rlimits.push((libc::RLIMIT_NPROC, nproc, nproc));
             }
             if let Some(state) = self.state {

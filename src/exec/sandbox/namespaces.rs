@@ -268,14 +268,23 @@ impl Holder<'_> {
                     return Err(fail(6));
                 }
             }
+            // A bind mount copies its source's read-only flag: bind the
+            // scratch directory onto itself, then remount that bind writable.
             if !self.read_only.is_empty()
-                && libc::mount(
+                && (libc::mount(
                     self.scratch.as_ptr(),
                     self.scratch.as_ptr(),
                     none,
                     libc::MS_BIND,
                     std::ptr::null(),
                 ) != 0
+                    || libc::mount(
+                        none,
+                        self.scratch.as_ptr(),
+                        none,
+                        libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID | libc::MS_NODEV,
+                        std::ptr::null(),
+                    ) != 0)
             {
                 return Err(fail(7));
             }
