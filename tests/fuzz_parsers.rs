@@ -41,7 +41,8 @@ enum Mutation {
 fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         (any::<usize>(), any::<u8>()).prop_map(|(p, b)| Mutation::Flip(p, b)),
-        (any::<usize>(), proptest::collection::vec(any::<u8>(), 1..8)).prop_map(|(p, b)| Mutation::Insert(p, b)),
+        (any::<usize>(), proptest::collection::vec(any::<u8>(), 1..8))
+            .prop_map(|(p, b)| Mutation::Insert(p, b)),
         (any::<usize>(), 1usize..40).prop_map(|(p, n)| Mutation::Delete(p, n)),
         any::<usize>().prop_map(Mutation::DuplicateLine),
         Just(Mutation::Crlf),
@@ -55,7 +56,13 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 
 fn apply(mut data: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
     for m in mutations {
-        let at = |p: usize, data: &Vec<u8>| if data.is_empty() { 0 } else { p % (data.len() + 1) };
+        let at = |p: usize, data: &Vec<u8>| {
+            if data.is_empty() {
+                0
+            } else {
+                p % (data.len() + 1)
+            }
+        };
         match m {
             Mutation::Flip(p, b) if !data.is_empty() => {
                 let i = p % data.len();
@@ -80,7 +87,16 @@ fn apply(mut data: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
                 }
             }
             Mutation::Crlf => {
-                data = data.iter().flat_map(|&b| if b == b'\n' { vec![b'\r', b'\n'] } else { vec![b] }).collect();
+                data = data
+                    .iter()
+                    .flat_map(|&b| {
+                        if b == b'\n' {
+                            vec![b'\r', b'\n']
+                        } else {
+                            vec![b]
+                        }
+                    })
+                    .collect();
             }
             Mutation::Bom => data.splice(0..0, [0xef, 0xbb, 0xbf]).for_each(drop),
             Mutation::Nul(p) => {
@@ -93,7 +109,12 @@ fn apply(mut data: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
             }
             Mutation::LongNumber(p) => {
                 let i = at(*p, &data);
-                data.splice(i..i, " 1".bytes().chain(std::iter::repeat_n(b'0', 400)).chain(*b" "));
+                data.splice(
+                    i..i,
+                    " 1".bytes()
+                        .chain(std::iter::repeat_n(b'0', 400))
+                        .chain(*b" "),
+                );
             }
             Mutation::Truncate(p) => {
                 let i = at(*p, &data);
@@ -127,7 +148,9 @@ fn seeds() -> Vec<(&'static dyn Puzzle, Vec<u8>, Vec<u8>)> {
 fn exercise_puzzle(p: &dyn Puzzle, input: &[u8], output: &[u8], answer: Option<&[u8]>) {
     let name = p.name();
     let _ = timed(&format!("{name} validate"), || p.validate(input));
-    let _ = timed(&format!("{name} solve"), || p.solve(input, &SolveOptions::default()));
+    let _ = timed(&format!("{name} solve"), || {
+        p.solve(input, &SolveOptions::default())
+    });
     for (lexmin, strict) in [(false, false), (true, true)] {
         let report = timed(&format!("{name} check"), || {
             p.check(&CheckRequest {
@@ -138,7 +161,10 @@ fn exercise_puzzle(p: &dyn Puzzle, input: &[u8], output: &[u8], answer: Option<&
                 strict,
             })
         });
-        assert!(!report.message.is_empty(), "{name}: a verdict without a message");
+        assert!(
+            !report.message.is_empty(),
+            "{name}: a verdict without a message"
+        );
     }
 }
 
@@ -215,14 +241,25 @@ fn the_sample_report_parses_so_mutations_start_from_valid() {
 fn deep_nesting_is_an_error_not_a_stack_overflow() {
     for depth in [100usize, 10_000, 100_000] {
         let toml = format!("a = {}1{}\n", "[".repeat(depth), "]".repeat(depth));
-        let _ = timed("deep toml", || Config::parse(&toml, Path::new("judge.toml"), &Overrides::default()));
-        let toml = format!("{}\n", (0..depth.min(5000)).map(|i| format!("[t{i}]")).collect::<String>());
-        let _ = timed("many tables", || Config::parse(&toml, Path::new("judge.toml"), &Overrides::default()));
+        let _ = timed("deep toml", || {
+            Config::parse(&toml, Path::new("judge.toml"), &Overrides::default())
+        });
+        let toml = format!(
+            "{}\n",
+            (0..depth.min(5000))
+                .map(|i| format!("[t{i}]"))
+                .collect::<String>()
+        );
+        let _ = timed("many tables", || {
+            Config::parse(&toml, Path::new("judge.toml"), &Overrides::default())
+        });
         let json = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
         let err = timed("deep json", || judge::report::merge::parse(json.as_bytes())).unwrap_err();
         assert!(!err.is_empty());
         let inline = format!("a = {}1{}\n", "{b = ".repeat(depth), "}".repeat(depth));
-        let _ = timed("deep inline tables", || Config::parse(&inline, Path::new("judge.toml"), &Overrides::default()));
+        let _ = timed("deep inline tables", || {
+            Config::parse(&inline, Path::new("judge.toml"), &Overrides::default())
+        });
     }
 }
 
@@ -231,10 +268,27 @@ fn huge_and_odd_outputs_for_every_checker() {
     for (p, input, answer) in seeds() {
         let huge_line = vec![b'A'; 10 << 20];
         let mut crlf = answer.clone();
-        crlf = crlf.iter().flat_map(|&b| if b == b'\n' { vec![b'\r', b'\n'] } else { vec![b] }).collect();
+        crlf = crlf
+            .iter()
+            .flat_map(|&b| {
+                if b == b'\n' {
+                    vec![b'\r', b'\n']
+                } else {
+                    vec![b]
+                }
+            })
+            .collect();
         let mut bom = vec![0xef, 0xbb, 0xbf];
         bom.extend_from_slice(&answer);
-        for output in [huge_line, crlf, bom, vec![0u8; 1000], vec![0xff; 1000], Vec::new(), b"\n\n\n".to_vec()] {
+        for output in [
+            huge_line,
+            crlf,
+            bom,
+            vec![0u8; 1000],
+            vec![0xff; 1000],
+            Vec::new(),
+            b"\n\n\n".to_vec(),
+        ] {
             exercise_puzzle(p, &input, &output, Some(&answer));
         }
     }

@@ -68,11 +68,27 @@ int main(void){ char kind[8]; long long a, b;
             wrong.push(format!("{name}: {} {}", case["verdict"], case["message"]));
         }
     }
-    assert!(wrong.is_empty(), "{} wrong verdicts, first: {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+    assert!(
+        wrong.is_empty(),
+        "{} wrong verdicts, first: {:?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(5)]
+    );
     assert_eq!(report["summary"]["TLE"], CASES / TLE_EVERY);
     assert_eq!(report["summary"]["MLE"], CASES / MLE_EVERY);
-    assert_eq!(alive_with(&program.file_name().unwrap().to_string_lossy()), Vec::<i32>::new());
-    assert_eq!(leftovers(&tmp), Vec::<String>::new(), "temporary files left behind");
+    assert_eq!(
+        alive_with(&program.file_name().unwrap().to_string_lossy()),
+        Vec::<i32>::new()
+    );
+    assert_eq!(
+        leftovers(&tmp),
+        Vec::<String>::new(),
+        "temporary files left behind"
+    );
     assert!(peak_kib < 100 * 1024, "judge peak {peak_kib} KiB");
-    eprintln!("load: {CASES} cases, -j 4, {:.1}s, judge peak memory {} KiB", took.as_secs_f64(), peak_kib);
+    eprintln!(
+        "load: {CASES} cases, -j 4, {:.1}s, judge peak memory {} KiB",
+        took.as_secs_f64(),
+        peak_kib
+    );
 }
