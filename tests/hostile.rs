@@ -477,3 +477,26 @@ fn ctrl_c_kills_everything_writes_a_partial_report_and_exits_130() {
         );
     }
 }
+
+#[test]
+fn the_environment_is_scrubbed() {
+    let zoo = Zoo::new();
+    // Prints the sums only when it sees exactly the judge's five variables.
+    let envy = build(
+        "c",
+        "env_lister",
+        r#"#include <stdio.h>
+#include <string.h>
+extern char **environ;
+int main(void){ int n = 0, ok = 1; const char *allowed[] = {"PATH=", "HOME=", "TMPDIR=", "LANG=", "ONLINE_JUDGE="};
+  for (char **e = environ; *e; e++, n++) { int known = 0;
+    for (int i = 0; i < 5; i++) if (!strncmp(*e, allowed[i], strlen(allowed[i]))) known = 1;
+    if (!known) { printf("leak %s\n", *e); ok = 0; } }
+  if (ok && n == 5) printf("3\n7\n"); return 0; }"#,
+    );
+    let mut cmd = zoo.judge(&envy, &[]);
+    cmd.env("SECRET_TOKEN", "hunter2");
+    let ran = run(cmd);
+    let report = ran.json();
+    assert_eq!(only_case(&report)["verdict"], "AC", "{report:#}");
+}

@@ -62,6 +62,9 @@ impl ChildSetup {
                 check(libc::setresgid(gid, gid, gid))?;
                 check(libc::setresuid(uid, uid, uid))?;
             }
+            // If the judge dies (even by SIGKILL), the program dies with it.
+            // Set after the user switch, which would clear it.
+            check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0))?;
             if self.no_new_privs {
                 check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
             }
