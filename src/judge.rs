@@ -8,9 +8,9 @@
 //! `report` renders.
 
 use crate::cases::Case;
+use crate::check::external::ToolContext;
 use crate::check::{self, CaseFiles, CheckPlan, Judgement};
 use crate::config::Problem;
-use crate::check::external::ToolContext;
 use crate::exec::sandbox::Sandbox;
 use crate::exec::{MemorySource, RunError, RunOutcome, RunRequest, Runner};
 use crate::puzzles::Figure;
@@ -411,7 +411,10 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
                         puzzle: problem.puzzle,
                         lexmin: problem.lexmin,
                         strict: problem.strict,
-                        tools: plan.tools.as_deref().map(|sandbox| ToolContext { sandbox, slot }),
+                        tools: plan
+                            .tools
+                            .as_deref()
+                            .map(|sandbox| ToolContext { sandbox, slot }),
                     },
                     &CaseFiles {
                         input: &job.case.input,

@@ -248,7 +248,7 @@ pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, Stri
     }
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     match Language::of_extension(ext) {
-        Some(language) => compile(language, &[path.clone()], path, sandbox),
+        Some(language) => compile(language, std::slice::from_ref(path), path, sandbox),
         None if ext == "py" => Ok(Ready {
             argv: vec![
                 resolve_program("python3")?.into_os_string(),
@@ -347,8 +347,8 @@ fn compile(
         Language::C => ("cc", "-std=gnu11"),
         Language::Cpp => ("c++", "-std=gnu++17"),
     };
-    let compiler_path = resolve_program(compiler)
-        .map_err(|e| format!("cannot build {}: {e}", what.display()))?;
+    let compiler_path =
+        resolve_program(compiler).map_err(|e| format!("cannot build {}: {e}", what.display()))?;
     let dir = tempfile::Builder::new()
         .prefix("judge-tool-")
         .tempdir()
@@ -524,7 +524,11 @@ impl ExternalChecker {
             Protocol::Kattis => {
                 let mut feedback_arg = feedback.clone().into_os_string();
                 feedback_arg.push("/");
-                let mut args = vec![input.into_os_string(), answer.into_os_string(), feedback_arg];
+                let mut args = vec![
+                    input.into_os_string(),
+                    answer.into_os_string(),
+                    feedback_arg,
+                ];
                 args.extend(self.flags.iter().map(OsString::from));
                 (args, Some(output_path.as_path()))
             }
@@ -545,8 +549,7 @@ impl ExternalChecker {
         };
         match self.protocol {
             Protocol::Testlib => {
-                let message =
-                    said(&outcome.stderr_tail).or_else(|| said(&outcome.stdout));
+                let message = said(&outcome.stderr_tail).or_else(|| said(&outcome.stdout));
                 let (verdict, default) = match code {
                     0 => (Verdict::Accepted, "the checker accepted the output"),
                     1 => (Verdict::WrongAnswer, "the checker rejected the output"),
@@ -657,7 +660,10 @@ mod tests {
 
     #[test]
     fn said_takes_the_first_meaningful_line() {
-        assert_eq!(said(b"\n  \nwrong answer 1st numbers differ\n"), Some("wrong answer 1st numbers differ".into()));
+        assert_eq!(
+            said(b"\n  \nwrong answer 1st numbers differ\n"),
+            Some("wrong answer 1st numbers differ".into())
+        );
         assert_eq!(said(b"a\nb\n"), Some("a …".into()));
         assert_eq!(said(b" \n\t\n"), None);
         let long = "x".repeat(400);
@@ -675,7 +681,10 @@ mod tests {
         assert_eq!(t.source, Source::Name("python3".into()));
         assert_eq!(
             t.args,
-            [dir.path().join("check.py").to_string_lossy().into_owned(), "-x".into()]
+            [
+                dir.path().join("check.py").to_string_lossy().into_owned(),
+                "-x".into()
+            ]
         );
         let t = Tool::from_command("bin/missing", dir.path()).unwrap();
         assert_eq!(t.source, Source::Path(dir.path().join("bin/missing")));

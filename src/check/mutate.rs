@@ -27,7 +27,11 @@ fn mutation(kind: &'static str, what: String, bytes: Vec<u8>) -> Mutation {
 fn lines(text: &[u8]) -> Vec<&[u8]> {
     let body = text.strip_suffix(b"\n").unwrap_or(text);
     if body.is_empty() && text.len() <= 1 {
-        return if text.is_empty() { Vec::new() } else { vec![body] };
+        return if text.is_empty() {
+            Vec::new()
+        } else {
+            vec![body]
+        };
     }
     body.split(|&b| b == b'\n').collect()
 }
@@ -76,7 +80,10 @@ fn show(token: &[u8]) -> String {
 pub fn input_mutations(input: &[u8], seed: u64) -> Vec<Mutation> {
     let mut out = Vec::new();
     // An extra space at the end of the first line.
-    let end = input.iter().position(|&b| b == b'\n').unwrap_or(input.len());
+    let end = input
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(input.len());
     if !input.is_empty() {
         let mut bytes = input.to_vec();
         bytes.insert(end, b' ');
@@ -89,7 +96,11 @@ pub fn input_mutations(input: &[u8], seed: u64) -> Vec<Mutation> {
     // A leading zero on the first integer.
     if let Some((start, stop, line)) = first_token(input, is_integer) {
         let mut bytes = input.to_vec();
-        let at = if input[start] == b'-' { start + 1 } else { start };
+        let at = if input[start] == b'-' {
+            start + 1
+        } else {
+            start
+        };
         bytes.insert(at, b'0');
         let changed = &bytes[start..stop + 1];
         out.push(mutation(
@@ -105,7 +116,11 @@ pub fn input_mutations(input: &[u8], seed: u64) -> Vec<Mutation> {
     // Junk after the last line.
     let mut bytes = input.to_vec();
     bytes.extend_from_slice(b"junk\n");
-    out.push(mutation("junk at the end", "\"junk\" appended at the end".into(), bytes));
+    out.push(mutation(
+        "junk at the end",
+        "\"junk\" appended at the end".into(),
+        bytes,
+    ));
     // The last line dropped.
     let all = lines(input);
     if all.len() >= 2 {
@@ -150,7 +165,11 @@ pub fn answer_mutations(answer: &[u8]) -> Vec<Mutation> {
         let token = &answer[start..stop];
         let mut changed = token.to_vec();
         if let Some(i) = changed.iter().position(u8::is_ascii_digit) {
-            changed[i] = if changed[i] == b'9' { b'0' } else { changed[i] + 1 };
+            changed[i] = if changed[i] == b'9' {
+                b'0'
+            } else {
+                changed[i] + 1
+            };
             if i == 0 && changed[0] == b'0' && changed.len() > 1 {
                 // "9…" must not become "0…", a number with a leading zero.
                 changed[0] = b'1';
@@ -169,7 +188,11 @@ pub fn answer_mutations(answer: &[u8]) -> Vec<Mutation> {
         bytes.extend_from_slice(&answer[stop..]);
         out.push(mutation(
             "token changed",
-            format!("a token changed: {} became {} (line {line})", show(token), show(&changed)),
+            format!(
+                "a token changed: {} became {} (line {line})",
+                show(token),
+                show(&changed)
+            ),
             bytes,
         ));
     }
@@ -183,7 +206,11 @@ pub fn answer_mutations(answer: &[u8]) -> Vec<Mutation> {
             bytes,
         ));
     } else if !answer.iter().all(u8::is_ascii_whitespace) {
-        out.push(mutation("line dropped", "the only line dropped (an empty output)".into(), Vec::new()));
+        out.push(mutation(
+            "line dropped",
+            "the only line dropped (an empty output)".into(),
+            Vec::new(),
+        ));
     }
     let mut bytes = answer.to_vec();
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
@@ -211,7 +238,10 @@ mod tests {
         let zero = find(&all, "leading zero").unwrap();
         assert_eq!(zero.bytes, b"02\n-5 7\n3 4\n");
         assert_eq!(zero.what, "a leading zero: \"2\" became \"02\" (line 1)");
-        assert_eq!(find(&all, "junk at the end").unwrap().bytes, b"2\n-5 7\n3 4\njunk\n");
+        assert_eq!(
+            find(&all, "junk at the end").unwrap().bytes,
+            b"2\n-5 7\n3 4\njunk\n"
+        );
         assert_eq!(find(&all, "line dropped").unwrap().bytes, b"2\n-5 7\n");
         assert_eq!(find(&all, "CRLF").unwrap().bytes, b"2\r\n-5 7\r\n3 4\r\n");
         assert!(find(&all, "empty file").unwrap().bytes.is_empty());
@@ -219,7 +249,10 @@ mod tests {
         assert_eq!(input_mutations(input, 1), all, "deterministic");
         let neg = input_mutations(b"x -5\n", 1);
         assert_eq!(find(&neg, "leading zero").unwrap().bytes, b"x -05\n");
-        assert!(find(&neg, "line dropped").is_none(), "one line: nothing to drop");
+        assert!(
+            find(&neg, "line dropped").is_none(),
+            "one line: nothing to drop"
+        );
     }
 
     #[test]
@@ -230,9 +263,29 @@ mod tests {
         assert_eq!(token.what, "a token changed: \"3\" became \"4\" (line 1)");
         assert_eq!(find(&all, "line dropped").unwrap().bytes, b"3\n");
         assert_eq!(find(&all, "junk appended").unwrap().bytes, b"3\n7\njunk\n");
-        assert_eq!(find(&answer_mutations(b"99\n"), "token changed").unwrap().bytes, b"19\n");
-        assert_eq!(find(&answer_mutations(b"YES"), "token changed").unwrap().bytes, b"ZES");
-        assert_eq!(find(&answer_mutations(b"YES"), "junk appended").unwrap().bytes, b"YES\njunk\n");
-        assert!(find(&answer_mutations(b"YES\n"), "line dropped").unwrap().bytes.is_empty());
+        assert_eq!(
+            find(&answer_mutations(b"99\n"), "token changed")
+                .unwrap()
+                .bytes,
+            b"19\n"
+        );
+        assert_eq!(
+            find(&answer_mutations(b"YES"), "token changed")
+                .unwrap()
+                .bytes,
+            b"ZES"
+        );
+        assert_eq!(
+            find(&answer_mutations(b"YES"), "junk appended")
+                .unwrap()
+                .bytes,
+            b"YES\njunk\n"
+        );
+        assert!(
+            find(&answer_mutations(b"YES\n"), "line dropped")
+                .unwrap()
+                .bytes
+                .is_empty()
+        );
     }
 }

@@ -132,9 +132,10 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     for problem in &selected.problems {
         if let Some(checker) = problem.comparison.checker() {
             has_checker = true;
-            checker.tool.prepare(&sandbox).map_err(|e| {
-                Failure::Usage(format!("problem {}: checker: {e}", problem.name))
-            })?;
+            checker
+                .tool
+                .prepare(&sandbox)
+                .map_err(|e| Failure::Usage(format!("problem {}: checker: {e}", problem.name)))?;
         }
     }
 

@@ -111,12 +111,7 @@ pub fn load(root: &Path) -> Result<Package, String> {
         ProblemYaml::default()
     } else {
         serde_norway::from_str(&text).map_err(|e| match e.location() {
-            Some(at) => format!(
-                "{}:{}:{}: {e}",
-                yaml_path.display(),
-                at.line(),
-                at.column()
-            ),
+            Some(at) => format!("{}:{}:{}: {e}", yaml_path.display(), at.line(), at.column()),
             None => format!("{}: {e}", yaml_path.display()),
         })?
     };
@@ -168,14 +163,18 @@ pub fn load(root: &Path) -> Result<Package, String> {
         match v {
             None => Ok(None),
             Some(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
-            Some(s) => Err(at(&format!("limits.{key}: {s} is not a positive number of seconds"))),
+            Some(s) => Err(at(&format!(
+                "limits.{key}: {s} is not a positive number of seconds"
+            ))),
         }
     };
     let mib = |v: Option<f64>, key: &str, default: u64| -> Result<u64, String> {
         match v {
             None => Ok(default << 20),
             Some(m) if m.is_finite() && m > 0.0 => Ok((m * 1048576.0) as u64),
-            Some(m) => Err(at(&format!("limits.{key}: {m} is not a positive number of MiB"))),
+            Some(m) => Err(at(&format!(
+                "limits.{key}: {m} is not a positive number of MiB"
+            ))),
         }
     };
     let mut time_limit = seconds(limits.time_limit, "time_limit")?;
@@ -202,8 +201,11 @@ pub fn load(root: &Path) -> Result<Package, String> {
         output_validator.is_some()
     };
     let flags_text = yaml.validator_flags.unwrap_or_default();
-    let validator_flags = shlex::split(&flags_text)
-        .ok_or_else(|| at(&format!("validator_flags {flags_text:?}: unbalanced quotes")))?;
+    let validator_flags = shlex::split(&flags_text).ok_or_else(|| {
+        at(&format!(
+            "validator_flags {flags_text:?}: unbalanced quotes"
+        ))
+    })?;
     let default_check = if custom {
         DefaultCheck::default()
     } else {
@@ -310,7 +312,11 @@ fn program_entries(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<PathBuf
             "ctd" | "viva" => warnings.push(format!(
                 "{}: {} scripts are not supported; skipped",
                 path.display(),
-                if ext == "ctd" { "checktestdata" } else { "VIVA" }
+                if ext == "ctd" {
+                    "checktestdata"
+                } else {
+                    "VIVA"
+                }
             )),
             _ if executable => programs.push(path),
             _ => {}
@@ -416,7 +422,10 @@ mod tests {
     #[test]
     fn custom_validation_and_programs() {
         let dir = package(&[
-            ("problem.yaml", "validation: custom\nvalidator_flags: -x 3\n"),
+            (
+                "problem.yaml",
+                "validation: custom\nvalidator_flags: -x 3\n",
+            ),
             ("output_validators/check/check.cpp", ""),
             ("input_validators/a.py", ""),
             ("input_validators/b/validate.cpp", ""),
@@ -427,7 +436,11 @@ mod tests {
         let v = p.output_validator.unwrap();
         assert_eq!(v.display, "output_validators/check");
         assert_eq!(p.validator_flags, ["-x", "3"]);
-        let names: Vec<&str> = p.input_validators.iter().map(|t| t.display.as_str()).collect();
+        let names: Vec<&str> = p
+            .input_validators
+            .iter()
+            .map(|t| t.display.as_str())
+            .collect();
         assert_eq!(names, ["input_validators/a.py", "input_validators/b"]);
         assert!(p.warnings[0].contains("checktestdata"), "{:?}", p.warnings);
     }
@@ -442,7 +455,11 @@ mod tests {
         let dir = package(&[("problem.yaml", "validation: custom\n")]);
         assert!(load(dir.path()).unwrap_err().contains("no program"));
         let dir = package(&[("problem.yaml", "validator_flags: fuzzy\n")]);
-        assert!(load(dir.path()).unwrap_err().contains("unknown flag \"fuzzy\""));
+        assert!(
+            load(dir.path())
+                .unwrap_err()
+                .contains("unknown flag \"fuzzy\"")
+        );
         let dir = package(&[("problem.yaml", "type: interactive\n")]);
         assert!(load(dir.path()).unwrap_err().contains("not supported"));
     }

@@ -279,12 +279,13 @@ fn resolve(
         })?),
         None => None,
     };
-    let package = match &table.package {
-        Some(p) => Some(kattis::load(&base.join(p.get_ref())).map_err(|e| {
-            ConfigError(format!("{}: problem.{name}.package: {e}", at(p.span())))
-        })?),
-        None => None,
-    };
+    let package =
+        match &table.package {
+            Some(p) => Some(kattis::load(&base.join(p.get_ref())).map_err(|e| {
+                ConfigError(format!("{}: problem.{name}.package: {e}", at(p.span())))
+            })?),
+            None => None,
+        };
     let cases = match (&table.cases, &package) {
         (Some(c), _) => base.join(c.get_ref()),
         (None, Some(p)) => p.root.join("data"),
@@ -300,12 +301,10 @@ fn resolve(
         Some(base),
         package.as_ref(),
     )
-    .map_err(
-        |(message, span)| match span {
-            Some(span) => ConfigError(format!("{}: problem.{name}: {message}", at(span))),
-            None => ConfigError(format!("{}: problem.{name}: {message}", path.display())),
-        },
-    )
+    .map_err(|(message, span)| match span {
+        Some(span) => ConfigError(format!("{}: problem.{name}: {message}", at(span))),
+        None => ConfigError(format!("{}: problem.{name}: {message}", path.display())),
+    })
 }
 
 type SpannedMessage = (String, Option<std::ops::Range<usize>>);
