@@ -214,7 +214,7 @@ pub fn select(
                     problem.case_groups.clear();
                     chosen.push((problem, path.clone(), None));
                 }
-                None if package.is_some() => {
+                None if package.is_some() && selection.problem.is_none() => {
                     let root = package.expect("checked");
                     let problem = config::package_problem(&root, overrides)
                         .map_err(|e| Failure::Usage(e.to_string()))?;

@@ -92,12 +92,12 @@ pub fn is_package(dir: &Path) -> bool {
     dir.join(PROBLEM_YAML).is_file()
 }
 
-/// The package that holds `path` (the path itself or an ancestor), if any.
+/// The package that `path` is, or whose `data/` holds it, if any.
 pub fn package_root(path: &Path) -> Option<PathBuf> {
     let absolute = std::fs::canonicalize(path).ok()?;
     absolute
         .ancestors()
-        .find(|dir| is_package(dir))
+        .find(|dir| is_package(dir) && (*dir == absolute || absolute.starts_with(dir.join("data"))))
         .map(Path::to_path_buf)
 }
 
@@ -443,6 +443,22 @@ mod tests {
             .collect();
         assert_eq!(names, ["input_validators/a.py", "input_validators/b"]);
         assert!(p.warnings[0].contains("checktestdata"), "{:?}", p.warnings);
+    }
+
+    #[test]
+    fn package_root_is_the_package_or_holds_the_path_in_data() {
+        let dir = package(&[
+            ("problem.yaml", ""),
+            ("data/secret/1.in", ""),
+            ("input_validators/v.sh", ""),
+        ]);
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        assert_eq!(package_root(dir.path()), Some(root.clone()));
+        assert_eq!(
+            package_root(&dir.path().join("data/secret/1.in")),
+            Some(root)
+        );
+        assert_eq!(package_root(&dir.path().join("input_validators")), None);
     }
 
     #[test]

@@ -661,6 +661,33 @@ mod tests {
     }
 
     #[test]
+    fn checker_and_validator_keys() {
+        let c = parse(
+            "checker_time_limit = \"3s\"\n[problem.p]\nchecker = \"python3 chk.py\"\nchecker_protocol = \"kattis\"\nvalidator = [\"v1\", \"./v2 --strict\"]\nvalidator_protocol = \"kattis\"\n[problem.q]\ncheck = \"checker\"\nchecker = \"bin/chk\"\nchecker_time_limit = \"500ms\"\n",
+        )
+        .unwrap();
+        let p = c.problem("p").unwrap();
+        let checker = p.comparison.checker().expect("check = checker is implied");
+        assert_eq!(checker.protocol, Protocol::Kattis);
+        assert_eq!(checker.time_limit, Duration::from_secs(3));
+        assert_eq!(
+            checker.tool.source,
+            crate::check::external::Source::Name("python3".into())
+        );
+        assert_eq!(p.validators.len(), 2);
+        assert_eq!(p.validators[1].tool.args, ["--strict"]);
+        assert!(p.validators.iter().all(|v| v.protocol == Protocol::Kattis));
+        let q = c.problem("q").unwrap().comparison.checker().unwrap();
+        assert_eq!(q.protocol, Protocol::Testlib, "testlib is the default");
+        assert_eq!(q.time_limit, Duration::from_millis(500));
+        assert!(
+            parse("[problem.p]\nchecker = \"x\"\nchecker_time_limit = \"0s\"\n")
+                .unwrap_err()
+                .contains("checker_time_limit must be greater than zero")
+        );
+    }
+
+    #[test]
     fn unknown_key_names_key_and_line() {
         let err = parse("[problem.sum]\ncheck = \"tokens\"\ntime_limt = \"1s\"\n").unwrap_err();
         assert!(
