@@ -8,7 +8,7 @@
 //! `report` renders.
 
 use crate::cases::Case;
-use crate::check::external::ToolContext;
+use crate::check::tool::ToolContext;
 use crate::check::{self, CaseFiles, CheckPlan, Judgement};
 use crate::config::Problem;
 use crate::exec::sandbox::Sandbox;

@@ -363,3 +363,52 @@ echo "wrong answer differs" >&2; exit 1"#,
         ran.stdout
     );
 }
+
+#[test]
+fn a_python_checker_runs_with_python3_or_says_it_is_missing() {
+    let s = Scratch::new();
+    s.write("cases/p/1.in", "1\n");
+    s.write("cases/p/1.ans", "5\n");
+    s.write("cases/p/2.in", "2\n");
+    s.write("cases/p/2.ans", "6\n");
+    // Not executable: the judge runs a .py checker with python3.
+    s.write(
+        "check.py",
+        "import sys\nout, ans = open(sys.argv[2]).read().split(), open(sys.argv[3]).read().split()\nif out == ans:\n    sys.exit(0)\nprint('wrong answer expected', ans, 'found', out, file=sys.stderr)\nsys.exit(1)\n",
+    );
+    s.write("judge.toml", "[problem.p]\nchecker = \"check.py\"\n");
+    s.script("five.sh", "echo 5");
+    // Without python3 on PATH the checker cannot run: one clear error before
+    // any case, exit 2.
+    let mut cmd = s.judge();
+    cmd.args(["run", "--format", "json", "--submission", "./five.sh"])
+        .env("PATH", s.path().join("no-such-dir"));
+    let ran = run(cmd);
+    assert_eq!(ran.code, 2, "{}", ran.stdout);
+    assert!(
+        ran.stderr
+            .contains("problem p: checker: check.py: program not found on PATH: python3"),
+        "{}",
+        ran.stderr
+    );
+    let python = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let mut cmd = s.judge();
+    cmd.args(["run", "--format", "json", "--submission", "./five.sh"]);
+    let ran = run(cmd);
+    if python {
+        let report = ran.json();
+        assert_eq!(ran.code, 1, "{}", ran.stderr);
+        assert_eq!(report["cases"][0]["verdict"], "AC", "{report:#}");
+        assert_eq!(report["cases"][1]["verdict"], "WA");
+        assert_eq!(
+            report["cases"][1]["message"],
+            "wrong answer expected ['6'] found ['5']"
+        );
+    } else {
+        assert_eq!(ran.code, 2, "{}", ran.stdout);
+        assert!(ran.stderr.contains("python3"), "{}", ran.stderr);
+    }
+}

@@ -10,15 +10,17 @@ pub mod diff;
 pub mod external;
 pub mod mutate;
 pub mod text;
+pub mod tool;
 pub mod whitespace;
 
 use crate::config::Size;
 use crate::exec::{Exit, LimitHit, Limits, RunOutcome};
 use crate::puzzles::{CheckRequest, Figure, Puzzle};
 use crate::verdict::Verdict;
-use external::{ExternalChecker, ToolContext};
+use external::ExternalChecker;
 use std::path::Path;
 pub use text::{FloatTolerance, TextMode};
+use tool::ToolContext;
 
 /// How a problem's outputs are judged.
 #[derive(Clone, Debug, PartialEq)]

@@ -197,7 +197,6 @@ pub fn select(
                 Some(name) => config.and_then(|c| c.problem(name)).cloned(),
                 None => config.and_then(|c| problem_holding(c, path)).cloned(),
             };
-            let package = config::kattis::package_root(path);
             match configured {
                 Some(problem) if is_under(path, &problem.cases) => {
                     let root = problem.cases.clone();
@@ -214,18 +213,20 @@ pub fn select(
                     problem.case_groups.clear();
                     chosen.push((problem, path.clone(), None));
                 }
-                None if package.is_some() && selection.problem.is_none() => {
-                    let root = package.expect("checked");
-                    let problem = config::package_problem(&root, overrides)
-                        .map_err(|e| Failure::Usage(e.to_string()))?;
-                    let under = is_under(path, &problem.cases).then(|| path.clone());
-                    let cases_root = problem.cases.clone();
-                    chosen.push((problem, cases_root, under));
-                }
                 None => {
+                    // A Kattis-style package, or a path in its data/.
+                    let package = config::kattis::package_root(path);
+                    if let Some(root) = package.filter(|_| selection.problem.is_none()) {
+                        let problem = config::package_problem(&root, overrides)
+                            .map_err(|e| Failure::Usage(e.to_string()))?;
+                        let under = is_under(path, &problem.cases).then(|| path.clone());
+                        let cases_root = problem.cases.clone();
+                        chosen.push((problem, cases_root, under));
+                        continue;
+                    }
                     let Some(name) = &selection.problem else {
                         return Err(Failure::Usage(format!(
-                            "{}: not under the cases of any problem in judge.toml; say which problem it is with --problem NAME (a built-in puzzle: {})",
+                            "{}: not under the cases of any problem in judge.toml, nor a problem package (a directory with problem.yaml); say which problem it is with --problem NAME (a built-in puzzle: {})",
                             path.display(),
                             crate::puzzles::names().join(", ")
                         )));

@@ -93,7 +93,7 @@ pub fn check(config_path: Option<&Path>, args: CheckArgs) -> Outcome {
             strict: args.strict || strict,
             tools: sandbox
                 .as_ref()
-                .map(|sandbox| crate::check::external::ToolContext { sandbox, slot: 0 }),
+                .map(|sandbox| crate::check::tool::ToolContext { sandbox, slot: 0 }),
         },
         &CaseFiles {
             input: &args.input,

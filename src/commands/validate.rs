@@ -14,8 +14,9 @@
 
 use super::{EXIT_FAILED, EXIT_OK, Failure, Outcome, load_config, select};
 use crate::cases::Case;
-use crate::check::external::{ExternalChecker, InputValidator, ToolContext, Validity};
+use crate::check::external::{ExternalChecker, InputValidator, Validity};
 use crate::check::mutate::{self, Mutation};
+use crate::check::tool::ToolContext;
 use crate::cli::ValidateArgs;
 use crate::config::{Overrides, Problem};
 use crate::exec::sandbox::{Sandbox, SandboxOptions};
@@ -198,7 +199,7 @@ fn smallest<'c>(cases: &[&'c Case], path: impl Fn(&Case) -> Option<&Path>) -> Ve
 /// Write a mutated file where a tool can read it.
 fn write_mutation(dir: &Path, name: &str, m: &Mutation) -> Result<PathBuf, String> {
     let path = dir.join(name);
-    std::fs::write(&path, &m.bytes)
+    crate::report::write_atomically(&path, &m.bytes)
         .map_err(|e| format!("cannot write a mutated file {}: {e}", path.display()))?;
     Ok(path)
 }

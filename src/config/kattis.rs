@@ -26,7 +26,7 @@
 //! This module reads the package's configuration and lists its programs;
 //! it never reads case files.
 
-use crate::check::external::Tool;
+use crate::check::tool::Tool;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

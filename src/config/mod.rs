@@ -7,18 +7,18 @@
 //! module reads configuration only; it never looks inside case files.
 
 pub mod kattis;
+mod tools;
 pub mod units;
 
 use crate::check::Comparison;
-use crate::check::external::{
-    DEFAULT_TOOL_TIME_LIMIT, ExternalChecker, InputValidator, Protocol, Tool,
-};
+use crate::check::external::{InputValidator, Protocol};
 use crate::exec::Limits;
 use crate::puzzles::{self, Puzzle};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use toml::Spanned;
+use tools::OneOrMany;
 pub use units::{Size, Span};
 
 /// Built-in defaults (DESIGN.md "judge.toml").
@@ -87,23 +87,6 @@ pub enum CheckKind {
     Tokens,
     Puzzle,
     Checker,
-}
-
-/// `validator = "CMD"` or `validator = ["CMD", "CMD"]`.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
-enum OneOrMany {
-    One(String),
-    Many(Vec<String>),
-}
-
-impl OneOrMany {
-    fn items(&self) -> Vec<&str> {
-        match self {
-            OneOrMany::One(s) => vec![s.as_str()],
-            OneOrMany::Many(v) => v.iter().map(String::as_str).collect(),
-        }
-    }
 }
 
 /// A problem as the judge works with it: everything resolved.
@@ -362,18 +345,7 @@ fn resolve_with(
         (package_check.float_absolute, package_check.float_relative)
     };
     let base_dir = base.unwrap_or(Path::new("."));
-    let tool_time = table
-        .checker_time_limit
-        .map(|s| s.0)
-        .or(package.and_then(|p| p.tool_time_limit))
-        .or(root.checker_time_limit.map(|s| s.0))
-        .unwrap_or(DEFAULT_TOOL_TIME_LIMIT);
-    if tool_time.is_zero() {
-        return Err((
-            "checker_time_limit must be greater than zero".to_string(),
-            None,
-        ));
-    }
+    let tool_time = tools::time_limit(table, root, package)?;
     for t in [absolute, relative].into_iter().flatten() {
         if !(t.is_finite() && t >= 0.0) {
             return Err((
@@ -389,33 +361,13 @@ fn resolve_with(
             float: crate::check::text::FloatTolerance::new(absolute, relative),
             case_insensitive: package.is_some() && !package_check.case_sensitive,
         },
-        CheckKind::Checker => {
-            let (tool, protocol, flags) = match (&table.checker, package) {
-                (Some(command), _) => (
-                    Tool::from_command(command.get_ref(), base_dir)
-                        .map_err(|e| (format!("checker: {e}"), Some(command.span())))?,
-                    table.checker_protocol.unwrap_or_default(),
-                    Vec::new(),
-                ),
-                (None, Some(p)) if p.output_validator.is_some() => (
-                    p.output_validator.clone().expect("checked"),
-                    table.checker_protocol.unwrap_or(Protocol::Kattis),
-                    p.validator_flags.clone(),
-                ),
-                (None, _) => {
-                    return Err((
-                        "check = \"checker\" needs checker = \"CMD\" (a program, a script or a C/C++ source, with checker_protocol = \"testlib\" or \"kattis\")".to_string(),
-                        check_span,
-                    ));
-                }
-            };
-            Comparison::Checker(ExternalChecker {
-                tool,
-                protocol,
-                time_limit: tool_time,
-                flags,
-            })
-        }
+        CheckKind::Checker => Comparison::Checker(tools::checker(
+            table,
+            package,
+            base_dir,
+            tool_time,
+            check_span.clone(),
+        )?),
         CheckKind::Puzzle => {
             if puzzle.is_none() {
                 return Err((
@@ -516,33 +468,7 @@ fn resolve_with(
             Some(s.span()),
         ));
     }
-    let validators = match (&table.validator, package) {
-        (Some(list), _) => {
-            let mut validators = Vec::new();
-            for command in list.get_ref().items() {
-                let tool = Tool::from_command(command, base_dir)
-                    .map_err(|e| (format!("validator: {e}"), Some(list.span())))?;
-                validators.push(InputValidator {
-                    tool,
-                    protocol: table.validator_protocol.unwrap_or_default(),
-                    time_limit: tool_time,
-                    flags: Vec::new(),
-                });
-            }
-            validators
-        }
-        (None, Some(p)) => p
-            .input_validators
-            .iter()
-            .map(|tool| InputValidator {
-                tool: tool.clone(),
-                protocol: table.validator_protocol.unwrap_or(Protocol::Kattis),
-                time_limit: tool_time,
-                flags: Vec::new(),
-            })
-            .collect(),
-        (None, None) => Vec::new(),
-    };
+    let validators = tools::validators(table, package, base_dir, tool_time)?;
     // A package's cases are data/sample then data/secret, unless the table
     // names its own cases.
     let case_groups = if package.is_some() && table.cases.is_none() {
@@ -658,33 +584,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!(c.problems[0].limits.time, Duration::from_secs(3));
-    }
-
-    #[test]
-    fn checker_and_validator_keys() {
-        let c = parse(
-            "checker_time_limit = \"3s\"\n[problem.p]\nchecker = \"python3 chk.py\"\nchecker_protocol = \"kattis\"\nvalidator = [\"v1\", \"./v2 --strict\"]\nvalidator_protocol = \"kattis\"\n[problem.q]\ncheck = \"checker\"\nchecker = \"bin/chk\"\nchecker_time_limit = \"500ms\"\n",
-        )
-        .unwrap();
-        let p = c.problem("p").unwrap();
-        let checker = p.comparison.checker().expect("check = checker is implied");
-        assert_eq!(checker.protocol, Protocol::Kattis);
-        assert_eq!(checker.time_limit, Duration::from_secs(3));
-        assert_eq!(
-            checker.tool.source,
-            crate::check::external::Source::Name("python3".into())
-        );
-        assert_eq!(p.validators.len(), 2);
-        assert_eq!(p.validators[1].tool.args, ["--strict"]);
-        assert!(p.validators.iter().all(|v| v.protocol == Protocol::Kattis));
-        let q = c.problem("q").unwrap().comparison.checker().unwrap();
-        assert_eq!(q.protocol, Protocol::Testlib, "testlib is the default");
-        assert_eq!(q.time_limit, Duration::from_millis(500));
-        assert!(
-            parse("[problem.p]\nchecker = \"x\"\nchecker_time_limit = \"0s\"\n")
-                .unwrap_err()
-                .contains("checker_time_limit must be greater than zero")
-        );
     }
 
     #[test]
