@@ -2,9 +2,12 @@
 //!
 //! First the run itself (limits, crashes: [`classify_run`]), then its output:
 //! `text` compares with an answer file, a built-in puzzle checker replays the
-//! moves (through the `Puzzle` trait). `diff` renders the unified diff a
+//! moves (through the `Puzzle` trait), an `external` checker program speaks
+//! the testlib or Kattis protocol (run as a `tool`; `mutate` makes the
+//! probes `judge validate` tries tools with). `diff` renders the unified diff a
 //! report shows, `whitespace` makes white space visible. This layer decides;
-//! it neither runs programs nor prints.
+//! it never prints, and the only programs it starts are the problem
+//! setter's tools, through `exec::process::launch`.
 
 pub mod diff;
 pub mod external;

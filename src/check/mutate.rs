@@ -5,7 +5,8 @@
 //!
 //! Each mutation is deterministic and says what it changed; mutations that
 //! would not change the file (no number to put a zero before, one line to
-//! drop) are left out.
+//! drop) are left out. This module only makes bytes: running the tools on
+//! them and warning is `judge validate`'s job.
 
 use rand::{RngExt, SeedableRng};
 
