@@ -128,6 +128,42 @@ pub fn discover(root: &Path) -> Result<Discovery, DiscoveryError> {
     Ok(Discovery { cases, warnings })
 }
 
+/// Walk the `groups` subdirectories of `root` in that order (a package's
+/// `sample` then `secret`), naming each case `GROUP/NAME`; a missing group
+/// is skipped, but at least one must exist. No groups: [`discover`] `root`.
+pub fn discover_groups(root: &Path, groups: &[String]) -> Result<Discovery, DiscoveryError> {
+    if groups.is_empty() {
+        return discover(root);
+    }
+    let mut all = Discovery::default();
+    let mut found = false;
+    for group in groups {
+        let dir = root.join(group);
+        if !dir.is_dir() {
+            continue;
+        }
+        found = true;
+        let d = discover(&dir)?;
+        all.warnings.extend(d.warnings);
+        all.cases.extend(d.cases.into_iter().map(|c| Case {
+            name: format!("{group}/{}", c.name),
+            ..c
+        }));
+    }
+    if !found {
+        return Err(DiscoveryError(vec![format!(
+            "{}: no case directory ({})",
+            root.display(),
+            groups
+                .iter()
+                .map(|g| format!("{g}/"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )]));
+    }
+    Ok(all)
+}
+
 fn discover_file(path: &Path) -> Result<Discovery, DiscoveryError> {
     if let Err(e) = std::fs::File::open(path) {
         return Err(DiscoveryError(vec![format!(

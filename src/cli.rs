@@ -86,7 +86,7 @@ pub struct LimitArgs {
 
 #[derive(Debug, Args, Clone, Default)]
 pub struct CompareArgs {
-    /// How to compare outputs: exact, lines, tokens or puzzle.
+    /// How to compare outputs: exact, lines, tokens, puzzle or checker.
     #[arg(long, value_name = "MODE")]
     pub check: Option<String>,
     /// A white-space-only difference is PE instead of AC.

@@ -8,8 +8,10 @@
 //! `report` renders.
 
 use crate::cases::Case;
+use crate::check::tool::ToolContext;
 use crate::check::{self, CaseFiles, CheckPlan, Judgement};
 use crate::config::Problem;
+use crate::exec::sandbox::Sandbox;
 use crate::exec::{MemorySource, RunError, RunOutcome, RunRequest, Runner};
 use crate::puzzles::Figure;
 use crate::verdict::{self, Verdict};
@@ -43,6 +45,9 @@ pub struct Plan {
     pub problems: Vec<Problem>,
     pub programs: Vec<Program>,
     pub jobs: Vec<Job>,
+    /// Where external checkers run (on the worker's slot, after the
+    /// program); `None` when no problem has one.
+    pub tools: Option<Arc<Sandbox>>,
 }
 
 /// How to run a plan.
@@ -406,6 +411,10 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
                         puzzle: problem.puzzle,
                         lexmin: problem.lexmin,
                         strict: problem.strict,
+                        tools: plan
+                            .tools
+                            .as_deref()
+                            .map(|sandbox| ToolContext { sandbox, slot }),
                     },
                     &CaseFiles {
                         input: &job.case.input,
@@ -503,11 +512,18 @@ mod tests {
             name: "p".into(),
             puzzle: None,
             cases: dir.to_path_buf(),
-            comparison: Comparison::Tokens { float: None },
+            comparison: Comparison::Tokens {
+                float: None,
+                case_insensitive: false,
+            },
             lexmin: false,
             strict: false,
             limits: Limits::default(),
             solution: None,
+            case_groups: Vec::new(),
+            validators: Vec::new(),
+            package: None,
+            warnings: Vec::new(),
         };
         let jobs = names
             .iter()
@@ -530,6 +546,7 @@ mod tests {
                 label: "fake".into(),
             }],
             jobs,
+            tools: None,
         }
     }
 

@@ -2,20 +2,28 @@
 //!
 //! First the run itself (limits, crashes: [`classify_run`]), then its output:
 //! `text` compares with an answer file, a built-in puzzle checker replays the
-//! moves (through the `Puzzle` trait). `diff` renders the unified diff a
+//! moves (through the `Puzzle` trait), an `external` checker program speaks
+//! the testlib or Kattis protocol (run as a `tool`; `mutate` makes the
+//! probes `judge validate` tries tools with). `diff` renders the unified diff a
 //! report shows, `whitespace` makes white space visible. This layer decides;
-//! it neither runs programs nor prints.
+//! it never prints, and the only programs it starts are the problem
+//! setter's tools, through `exec::process::launch`.
 
 pub mod diff;
+pub mod external;
+pub mod mutate;
 pub mod text;
+pub mod tool;
 pub mod whitespace;
 
 use crate::config::Size;
 use crate::exec::{Exit, LimitHit, Limits, RunOutcome};
 use crate::puzzles::{CheckRequest, Figure, Puzzle};
 use crate::verdict::Verdict;
+use external::ExternalChecker;
 use std::path::Path;
 pub use text::{FloatTolerance, TextMode};
+use tool::ToolContext;
 
 /// How a problem's outputs are judged.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,16 +32,32 @@ pub enum Comparison {
     Exact,
     /// Line by line, trailing white space and the final newline ignored.
     Lines,
-    /// White-space separated tokens, optionally with a float tolerance.
-    Tokens { float: Option<FloatTolerance> },
+    /// White-space separated tokens, optionally with a float tolerance;
+    /// `case_insensitive`: ASCII letters compare without case (Kattis'
+    /// default validator without `case_sensitive`).
+    Tokens {
+        float: Option<FloatTolerance>,
+        case_insensitive: bool,
+    },
     /// The built-in puzzle checker.
     Puzzle,
+    /// An external checker program (testlib or Kattis protocol).
+    Checker(ExternalChecker),
 }
 
 impl Comparison {
-    /// Whether this comparison needs an answer file.
+    /// Whether this comparison needs an answer file. An external checker
+    /// gets /dev/null when there is none.
     pub fn needs_answer(&self) -> bool {
-        !matches!(self, Comparison::Puzzle)
+        !matches!(self, Comparison::Puzzle | Comparison::Checker(_))
+    }
+
+    /// The external checker, if the comparison is one.
+    pub fn checker(&self) -> Option<&ExternalChecker> {
+        match self {
+            Comparison::Checker(c) => Some(c),
+            _ => None,
+        }
     }
 
     pub fn name(&self) -> &'static str {
@@ -42,6 +66,7 @@ impl Comparison {
             Comparison::Lines => "lines",
             Comparison::Tokens { .. } => "tokens",
             Comparison::Puzzle => "puzzle",
+            Comparison::Checker(_) => "checker",
         }
     }
 }
@@ -195,6 +220,8 @@ pub struct CheckPlan<'a> {
     pub puzzle: Option<&'static dyn Puzzle>,
     pub lexmin: bool,
     pub strict: bool,
+    /// Where an external checker runs; without it, a checker case is IE.
+    pub tools: Option<ToolContext<'a>>,
 }
 
 /// Judge a finished run's output. The run must have finished normally
@@ -216,6 +243,13 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
         None => None,
     };
     match plan.comparison {
+        Comparison::Checker(checker) => match plan.tools {
+            Some(context) => checker.check(context, files.input, files.answer, output),
+            None => Judgement::new(
+                Verdict::InternalError,
+                "an external checker needs a sandbox to run in (internal error)",
+            ),
+        },
         Comparison::Puzzle => {
             let Some(puzzle) = plan.puzzle else {
                 return Judgement::new(
@@ -251,13 +285,25 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
                     ),
                 );
             };
-            let mode = match text_mode {
-                Comparison::Exact => TextMode::Exact,
-                Comparison::Lines => TextMode::Lines,
-                Comparison::Tokens { float } => TextMode::Tokens(*float),
-                Comparison::Puzzle => unreachable_mode(),
+            let (mode, fold) = match text_mode {
+                Comparison::Exact => (TextMode::Exact, false),
+                Comparison::Lines => (TextMode::Lines, false),
+                Comparison::Tokens {
+                    float,
+                    case_insensitive,
+                } => (TextMode::Tokens(*float), *case_insensitive),
+                Comparison::Puzzle | Comparison::Checker(_) => (unreachable_mode(), false),
             };
-            let finding = text::compare(&answer, output, mode, plan.strict);
+            let finding = if fold {
+                text::compare(
+                    &answer.to_ascii_lowercase(),
+                    &output.to_ascii_lowercase(),
+                    mode,
+                    plan.strict,
+                )
+            } else {
+                text::compare(&answer, output, mode, plan.strict)
+            };
             let diff = (!finding.verdict.is_accepted())
                 .then(|| diff::first_hunk(&answer, output))
                 .flatten();
@@ -272,7 +318,7 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
 }
 
 fn unreachable_mode() -> TextMode {
-    // Comparison::Puzzle is handled above; keep a harmless value for the
+    // Comparison::Puzzle and Comparison::Checker are handled above; keep a harmless value for the
     // type checker rather than a panic.
     TextMode::Exact
 }

@@ -18,14 +18,19 @@ pub fn list(config_path: Option<&Path>) -> Outcome {
         "cases root".to_string(),
     ]];
     for p in &config.problems {
-        let count = match crate::cases::discover(&p.cases) {
+        let count = match crate::cases::discover_groups(&p.cases, &p.case_groups) {
             Ok(d) => d.cases.len().to_string(),
             Err(_) => "error".to_string(),
         };
-        let kind = p
-            .puzzle
-            .map_or("text".to_string(), |z| format!("puzzle {}", z.name()));
+        let kind = match (p.puzzle, &p.package) {
+            (Some(z), _) => format!("puzzle {}", z.name()),
+            (None, Some(_)) => "package".to_string(),
+            (None, None) => "text".to_string(),
+        };
         let mut check = p.comparison.name().to_string();
+        if let Some(c) = p.comparison.checker() {
+            check = format!("checker ({})", c.protocol.name());
+        }
         if p.strict {
             check.push_str(" strict");
         }

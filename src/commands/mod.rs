@@ -96,9 +96,10 @@ pub fn overrides(limits: &LimitArgs, compare: &CompareArgs) -> Result<Overrides,
         Some("lines") => Some(CheckKind::Lines),
         Some("tokens") => Some(CheckKind::Tokens),
         Some("puzzle") => Some(CheckKind::Puzzle),
+        Some("checker") => Some(CheckKind::Checker),
         Some(other) => {
             return Err(Failure::Usage(format!(
-                "--check {other:?}: expected exact, lines, tokens or puzzle"
+                "--check {other:?}: expected exact, lines, tokens, puzzle or checker"
             )));
         }
     };
@@ -125,8 +126,10 @@ pub struct Selected {
 }
 
 /// Choose problems and cases from the configuration and the command line:
-/// no PATHS → every problem (or `--problem`); PATHS → the problem whose
-/// cases root holds each path, or `--problem` for paths outside judge.toml.
+/// no PATHS → every problem (or `--problem`), or with no judge.toml the
+/// Kattis-style package in the current directory; PATHS → the problem whose
+/// cases root (or package) holds each path, the package a path is in, or
+/// `--problem` for paths outside judge.toml.
 pub fn select(
     config: Option<&Config>,
     selection: &Selection,
@@ -170,9 +173,14 @@ pub fn select(
                 }
                 chosen.push((problem.clone(), problem.cases.clone(), None));
             }
+            (None, None) if config::kattis::is_package(Path::new(".")) => {
+                let problem = config::package_problem(Path::new("."), overrides)
+                    .map_err(|e| Failure::Usage(e.to_string()))?;
+                chosen.push((problem.clone(), problem.cases.clone(), None));
+            }
             (None, None) => {
                 return Err(Failure::Usage(
-                    "no judge.toml here and no cases given: try `judge run DIR --problem NAME`, or --config FILE"
+                    "no judge.toml or problem.yaml here and no cases given: try `judge run DIR --problem NAME`, `judge run PACKAGE_DIR`, or --config FILE"
                         .to_string(),
                 ));
             }
@@ -194,15 +202,31 @@ pub fn select(
                     let root = problem.cases.clone();
                     chosen.push((problem, root, Some(path.clone())));
                 }
+                Some(problem) if problem.package.as_ref().is_some_and(|p| is_under(path, p)) => {
+                    // The package itself (or a file of it outside its cases).
+                    let root = problem.cases.clone();
+                    chosen.push((problem, root, None));
+                }
                 Some(mut problem) => {
                     // A configured problem judged on cases elsewhere.
                     problem.cases = path.clone();
+                    problem.case_groups.clear();
                     chosen.push((problem, path.clone(), None));
                 }
                 None => {
+                    // A Kattis-style package, or a path in its data/.
+                    let package = config::kattis::package_root(path);
+                    if let Some(root) = package.filter(|_| selection.problem.is_none()) {
+                        let problem = config::package_problem(&root, overrides)
+                            .map_err(|e| Failure::Usage(e.to_string()))?;
+                        let under = is_under(path, &problem.cases).then(|| path.clone());
+                        let cases_root = problem.cases.clone();
+                        chosen.push((problem, cases_root, under));
+                        continue;
+                    }
                     let Some(name) = &selection.problem else {
                         return Err(Failure::Usage(format!(
-                            "{}: not under the cases of any problem in judge.toml; say which problem it is with --problem NAME (a built-in puzzle: {})",
+                            "{}: not under the cases of any problem in judge.toml, nor a problem package (a directory with problem.yaml); say which problem it is with --problem NAME (a built-in puzzle: {})",
                             path.display(),
                             crate::puzzles::names().join(", ")
                         )));
@@ -218,7 +242,18 @@ pub fn select(
     let mut all_cases = Vec::new();
     let mut warnings = Vec::new();
     for (problem, root, under) in chosen {
-        let discovery = cases::discover(&root).map_err(|e| Failure::Usage(e.to_string()))?;
+        let groups: &[String] = if root == problem.cases {
+            &problem.case_groups
+        } else {
+            &[]
+        };
+        let discovery =
+            cases::discover_groups(&root, groups).map_err(|e| Failure::Usage(e.to_string()))?;
+        for w in &problem.warnings {
+            if !warnings.contains(w) {
+                warnings.push(w.clone());
+            }
+        }
         warnings.extend(discovery.warnings);
         let cases: Vec<Case> = discovery
             .cases
@@ -269,7 +304,16 @@ fn unknown_problem(name: &str, config: Option<&Config>) -> Failure {
 }
 
 fn problem_holding<'c>(config: &'c Config, path: &Path) -> Option<&'c Problem> {
-    config.problems.iter().find(|p| is_under(path, &p.cases))
+    config
+        .problems
+        .iter()
+        .find(|p| is_under(path, &p.cases))
+        .or_else(|| {
+            config
+                .problems
+                .iter()
+                .find(|p| p.package.as_ref().is_some_and(|root| is_under(path, root)))
+        })
 }
 
 /// Is `path` the directory `root` or inside it (compared canonically)?

@@ -78,12 +78,22 @@ pub fn check(config_path: Option<&Path>, args: CheckArgs) -> Outcome {
     };
     let output = std::fs::read(&args.output)
         .map_err(|e| Failure::Internal(format!("{}: cannot read: {e}", args.output.display())))?;
+    // An external checker runs in a sandbox of its own.
+    let sandbox = match &comparison {
+        crate::check::Comparison::Checker(_) => Some(
+            crate::exec::sandbox::Sandbox::new(Default::default()).map_err(Failure::Internal)?,
+        ),
+        _ => None,
+    };
     let judgement = check::check_output(
         CheckPlan {
             comparison: &comparison,
             puzzle,
             lexmin: args.lexmin.unwrap_or(lexmin),
             strict: args.strict || strict,
+            tools: sandbox
+                .as_ref()
+                .map(|sandbox| crate::check::tool::ToolContext { sandbox, slot: 0 }),
         },
         &CaseFiles {
             input: &args.input,

@@ -136,6 +136,19 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         program_of.push(index);
     }
 
+    // External checkers are built (compiled, if they are sources) before any
+    // case runs: a broken checker is one error, not an IE on every case.
+    let mut has_checker = false;
+    for problem in &selected.problems {
+        if let Some(checker) = problem.comparison.checker() {
+            has_checker = true;
+            checker
+                .tool
+                .prepare(&sandbox)
+                .map_err(|e| Failure::Usage(format!("problem {}: checker: {e}", problem.name)))?;
+        }
+    }
+
     let mut jobs = Vec::new();
     let mut index = 0;
     for (p, cases) in selected.cases.iter().enumerate() {
@@ -166,6 +179,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         problems: selected.problems,
         programs,
         jobs,
+        tools: has_checker.then(|| Arc::clone(&sandbox)),
     };
 
     // Reporters.

@@ -1,105 +1,416 @@
 //! `judge validate`: every input well-formed (the puzzle's validator: file,
-//! line, column, token and reason), and every answer file right (checked by
-//! the puzzle's checker against the proven optimum, and compared with the
-//! reference output byte for byte). Works with no judge.toml given
-//! `--problem PUZZLE`.
+//! line, column, token and reason; or the problem's external input
+//! validators), and every answer file right (checked by the puzzle's
+//! checker against the proven optimum and compared with the reference
+//! output byte for byte; or accepted by the problem's external checker).
+//! Works with no judge.toml given `--problem PUZZLE` or a package.
+//!
+//! External tools are probed too: small mutations of valid inputs (an
+//! extra space, a leading zero, junk at the end, …) must be rejected by the
+//! input validators, and mutations of answer files (a token changed, a line
+//! dropped, junk appended) by the checker; a tool that accepts one gets a
+//! warning naming the mutation. Warnings never fail the command; an invalid
+//! file, a wrong answer file or a broken tool does (exit 1).
 
-use super::{EXIT_FAILED, EXIT_OK, Outcome, load_config, select};
+use super::{EXIT_FAILED, EXIT_OK, Failure, Outcome, load_config, select};
+use crate::cases::Case;
+use crate::check::external::{ExternalChecker, InputValidator, Validity};
+use crate::check::mutate::{self, Mutation};
+use crate::check::tool::ToolContext;
 use crate::cli::ValidateArgs;
-use crate::config::Overrides;
-use crate::puzzles::{CheckRequest, SolveOptions};
+use crate::config::{Overrides, Problem};
+use crate::exec::sandbox::{Sandbox, SandboxOptions};
+use crate::puzzles::{CheckRequest, Puzzle, SolveOptions};
 use crate::verdict::Verdict;
-use std::path::Path;
+use std::collections::{BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
+
+/// How many valid inputs (the smallest) and answers are mutated per tool.
+const PROBED_FILES: usize = 3;
+
+/// Counts and the files already counted.
+#[derive(Default)]
+struct Tally {
+    errors: usize,
+    warnings: usize,
+    files: HashSet<PathBuf>,
+}
+
+impl Tally {
+    fn error(&mut self, line: String) {
+        println!("{line}");
+        self.errors += 1;
+    }
+
+    fn warn(&mut self, line: String) {
+        println!("warning: {line}");
+        self.warnings += 1;
+    }
+
+    fn count(&mut self, path: &Path) {
+        self.files.insert(path.to_path_buf());
+    }
+}
 
 pub fn validate(config_path: Option<&Path>, args: ValidateArgs) -> Outcome {
     let overrides = Overrides::default();
     let config = load_config(config_path, &overrides)?;
     let selected = select(config.as_ref(), &args.selection, &overrides)?;
-    let mut errors = 0usize;
-    let mut warnings = selected.warnings.len();
-    let mut files = 0usize;
+    let mut tally = Tally::default();
     for warning in &selected.warnings {
-        println!("warning: {warning}");
+        tally.warn(warning.clone());
     }
+    let needs_tools = selected
+        .problems
+        .iter()
+        .any(|p| !p.validators.is_empty() || p.comparison.checker().is_some());
+    let sandbox = if needs_tools {
+        Some(Sandbox::new(SandboxOptions::default()).map_err(Failure::Internal)?)
+    } else {
+        None
+    };
     for (problem, cases) in selected.problems.iter().zip(&selected.cases) {
-        let Some(puzzle) = problem.puzzle else {
+        let mut checked = false;
+        if let Some(puzzle) = problem.puzzle {
+            checked = true;
+            validate_puzzle(problem, puzzle, cases, &mut tally);
+        }
+        if let Some(sandbox) = &sandbox {
+            let context = ToolContext { sandbox, slot: 0 };
+            let mut valid: Option<Vec<&Case>> = None;
+            if !problem.validators.is_empty() {
+                checked = true;
+                valid = Some(validate_inputs(problem, cases, context, &mut tally));
+            }
+            if let Some(checker) = problem.comparison.checker() {
+                checked = true;
+                // Probe the checker with the cases whose inputs are valid.
+                let usable: Vec<&Case> = valid.unwrap_or_else(|| cases.iter().collect());
+                validate_answers(problem, checker, &usable, context, &mut tally);
+            }
+        }
+        if !checked {
             println!(
-                "{}: no validator (not a built-in puzzle); {} case{} found",
+                "{}: no validator (not a built-in puzzle, no validator or checker configured); {} case{} found",
                 problem.name,
                 cases.len(),
                 if cases.len() == 1 { "" } else { "s" }
             );
-            continue;
-        };
-        for case in cases {
-            files += 1;
-            let input = match std::fs::read(&case.input) {
-                Ok(bytes) => bytes,
-                Err(e) => {
-                    println!("{}: cannot read: {e}", case.input.display());
-                    errors += 1;
-                    continue;
-                }
-            };
-            if let Err(e) = puzzle.validate(&input) {
-                println!("{}", e.with_path(&case.input));
-                errors += 1;
-                continue;
-            }
-            let Some(answer_path) = &case.answer else {
-                continue;
-            };
-            files += 1;
-            let answer = match std::fs::read(answer_path) {
-                Ok(bytes) => bytes,
-                Err(e) => {
-                    println!("{}: cannot read: {e}", answer_path.display());
-                    errors += 1;
-                    continue;
-                }
-            };
-            // The answer file stands in for a contestant's output: the
-            // checker proves it right or says what is wrong with it.
-            let report = puzzle.check(&CheckRequest {
-                input: &input,
-                output: &answer,
-                answer: None,
-                lexmin: problem.lexmin,
-                strict: false,
-            });
-            if report.verdict != Verdict::Accepted {
-                println!(
-                    "{}: wrong answer file: {}",
-                    answer_path.display(),
-                    report.message
-                );
-                errors += 1;
-                continue;
-            }
-            if let Ok(reference) = puzzle.solve(&input, &SolveOptions::default())
-                && reference != answer
-            {
-                let what = match crate::check::whitespace::layout_difference(&reference, &answer) {
-                    Some(d) => d.to_string(),
-                    None => "it differs from the reference output".to_string(),
-                };
-                println!(
-                    "warning: {}: correct, but not byte for byte the reference output: {what}",
-                    answer_path.display()
-                );
-                warnings += 1;
-            }
         }
     }
+    let files = tally.files.len();
     println!(
-        "validated {files} file{}: {errors} error{}, {warnings} warning{}",
+        "validated {files} file{}: {} error{}, {} warning{}",
         if files == 1 { "" } else { "s" },
-        if errors == 1 { "" } else { "s" },
-        if warnings == 1 { "" } else { "s" }
+        tally.errors,
+        if tally.errors == 1 { "" } else { "s" },
+        tally.warnings,
+        if tally.warnings == 1 { "" } else { "s" }
     );
-    if errors > 0 {
+    if tally.errors > 0 {
         Ok(EXIT_FAILED)
     } else {
         Ok(EXIT_OK)
     }
+}
+
+/// The built-in puzzle's validator, checker and reference solver.
+fn validate_puzzle(
+    problem: &Problem,
+    puzzle: &'static dyn Puzzle,
+    cases: &[Case],
+    tally: &mut Tally,
+) {
+    for case in cases {
+        tally.count(&case.input);
+        let input = match std::fs::read(&case.input) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                tally.error(format!("{}: cannot read: {e}", case.input.display()));
+                continue;
+            }
+        };
+        if let Err(e) = puzzle.validate(&input) {
+            tally.error(e.with_path(&case.input).to_string());
+            continue;
+        }
+        let Some(answer_path) = &case.answer else {
+            continue;
+        };
+        tally.count(answer_path);
+        let answer = match std::fs::read(answer_path) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                tally.error(format!("{}: cannot read: {e}", answer_path.display()));
+                continue;
+            }
+        };
+        // The answer file stands in for a contestant's output: the
+        // checker proves it right or says what is wrong with it.
+        let report = puzzle.check(&CheckRequest {
+            input: &input,
+            output: &answer,
+            answer: None,
+            lexmin: problem.lexmin,
+            strict: false,
+        });
+        if report.verdict != Verdict::Accepted {
+            tally.error(format!(
+                "{}: wrong answer file: {}",
+                answer_path.display(),
+                report.message
+            ));
+            continue;
+        }
+        if let Ok(reference) = puzzle.solve(&input, &SolveOptions::default())
+            && reference != answer
+        {
+            let what = match crate::check::whitespace::layout_difference(&reference, &answer) {
+                Some(d) => d.to_string(),
+                None => "it differs from the reference output".to_string(),
+            };
+            tally.warn(format!(
+                "{}: correct, but not byte for byte the reference output: {what}",
+                answer_path.display()
+            ));
+        }
+    }
+}
+
+/// The smallest files first (then case order), at most `PROBED_FILES`.
+fn smallest<'c>(cases: &[&'c Case], path: impl Fn(&Case) -> Option<&Path>) -> Vec<&'c Case> {
+    let mut sized: Vec<(u64, usize, &Case)> = cases
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let p = path(c)?;
+            let size = std::fs::metadata(p).ok()?.len();
+            Some((size, i, *c))
+        })
+        .collect();
+    sized.sort_by_key(|&(size, i, _)| (size, i));
+    sized
+        .into_iter()
+        .take(PROBED_FILES)
+        .map(|(_, _, c)| c)
+        .collect()
+}
+
+/// Write a mutated file where a tool can read it.
+fn write_mutation(dir: &Path, name: &str, m: &Mutation) -> Result<PathBuf, String> {
+    let path = dir.join(name);
+    crate::report::write_atomically(&path, &m.bytes)
+        .map_err(|e| format!("cannot write a mutated file {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Run every input validator on every input, then probe each validator with
+/// mutations of the smallest valid inputs. Returns the cases whose inputs
+/// every validator accepted.
+fn validate_inputs<'c>(
+    problem: &Problem,
+    cases: &'c [Case],
+    context: ToolContext<'_>,
+    tally: &mut Tally,
+) -> Vec<&'c Case> {
+    let mut usable: Vec<&InputValidator> = Vec::new();
+    for validator in &problem.validators {
+        match validator.tool.prepare(context.sandbox) {
+            Ok(_) => usable.push(validator),
+            Err(e) => tally.error(format!("{}: input validator: {e}", problem.name)),
+        }
+    }
+    let mut valid = Vec::new();
+    let mut rejected = vec![0usize; usable.len()];
+    for case in cases {
+        tally.count(&case.input);
+        let mut ok = usable.len() == problem.validators.len();
+        for (v, validator) in usable.iter().enumerate() {
+            match validator.check(context, &case.input) {
+                Ok(Validity::Valid) => {}
+                Ok(Validity::Invalid(message)) => {
+                    ok = false;
+                    rejected[v] += 1;
+                    tally.error(format!(
+                        "{}: invalid (input validator {}): {message}",
+                        case.input.display(),
+                        validator.tool.display
+                    ));
+                }
+                Err(e) => {
+                    ok = false;
+                    tally.error(format!("{}: {e}", case.input.display()));
+                }
+            }
+        }
+        if ok {
+            valid.push(case);
+        }
+    }
+    // Probing.
+    let probes = smallest(&valid, |c| Some(c.input.as_path()));
+    let dir = match tempfile::Builder::new().prefix("judge-probe-").tempdir() {
+        Ok(d) => d,
+        Err(e) => {
+            tally.error(format!("cannot create a directory for probing: {e}"));
+            return valid;
+        }
+    };
+    for (v, validator) in usable.iter().enumerate() {
+        let mut tried = 0usize;
+        let mut accepted: BTreeSet<&'static str> = BTreeSet::new();
+        for (n, case) in probes.iter().enumerate() {
+            let Ok(bytes) = std::fs::read(&case.input) else {
+                continue;
+            };
+            for m in mutate::input_mutations(&bytes, n as u64 + 1) {
+                if accepted.contains(m.kind) {
+                    continue;
+                }
+                let path = match write_mutation(dir.path(), &format!("mutated-{n}.in"), &m) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        tally.error(e);
+                        return valid;
+                    }
+                };
+                tried += 1;
+                match validator.check(context, &path) {
+                    Ok(Validity::Invalid(_)) => {}
+                    Ok(Validity::Valid) => {
+                        accepted.insert(m.kind);
+                        tally.warn(format!(
+                            "{}: input validator {} accepted a mutated {}: {}; a validator should reject it",
+                            problem.name, validator.tool.display, case.name, m.what
+                        ));
+                    }
+                    Err(e) => {
+                        accepted.insert(m.kind);
+                        tally.warn(format!(
+                            "{}: on a mutated {} ({}): {e}",
+                            problem.name, case.name, m.what
+                        ));
+                    }
+                }
+            }
+        }
+        println!(
+            "{}: input validator {}: {} input{} checked, {} invalid; {tried} mutation{} of {} valid input{} probed, {}",
+            problem.name,
+            validator.tool.display,
+            cases.len(),
+            plural(cases.len()),
+            rejected[v],
+            plural(tried),
+            probes.len(),
+            plural(probes.len()),
+            if accepted.is_empty() {
+                "all rejected".to_string()
+            } else {
+                format!("{} kind{} accepted", accepted.len(), plural(accepted.len()))
+            }
+        );
+    }
+    valid
+}
+
+/// Give each answer file to the checker as an output (it must accept it),
+/// then probe the checker with mutations of the smallest answers.
+fn validate_answers(
+    problem: &Problem,
+    checker: &ExternalChecker,
+    cases: &[&Case],
+    context: ToolContext<'_>,
+    tally: &mut Tally,
+) {
+    if let Err(e) = checker.tool.prepare(context.sandbox) {
+        tally.error(format!("{}: checker: {e}", problem.name));
+        return;
+    }
+    let mut accepting: Vec<&Case> = Vec::new();
+    let mut answers = 0usize;
+    for case in cases {
+        let Some(answer_path) = &case.answer else {
+            continue;
+        };
+        answers += 1;
+        tally.count(answer_path);
+        let answer = match std::fs::read(answer_path) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                tally.error(format!("{}: cannot read: {e}", answer_path.display()));
+                continue;
+            }
+        };
+        let judgement = checker.check(context, &case.input, Some(answer_path), &answer);
+        match judgement.verdict {
+            Verdict::Accepted => accepting.push(case),
+            Verdict::InternalError | Verdict::Skipped => tally.error(format!(
+                "{}: the checker failed on the answer file as an output: {}",
+                answer_path.display(),
+                judgement.message
+            )),
+            other => tally.warn(format!(
+                "{}: the checker does not accept the answer file as an output ({other}: {})",
+                answer_path.display(),
+                judgement.message
+            )),
+        }
+    }
+    let probes = smallest(&accepting, |c| c.answer.as_deref());
+    let mut tried = 0usize;
+    let mut accepted: BTreeSet<&'static str> = BTreeSet::new();
+    for case in &probes {
+        let Some(answer_path) = &case.answer else {
+            continue;
+        };
+        let Ok(answer) = std::fs::read(answer_path) else {
+            continue;
+        };
+        for m in mutate::answer_mutations(&answer) {
+            if accepted.contains(m.kind) {
+                continue;
+            }
+            tried += 1;
+            let judgement = checker.check(context, &case.input, Some(answer_path), &m.bytes);
+            match judgement.verdict {
+                Verdict::Accepted => {
+                    accepted.insert(m.kind);
+                    tally.warn(format!(
+                        "{}: checker {} accepted a mutated answer of {} as an output: {}; a checker should reject it",
+                        problem.name, checker.tool.display, case.name, m.what
+                    ));
+                }
+                Verdict::InternalError => {
+                    accepted.insert(m.kind);
+                    tally.warn(format!(
+                        "{}: checker {} failed on a mutated answer of {} ({}) instead of rejecting it: {}",
+                        problem.name, checker.tool.display, case.name, m.what, judgement.message
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+    println!(
+        "{}: checker {} ({}): {} answer file{} given as outputs, {} accepted; {tried} mutation{} of {} answer{} probed, {}",
+        problem.name,
+        checker.tool.display,
+        checker.protocol.name(),
+        answers,
+        plural(answers),
+        accepting.len(),
+        plural(tried),
+        probes.len(),
+        plural(probes.len()),
+        if accepted.is_empty() {
+            "all rejected".to_string()
+        } else {
+            format!("{} kind{} accepted", accepted.len(), plural(accepted.len()))
+        }
+    );
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }

@@ -6,15 +6,19 @@
 //! expected. Command-line flags override the file ([`Overrides`]). This
 //! module reads configuration only; it never looks inside case files.
 
+pub mod kattis;
+mod tools;
 pub mod units;
 
 use crate::check::Comparison;
+use crate::check::external::{InputValidator, Protocol};
 use crate::exec::Limits;
 use crate::puzzles::{self, Puzzle};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use toml::Spanned;
+use tools::OneOrMany;
 pub use units::{Size, Span};
 
 /// Built-in defaults (DESIGN.md "judge.toml").
@@ -40,6 +44,7 @@ struct RootTable {
     float_tolerance: Option<f64>,
     float_absolute_tolerance: Option<f64>,
     float_relative_tolerance: Option<f64>,
+    checker_time_limit: Option<Span>,
     #[serde(default)]
     problem: indexmap::IndexMap<String, ProblemTable>,
 }
@@ -48,8 +53,16 @@ struct RootTable {
 #[serde(deny_unknown_fields)]
 struct ProblemTable {
     puzzle: Option<Spanned<String>>,
+    /// A Kattis-style problem package: its limits, cases, validators and
+    /// output validator, under this table's keys.
+    package: Option<Spanned<String>>,
     cases: Option<Spanned<String>>,
     check: Option<Spanned<CheckKind>>,
+    checker: Option<Spanned<String>>,
+    checker_protocol: Option<Protocol>,
+    checker_time_limit: Option<Span>,
+    validator: Option<Spanned<OneOrMany>>,
+    validator_protocol: Option<Protocol>,
     solution: Option<Spanned<String>>,
     time_limit: Option<Span>,
     wall_limit: Option<Span>,
@@ -73,6 +86,7 @@ pub enum CheckKind {
     Lines,
     Tokens,
     Puzzle,
+    Checker,
 }
 
 /// A problem as the judge works with it: everything resolved.
@@ -91,6 +105,16 @@ pub struct Problem {
     pub limits: Limits,
     /// The reference solution's command line, if the problem names one.
     pub solution: Option<String>,
+    /// Only these subdirectories of `cases` hold cases, in this order (a
+    /// package's `sample` and `secret`); empty: the whole tree.
+    pub case_groups: Vec<String>,
+    /// External input validators (`validator`, a package's
+    /// `input_validators/`), for `judge validate`.
+    pub validators: Vec<InputValidator>,
+    /// The Kattis-style package the problem comes from, if any.
+    pub package: Option<PathBuf>,
+    /// Things a user should know about the configuration (shown as warnings).
+    pub warnings: Vec<String>,
 }
 
 impl std::fmt::Debug for Problem {
@@ -104,6 +128,9 @@ impl std::fmt::Debug for Problem {
             .field("strict", &self.strict)
             .field("limits", &self.limits)
             .field("solution", &self.solution)
+            .field("case_groups", &self.case_groups)
+            .field("validators", &self.validators)
+            .field("package", &self.package)
             .finish()
     }
 }
@@ -185,10 +212,30 @@ pub fn ad_hoc_problem(
     let puzzle = puzzles::find(name);
     let table = ProblemTable::default();
     let root = RootTable::default();
-    let mut problem = resolve_with(name, &table, &root, overrides, puzzle, cases, None)
+    let mut problem = resolve_with(name, &table, &root, overrides, puzzle, cases, None, None)
         .map_err(|(message, _)| ConfigError(message))?;
     problem.name = name.to_string();
     Ok(problem)
+}
+
+/// A Kattis-style package judged with no judge.toml (`judge run PKG`): its
+/// name is its directory's.
+pub fn package_problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigError> {
+    let package = kattis::load(root).map_err(ConfigError)?;
+    let table = ProblemTable::default();
+    let defaults = RootTable::default();
+    let name = package.name.clone();
+    resolve_with(
+        &name,
+        &table,
+        &defaults,
+        overrides,
+        None,
+        root.join("data"),
+        Some(root),
+        Some(&package),
+    )
+    .map_err(|(message, _)| ConfigError(format!("{}: {message}", root.display())))
 }
 
 fn resolve(
@@ -215,20 +262,41 @@ fn resolve(
         })?),
         None => None,
     };
-    let cases = match &table.cases {
-        Some(c) => base.join(c.get_ref()),
-        None => base.join("cases").join(name),
+    let package =
+        match &table.package {
+            Some(p) => Some(kattis::load(&base.join(p.get_ref())).map_err(|e| {
+                ConfigError(format!("{}: problem.{name}.package: {e}", at(p.span())))
+            })?),
+            None => None,
+        };
+    let cases = match (&table.cases, &package) {
+        (Some(c), _) => base.join(c.get_ref()),
+        (None, Some(p)) => p.root.join("data"),
+        (None, None) => base.join("cases").join(name),
     };
-    resolve_with(name, table, root, overrides, puzzle, cases, Some(base)).map_err(
-        |(message, span)| match span {
-            Some(span) => ConfigError(format!("{}: problem.{name}: {message}", at(span))),
-            None => ConfigError(format!("{}: problem.{name}: {message}", path.display())),
-        },
+    resolve_with(
+        name,
+        table,
+        root,
+        overrides,
+        puzzle,
+        cases,
+        Some(base),
+        package.as_ref(),
     )
+    .map_err(|(message, span)| match span {
+        Some(span) => ConfigError(format!("{}: problem.{name}: {message}", at(span))),
+        None => ConfigError(format!("{}: problem.{name}: {message}", path.display())),
+    })
 }
 
 type SpannedMessage = (String, Option<std::ops::Range<usize>>);
 
+/// Resolve one problem from its table, the file's top-level defaults, the
+/// command-line overrides and, for a package, the package. Precedence:
+/// flags, then the problem's table, then the package, then the top level,
+/// then the built-in defaults.
+#[allow(clippy::too_many_arguments)]
 fn resolve_with(
     name: &str,
     table: &ProblemTable,
@@ -237,16 +305,27 @@ fn resolve_with(
     puzzle: Option<&'static dyn Puzzle>,
     cases: PathBuf,
     base: Option<&Path>,
+    package: Option<&kattis::Package>,
 ) -> Result<Problem, SpannedMessage> {
     let check_span = table.check.as_ref().map(|c| c.span());
+    let package_kind = package.map(|p| {
+        if p.output_validator.is_some() {
+            CheckKind::Checker
+        } else {
+            CheckKind::Tokens
+        }
+    });
     let kind = overrides
         .comparison
         .or(table.check.as_ref().map(|c| *c.get_ref()))
+        .or(table.checker.as_ref().map(|_| CheckKind::Checker))
+        .or(package_kind)
         .unwrap_or(if puzzle.is_some() {
             CheckKind::Puzzle
         } else {
             CheckKind::Tokens
         });
+    let package_check = package.map(|p| p.default_check).unwrap_or_default();
     let absolute = overrides
         .float_tolerance
         .or(table.float_absolute_tolerance)
@@ -259,6 +338,14 @@ fn resolve_with(
         .or(table.float_tolerance)
         .or(root.float_relative_tolerance)
         .or(root.float_tolerance);
+    let configured_tolerance = absolute.is_some() || relative.is_some();
+    let (absolute, relative) = if configured_tolerance {
+        (absolute, relative)
+    } else {
+        (package_check.float_absolute, package_check.float_relative)
+    };
+    let base_dir = base.unwrap_or(Path::new("."));
+    let tool_time = tools::time_limit(table, root, package)?;
     for t in [absolute, relative].into_iter().flatten() {
         if !(t.is_finite() && t >= 0.0) {
             return Err((
@@ -272,7 +359,15 @@ fn resolve_with(
         CheckKind::Lines => Comparison::Lines,
         CheckKind::Tokens => Comparison::Tokens {
             float: crate::check::text::FloatTolerance::new(absolute, relative),
+            case_insensitive: package.is_some() && !package_check.case_sensitive,
         },
+        CheckKind::Checker => Comparison::Checker(tools::checker(
+            table,
+            package,
+            base_dir,
+            tool_time,
+            check_span.clone(),
+        )?),
         CheckKind::Puzzle => {
             if puzzle.is_none() {
                 return Err((
@@ -286,9 +381,17 @@ fn resolve_with(
             Comparison::Puzzle
         }
     };
-    if (absolute.is_some() || relative.is_some())
-        && !matches!(comparison, Comparison::Tokens { .. })
+    if let Some(checker) = &table.checker
+        && table.check.is_some()
+        && !matches!(comparison, Comparison::Checker(_))
+        && overrides.comparison.is_none()
     {
+        return Err((
+            "checker = \"…\" is only used with check = \"checker\"".to_string(),
+            Some(checker.span()),
+        ));
+    }
+    if configured_tolerance && !matches!(comparison, Comparison::Tokens { .. }) {
         return Err((
             "a float tolerance only applies to check = \"tokens\"".to_string(),
             check_span,
@@ -297,6 +400,7 @@ fn resolve_with(
     let time = overrides
         .time_limit
         .or(table.time_limit.map(|s| s.0))
+        .or(package.and_then(|p| p.time_limit))
         .or(root.time_limit.map(|s| s.0))
         .unwrap_or(DEFAULT_TIME_LIMIT);
     let wall = overrides
@@ -307,6 +411,7 @@ fn resolve_with(
     let memory = overrides
         .memory_limit
         .or(table.memory_limit.map(|s| s.0))
+        .or(package.map(|p| p.memory))
         .or(root.memory_limit.map(|s| s.0))
         .unwrap_or(DEFAULT_MEMORY_LIMIT);
     let stack = overrides
@@ -317,6 +422,7 @@ fn resolve_with(
     let output = overrides
         .output_limit
         .or(table.output_limit.map(|s| s.0))
+        .or(package.map(|p| p.output))
         .or(root.output_limit.map(|s| s.0))
         .unwrap_or(DEFAULT_OUTPUT_LIMIT);
     let file_size = table
@@ -362,10 +468,25 @@ fn resolve_with(
             Some(s.span()),
         ));
     }
+    let validators = tools::validators(table, package, base_dir, tool_time)?;
+    // A package's cases are data/sample then data/secret, unless the table
+    // names its own cases.
+    let case_groups = if package.is_some() && table.cases.is_none() {
+        kattis::CASE_GROUPS.map(String::from).to_vec()
+    } else {
+        Vec::new()
+    };
+    let strict_from_package = package
+        .filter(|_| package_check.space_change_sensitive)
+        .map(|_| true);
     Ok(Problem {
         name: name.to_string(),
         puzzle,
         cases,
+        case_groups,
+        validators,
+        package: package.map(|p| p.root.clone()),
+        warnings: package.map(|p| p.warnings.clone()).unwrap_or_default(),
         comparison,
         lexmin: overrides
             .lexmin
@@ -375,6 +496,7 @@ fn resolve_with(
         strict: overrides
             .strict
             .or(table.strict)
+            .or(strict_from_package)
             .or(root.strict)
             .unwrap_or(false),
         limits: Limits {

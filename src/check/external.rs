@@ -1,0 +1,304 @@
+//! External checkers and input validators: programs of the problem setter,
+//! run by the judge under limits of their own.
+//!
+//! A checker speaks one of two protocols, chosen in the configuration:
+//!
+//! - **testlib**: `checker INPUT OUTPUT ANSWER`, standard input /dev/null;
+//!   exit 0 AC, 1 WA, 2 PE, 3 the checker failed (IE); testlib's older
+//!   "dirt" code 4 and its optional "unexpected end of file" code 8 are PE,
+//!   as testlib itself reports them. The message is the first non-empty
+//!   line of standard error (where testlib writes "wrong answer …"), or of
+//!   standard output when standard error is empty. No result file is
+//!   passed: testlib writes the same text to standard error.
+//! - **kattis**: `validator INPUT ANSWER FEEDBACK_DIR/ [FLAGS…] < OUTPUT`;
+//!   exit 42 AC, 43 WA. The message is the first non-empty line of
+//!   `judgemessage.txt` in the feedback directory, else of
+//!   `teammessage.txt`, else of standard error.
+//!
+//! Anything else — a crash, a signal, a time-out, a memory or output limit,
+//! an exit code the protocol does not define, testlib's "fail" — is IE,
+//! never WA: the submission is not blamed for the judge's tools.
+//!
+//! Input validators get the input on standard input. testlib: exit 0 means
+//! valid, any other exit code invalid (testlib validators fail with 3).
+//! Kattis: 42 valid, 43 invalid, anything else a broken validator.
+//!
+//! How a tool is found, built and run under its limits is [`super::tool`];
+//! this module speaks the protocols and decides what the answers mean.
+
+use super::Judgement;
+use super::tool::{Tool, ToolContext, tool_limits};
+use crate::exec::{Exit, LimitHit, Limits, RunError, RunOutcome};
+use crate::verdict::Verdict;
+use serde::Deserialize;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How a checker or validator talks to the judge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// testlib: `checker IN OUT ANS`, exit 0/1/2/3; validators exit 0 when valid.
+    #[default]
+    Testlib,
+    /// Kattis: `validator IN ANS FEEDBACK_DIR < OUT`, exit 42/43.
+    Kattis,
+}
+
+impl Protocol {
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Testlib => "testlib",
+            Protocol::Kattis => "kattis",
+        }
+    }
+}
+
+/// An external checker (`check = "checker"`, or a Kattis package's output
+/// validator).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExternalChecker {
+    pub tool: Tool,
+    pub protocol: Protocol,
+    /// Wall-clock and CPU time for one run.
+    pub time_limit: Duration,
+    /// Kattis: arguments after the feedback directory (`validator_flags`).
+    pub flags: Vec<String>,
+}
+
+/// Why a tool run did not give an answer the protocol defines, or `None`
+/// when it exited with a code.
+fn tool_failure(what: &str, outcome: &RunOutcome, limits: &Limits) -> Option<String> {
+    let said = said(&outcome.stderr_tail)
+        .map(|s| format!(": {s}"))
+        .unwrap_or_default();
+    match outcome.limit_hit {
+        Some(LimitHit::Wall) | Some(LimitHit::Cpu) => {
+            return Some(format!(
+                "{what} timed out (limit {:.1}s): killed",
+                limits.time.as_secs_f64()
+            ));
+        }
+        Some(LimitHit::Output) => {
+            return Some(format!(
+                "{what} printed more than {} on standard output: killed",
+                crate::config::Size(limits.output)
+            ));
+        }
+        Some(LimitHit::Memory) => {
+            return Some(format!("{what} ran out of memory{said}"));
+        }
+        Some(LimitHit::FileSize) => {
+            return Some(format!("{what} wrote a file past the file-size limit"));
+        }
+        Some(LimitHit::Processes) | None => {}
+    }
+    match outcome.exit {
+        Exit::Signal(_) => Some(format!(
+            "{what} crashed: killed by {}{said}",
+            outcome.exit.describe()
+        )),
+        Exit::Code(_) => None,
+    }
+}
+
+/// The first non-empty line of a tool's text, trimmed and cut to 300
+/// characters, with "…" when more lines follow.
+pub fn said(text: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(text);
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next()?;
+    let mut line: String = first.chars().take(300).collect();
+    if line.len() < first.len() || lines.next().is_some() {
+        line.push_str(" …");
+    }
+    Some(line)
+}
+
+impl ExternalChecker {
+    /// Judge `output` of a case. The run itself must have finished normally.
+    pub fn check(
+        &self,
+        context: ToolContext<'_>,
+        input: &Path,
+        answer: Option<&Path>,
+        output: &[u8],
+    ) -> Judgement {
+        let ie = |message: String| Judgement::new(Verdict::InternalError, message);
+        let what = format!("checker {}", self.tool.display);
+        let dir = match tempfile::Builder::new().prefix("judge-check-").tempdir() {
+            Ok(d) => d,
+            Err(e) => return ie(format!("cannot create a directory for the checker: {e}")),
+        };
+        // Scratch files in the judge's own fresh directory, read only after
+        // they are written and closed: no other reader can see them half
+        // written, so no temp-and-rename here.
+        let output_path = dir.path().join("output");
+        let feedback = dir.path().join("feedback");
+        if let Err(e) =
+            std::fs::write(&output_path, output).and_then(|()| std::fs::create_dir(&feedback))
+        {
+            return ie(format!("cannot write the output for the checker: {e}"));
+        }
+        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let input = absolute(input);
+        let answer = answer.map_or_else(|| PathBuf::from("/dev/null"), absolute);
+        let (args, stdin): (Vec<OsString>, Option<&Path>) = match self.protocol {
+            Protocol::Testlib => (
+                vec![
+                    input.into_os_string(),
+                    output_path.clone().into_os_string(),
+                    answer.into_os_string(),
+                ],
+                None,
+            ),
+            Protocol::Kattis => {
+                let mut feedback_arg = feedback.clone().into_os_string();
+                feedback_arg.push("/");
+                let mut args = vec![
+                    input.into_os_string(),
+                    answer.into_os_string(),
+                    feedback_arg,
+                ];
+                args.extend(self.flags.iter().map(OsString::from));
+                (args, Some(output_path.as_path()))
+            }
+        };
+        let limits = tool_limits(self.time_limit);
+        let outcome = match self.tool.run(context, &args, stdin, &limits) {
+            Ok(o) => o,
+            Err(RunError::Interrupted) => {
+                return Judgement::new(Verdict::Skipped, "not run: the judge was interrupted");
+            }
+            Err(RunError::Internal(m)) => return ie(format!("{what}: {m}")),
+        };
+        if let Some(failure) = tool_failure(&what, &outcome, &limits) {
+            return ie(failure);
+        }
+        let Exit::Code(code) = outcome.exit else {
+            return ie(format!("{what}: {}", outcome.exit.describe()));
+        };
+        match self.protocol {
+            Protocol::Testlib => {
+                let message = said(&outcome.stderr_tail).or_else(|| said(&outcome.stdout));
+                let (verdict, default) = match code {
+                    0 => (Verdict::Accepted, "the checker accepted the output"),
+                    1 => (Verdict::WrongAnswer, "the checker rejected the output"),
+                    2 | 4 | 8 => (
+                        Verdict::PresentationError,
+                        "the checker found the output badly formatted",
+                    ),
+                    3 => {
+                        return ie(format!(
+                            "{what} failed (exit code 3){}",
+                            message.map(|m| format!(": {m}")).unwrap_or_default()
+                        ));
+                    }
+                    other => {
+                        return ie(format!(
+                            "{what} answered exit code {other}, which the testlib protocol does not define (0 AC, 1 WA, 2 PE, 3 fail){}",
+                            message.map(|m| format!(": {m}")).unwrap_or_default()
+                        ));
+                    }
+                };
+                Judgement::new(verdict, message.unwrap_or_else(|| default.to_string()))
+            }
+            Protocol::Kattis => {
+                let read = |name: &str| {
+                    std::fs::read(feedback.join(name))
+                        .ok()
+                        .and_then(|t| said(&t))
+                };
+                let message = read("judgemessage.txt")
+                    .or_else(|| read("teammessage.txt"))
+                    .or_else(|| said(&outcome.stderr_tail));
+                match code {
+                    42 => Judgement::new(
+                        Verdict::Accepted,
+                        message.unwrap_or_else(|| "the output validator accepted".to_string()),
+                    ),
+                    43 => Judgement::new(
+                        Verdict::WrongAnswer,
+                        message.unwrap_or_else(|| "the output validator rejected".to_string()),
+                    ),
+                    other => ie(format!(
+                        "{what} answered exit code {other}, which the Kattis protocol does not define (42 AC, 43 WA){}",
+                        message.map(|m| format!(": {m}")).unwrap_or_default()
+                    )),
+                }
+            }
+        }
+    }
+}
+
+/// An external input validator (`validator = "…"`, or a Kattis package's
+/// `input_validators/`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputValidator {
+    pub tool: Tool,
+    pub protocol: Protocol,
+    pub time_limit: Duration,
+    /// Arguments after the tool's own (Kattis input validator flags).
+    pub flags: Vec<String>,
+}
+
+/// What an input validator said about an input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Validity {
+    Valid,
+    /// Rejected, with the validator's message.
+    Invalid(String),
+}
+
+impl InputValidator {
+    /// Run the validator on one input file. `Err`: the validator itself
+    /// failed (crashed, timed out, answered an undefined exit code).
+    pub fn check(&self, context: ToolContext<'_>, input: &Path) -> Result<Validity, String> {
+        let what = format!("input validator {}", self.tool.display);
+        let limits = tool_limits(self.time_limit);
+        let args: Vec<OsString> = self.flags.iter().map(OsString::from).collect();
+        let outcome = self
+            .tool
+            .run(context, &args, Some(input), &limits)
+            .map_err(|e| format!("{what}: {e}"))?;
+        if let Some(failure) = tool_failure(&what, &outcome, &limits) {
+            return Err(failure);
+        }
+        let Exit::Code(code) = outcome.exit else {
+            return Err(format!("{what}: {}", outcome.exit.describe()));
+        };
+        let message = || {
+            said(&outcome.stderr_tail)
+                .or_else(|| said(&outcome.stdout))
+                .unwrap_or_else(|| format!("rejected (exit code {code})"))
+        };
+        match (self.protocol, code) {
+            (Protocol::Testlib, 0) | (Protocol::Kattis, 42) => Ok(Validity::Valid),
+            (Protocol::Testlib, _) | (Protocol::Kattis, 43) => Ok(Validity::Invalid(message())),
+            (Protocol::Kattis, other) => Err(format!(
+                "{what} answered exit code {other}, which the Kattis protocol does not define (42 valid, 43 invalid){}",
+                said(&outcome.stderr_tail)
+                    .map(|m| format!(": {m}"))
+                    .unwrap_or_default()
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn said_takes_the_first_meaningful_line() {
+        assert_eq!(
+            said(b"\n  \nwrong answer 1st numbers differ\n"),
+            Some("wrong answer 1st numbers differ".into())
+        );
+        assert_eq!(said(b"a\nb\n"), Some("a …".into()));
+        assert_eq!(said(b" \n\t\n"), None);
+        let long = "x".repeat(400);
+        assert_eq!(said(long.as_bytes()).unwrap().chars().count(), 302);
+    }
+}

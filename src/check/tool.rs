@@ -1,0 +1,411 @@
+//! The problem setter's programs — checkers and input validators — as the
+//! judge finds, builds and runs them. A [`Tool`] is what the configuration
+//! names (a command, a file, a Kattis program directory); prepared once, it
+//! is an argument vector to execute. Running one is a trusted
+//! [`launch`]: the tool keeps the judge's environment and reads the case
+//! files in place, but runs in a private working directory under its own
+//! limits ([`tool_limits`]: a time limit, default 10 s, wall clock and CPU;
+//! 4 GiB of memory; 8 MiB of output), and everything it started is killed
+//! when it ends.
+//!
+//! How a configured program becomes something to execute is
+//! [`checker_program`]: a program on PATH, an executable, a script, or a
+//! C/C++ source (or a Kattis program directory of them) compiled once per
+//! judge process with `cc`/`c++`. It is the one place to re-route to a
+//! shared compile cache. What a tool's answers mean is the protocols'
+//! business ([`super::external`]), not this module's.
+
+use crate::exec::process::{Launch, Trust, launch, resolve_program};
+use crate::exec::sandbox::Sandbox;
+use crate::exec::{LimitHit, Limits, RunError, RunOutcome};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+/// The default time limit of one checker or validator run.
+pub const DEFAULT_TOOL_TIME_LIMIT: Duration = Duration::from_secs(10);
+/// Address space of a checker or validator run.
+pub const TOOL_MEMORY: u64 = 4 << 30;
+/// Standard output a checker or validator may print.
+pub const TOOL_OUTPUT: u64 = 8 << 20;
+/// How long compiling a checker or validator may take.
+pub const COMPILE_TIME_LIMIT: Duration = Duration::from_secs(120);
+
+/// What a tool is made from, as configured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A file (a program, a script or a source file) or a Kattis program
+    /// directory.
+    Path(PathBuf),
+    /// A program looked up on PATH (`python3`, `diff`).
+    Name(String),
+}
+
+/// A program of the problem setter: what it is made from, the arguments
+/// that come before the protocol's, and, once prepared, what to execute.
+#[derive(Clone)]
+pub struct Tool {
+    pub source: Source,
+    /// Arguments before the protocol's own (a script for an interpreter).
+    pub args: Vec<String>,
+    /// How to name it in messages (as configured).
+    pub display: String,
+    ready: Arc<OnceLock<Result<Ready, String>>>,
+}
+
+impl PartialEq for Tool {
+    fn eq(&self, other: &Tool) -> bool {
+        self.source == other.source && self.args == other.args
+    }
+}
+
+impl std::fmt::Debug for Tool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tool")
+            .field("source", &self.source)
+            .field("args", &self.args)
+            .finish()
+    }
+}
+
+/// A prepared tool: the argument vector to execute (the program first, as
+/// an absolute path), and what must live as long as it (a compiled binary's
+/// directory).
+#[derive(Debug)]
+pub struct Ready {
+    pub argv: Vec<OsString>,
+    _keep: Option<Arc<tempfile::TempDir>>,
+}
+
+impl Tool {
+    /// A tool from a command line in judge.toml (split like a shell, no
+    /// shell). The first word is a file when it contains a `/` or names a
+    /// file or directory beside judge.toml (`checker.cpp`), resolved against
+    /// `base`; otherwise a program on PATH. Later words that name files
+    /// beside judge.toml (`python3 check.py`) are made absolute too, since
+    /// the tool runs in a private working directory.
+    pub fn from_command(command: &str, base: &Path) -> Result<Tool, String> {
+        let words = shlex::split(command)
+            .ok_or_else(|| format!("{command:?} is not a command line (unbalanced quotes?)"))?;
+        let (first, rest) = words
+            .split_first()
+            .ok_or_else(|| "the command is empty".to_string())?;
+        let beside = base.join(first);
+        let source = if first.contains('/') || beside.exists() {
+            Source::Path(std::path::absolute(&beside).unwrap_or(beside))
+        } else {
+            Source::Name(first.clone())
+        };
+        let args = rest
+            .iter()
+            .map(|word| {
+                let path = base.join(word);
+                if !word.starts_with('-') && !word.is_empty() && path.exists() {
+                    std::path::absolute(&path)
+                        .unwrap_or(path)
+                        .to_string_lossy()
+                        .into_owned()
+                } else {
+                    word.clone()
+                }
+            })
+            .collect();
+        Ok(Tool {
+            source,
+            args,
+            display: command.to_string(),
+            ready: Arc::default(),
+        })
+    }
+
+    /// A tool that is a file or a program directory (a Kattis package's
+    /// validators); `display` names it in messages.
+    pub fn from_path(path: &Path, display: String) -> Tool {
+        Tool {
+            source: Source::Path(std::path::absolute(path).unwrap_or(path.to_path_buf())),
+            args: Vec::new(),
+            display,
+            ready: Arc::default(),
+        }
+    }
+
+    /// Prepare the tool once (compile it, if it is a source): later calls
+    /// return the same result. Call it before judging, so that a broken tool
+    /// is one error instead of an IE on every case.
+    pub fn prepare(&self, sandbox: &Sandbox) -> Result<&Ready, String> {
+        self.ready
+            .get_or_init(|| checker_program(&self.source, sandbox))
+            .as_ref()
+            .map_err(|e| format!("{}: {e}", self.display))
+    }
+
+    /// Run the prepared tool once with the protocol's arguments.
+    pub(crate) fn run(
+        &self,
+        context: ToolContext<'_>,
+        protocol_args: &[OsString],
+        stdin: Option<&Path>,
+        limits: &Limits,
+    ) -> Result<RunOutcome, RunError> {
+        let ready = self.prepare(context.sandbox).map_err(RunError::Internal)?;
+        let (program, before) = ready
+            .argv
+            .split_first()
+            .ok_or_else(|| RunError::Internal(format!("{}: nothing to run", self.display)))?;
+        let mut args: Vec<OsString> = before.to_vec();
+        args.extend(self.args.iter().map(OsString::from));
+        args.extend(protocol_args.iter().cloned());
+        launch(
+            context.sandbox,
+            &Launch {
+                program: Path::new(program),
+                args: &args,
+                stdin,
+                limits,
+                slot: context.slot,
+                trust: Trust::Trusted,
+            },
+        )
+    }
+}
+
+/// **The compile seam.** Turn a configured program into an argument vector
+/// to execute:
+///
+/// - a name: looked up on PATH;
+/// - a `.c` file: `cc -O2 -std=gnu11 -I DIR -o BIN FILE -lm`; a `.cpp`,
+///   `.cc`, `.cxx` or `.c++` file: `c++ -O2 -std=gnu++17 -I DIR -o BIN
+///   FILE` (DIR is the source's directory, where `testlib.h` usually is);
+/// - a `.py` file: `python3 FILE`; a `.sh` file that is not executable:
+///   `sh FILE`; any other executable file: itself;
+/// - a directory (a Kattis program): all its C++ sources compiled together,
+///   else all its C sources, else its one `.py` file, else an executable
+///   `run` in it.
+///
+/// Binaries live in a temporary directory for as long as the tool (one
+/// judge process); nothing is cached across runs yet. A shared compile
+/// cache can take over by changing this one function.
+pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, String> {
+    let path = match source {
+        Source::Name(name) => {
+            return Ok(Ready {
+                argv: vec![resolve_program(name)?.into_os_string()],
+                _keep: None,
+            });
+        }
+        Source::Path(path) => path,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!("{} not found", path.display()),
+        _ => format!("{}: {e}", path.display()),
+    })?;
+    if meta.is_dir() {
+        return directory_program(path, sandbox);
+    }
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    match Language::of_extension(ext) {
+        Some(language) => compile(language, std::slice::from_ref(path), path, sandbox),
+        None if ext == "py" => Ok(Ready {
+            argv: vec![
+                resolve_program("python3")?.into_os_string(),
+                path.clone().into_os_string(),
+            ],
+            _keep: None,
+        }),
+        None if is_executable(&meta) => Ok(Ready {
+            argv: vec![path.clone().into_os_string()],
+            _keep: None,
+        }),
+        None if ext == "sh" => Ok(Ready {
+            argv: vec!["/bin/sh".into(), path.clone().into_os_string()],
+            _keep: None,
+        }),
+        None => Err(format!(
+            "{} is not executable (chmod +x it) and not a source the judge can build (.c, .cpp, .py, .sh)",
+            path.display()
+        )),
+    }
+}
+
+fn is_executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.is_file() && meta.permissions().mode() & 0o111 != 0
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Language {
+    C,
+    Cpp,
+}
+
+impl Language {
+    fn of_extension(ext: &str) -> Option<Language> {
+        match ext {
+            "c" => Some(Language::C),
+            "cpp" | "cc" | "cxx" | "c++" | "C" => Some(Language::Cpp),
+            _ => None,
+        }
+    }
+}
+
+/// A Kattis program directory: its sources compiled together, or its one
+/// script.
+fn directory_program(dir: &Path, sandbox: &Sandbox) -> Result<Ready, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    let with = |language: Language| -> Vec<PathBuf> {
+        files
+            .iter()
+            .filter(|p| {
+                p.extension()
+                    .and_then(|e| e.to_str())
+                    .and_then(Language::of_extension)
+                    == Some(language)
+            })
+            .cloned()
+            .collect()
+    };
+    for language in [Language::Cpp, Language::C] {
+        let sources = with(language);
+        if !sources.is_empty() {
+            return compile(language, &sources, dir, sandbox);
+        }
+    }
+    let scripts: Vec<&PathBuf> = files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    if let [script] = scripts.as_slice() {
+        return checker_program(&Source::Path((*script).clone()), sandbox);
+    }
+    let run = dir.join("run");
+    if run.is_file() {
+        return checker_program(&Source::Path(run), sandbox);
+    }
+    Err(format!(
+        "{}: cannot tell how to run this program directory (expected C/C++ sources, one .py file, or an executable `run`)",
+        dir.display()
+    ))
+}
+
+/// Compile sources into a binary in a fresh temporary directory.
+fn compile(
+    language: Language,
+    sources: &[PathBuf],
+    what: &Path,
+    sandbox: &Sandbox,
+) -> Result<Ready, String> {
+    let (compiler, std) = match language {
+        Language::C => ("cc", "-std=gnu11"),
+        Language::Cpp => ("c++", "-std=gnu++17"),
+    };
+    let compiler_path =
+        resolve_program(compiler).map_err(|e| format!("cannot build {}: {e}", what.display()))?;
+    let dir = tempfile::Builder::new()
+        .prefix("judge-tool-")
+        .tempdir()
+        .map_err(|e| format!("cannot create a build directory: {e}"))?;
+    let binary = dir.path().join("program");
+    let include = if what.is_dir() {
+        what.to_path_buf()
+    } else {
+        what.parent().unwrap_or(Path::new(".")).to_path_buf()
+    };
+    let mut args: Vec<OsString> = vec!["-O2".into(), std.into(), "-I".into(), include.into()];
+    args.push("-o".into());
+    args.push(binary.clone().into());
+    args.extend(sources.iter().map(|s| s.clone().into_os_string()));
+    if language == Language::C {
+        args.push("-lm".into());
+    }
+    let limits = Limits {
+        time: COMPILE_TIME_LIMIT,
+        wall: COMPILE_TIME_LIMIT,
+        memory: None,
+        stack: None,
+        output: 1 << 20,
+        file_size: 1 << 30,
+        processes: 64,
+    };
+    let outcome = launch(
+        sandbox,
+        &Launch {
+            program: &compiler_path,
+            args: &args,
+            stdin: None,
+            limits: &limits,
+            slot: 0,
+            trust: Trust::Trusted,
+        },
+    )
+    .map_err(|e| format!("cannot build {}: {e}", what.display()))?;
+    if outcome.limit_hit.is_some() || !outcome.exit.success() || !binary.is_file() {
+        let why = if matches!(outcome.limit_hit, Some(LimitHit::Wall | LimitHit::Cpu)) {
+            format!("timed out after {}s", COMPILE_TIME_LIMIT.as_secs())
+        } else {
+            outcome.exit.describe()
+        };
+        let errors = String::from_utf8_lossy(&outcome.stderr_tail);
+        return Err(format!(
+            "cannot build {}: {compiler} failed ({why}):\n{}",
+            what.display(),
+            errors.trim_end()
+        ));
+    }
+    Ok(Ready {
+        argv: vec![binary.into_os_string()],
+        _keep: Some(Arc::new(dir)),
+    })
+}
+
+/// Where a tool runs: the sandbox of the judge process and the worker slot.
+#[derive(Clone, Copy)]
+pub struct ToolContext<'a> {
+    pub sandbox: &'a Sandbox,
+    pub slot: usize,
+}
+
+/// The limits of one checker or validator run.
+pub fn tool_limits(time: Duration) -> Limits {
+    Limits {
+        time,
+        wall: time,
+        memory: Some(TOOL_MEMORY),
+        stack: Some(TOOL_MEMORY),
+        output: TOOL_OUTPUT,
+        file_size: 64 << 20,
+        processes: 64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_resolve_files_beside_the_config() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("check.py"), "").unwrap();
+        std::fs::write(dir.path().join("checker.cpp"), "").unwrap();
+        let t = Tool::from_command("checker.cpp", dir.path()).unwrap();
+        assert_eq!(t.source, Source::Path(dir.path().join("checker.cpp")));
+        let t = Tool::from_command("python3 check.py -x", dir.path()).unwrap();
+        assert_eq!(t.source, Source::Name("python3".into()));
+        assert_eq!(
+            t.args,
+            [
+                dir.path().join("check.py").to_string_lossy().into_owned(),
+                "-x".into()
+            ]
+        );
+        let t = Tool::from_command("bin/missing", dir.path()).unwrap();
+        assert_eq!(t.source, Source::Path(dir.path().join("bin/missing")));
+        assert!(Tool::from_command("'open", dir.path()).is_err());
+        assert!(Tool::from_command("", dir.path()).is_err());
+    }
+}

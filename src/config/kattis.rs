@@ -1,0 +1,482 @@
+//! Kattis-style problem packages: a directory with `problem.yaml`,
+//! `data/sample/` and `data/secret/` (`.in`/`.ans` pairs),
+//! `input_validators/` and `output_validators/` (or the newer format's
+//! `output_validator/`). The judge reads a package as it is, with no
+//! conversion.
+//!
+//! What is read (README "Kattis packages"):
+//!
+//! - `limits.time_limit` (seconds; the 2023-07 format), else a `.timelimit`
+//!   file in the package (seconds; what DOMjudge and BAPCtools write), else
+//!   the judge's default. `time_multiplier`/`time_safety_margin` need timed
+//!   accepted submissions and are not used.
+//! - `limits.memory` and `limits.output` (MiB; defaults 2048 and 8, as the
+//!   format says), `limits.validation_time` (seconds) for the checker and
+//!   validators.
+//! - `validation`: `default` or `custom` (a `score` word is ignored;
+//!   `interactive` is refused); without it, a package with an output
+//!   validator is custom. `type`: `pass-fail` or `scoring` (judged pass or
+//!   fail per case); other types are refused.
+//! - `validator_flags`: for a custom validator, its extra arguments; for
+//!   the default one, `case_sensitive`, `space_change_sensitive`
+//!   (white-space differences become PE), `float_tolerance E`,
+//!   `float_absolute_tolerance E`, `float_relative_tolerance E`.
+//!
+//! Everything else in problem.yaml (name, source, license, …) is ignored.
+//! This module reads the package's configuration and lists its programs;
+//! it never reads case files.
+
+use crate::check::tool::Tool;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The defaults of the package format.
+pub const DEFAULT_MEMORY_MIB: u64 = 2048;
+pub const DEFAULT_OUTPUT_MIB: u64 = 8;
+
+/// A package as the judge uses it.
+#[derive(Clone, Debug)]
+pub struct Package {
+    pub root: PathBuf,
+    /// The package's short name: its directory's name.
+    pub name: String,
+    pub time_limit: Option<Duration>,
+    pub memory: u64,
+    pub output: u64,
+    /// `limits.validation_time`: for the checker and the validators.
+    pub tool_time_limit: Option<Duration>,
+    /// A custom output validator (Kattis protocol).
+    pub output_validator: Option<Tool>,
+    /// `validator_flags`, split into words (a custom validator's arguments).
+    pub validator_flags: Vec<String>,
+    /// The default validator's settings (when there is no custom one).
+    pub default_check: DefaultCheck,
+    /// `input_validators/`, in name order.
+    pub input_validators: Vec<Tool>,
+    /// Things a user should know (a validator kind the judge cannot run).
+    pub warnings: Vec<String>,
+}
+
+/// Kattis' default output validator, as `validator_flags` set it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DefaultCheck {
+    pub case_sensitive: bool,
+    pub space_change_sensitive: bool,
+    pub float_absolute: Option<f64>,
+    pub float_relative: Option<f64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct ProblemYaml {
+    #[serde(rename = "type")]
+    kind: Option<serde_norway::Value>,
+    validation: Option<String>,
+    validator_flags: Option<String>,
+    limits: Option<YamlLimits>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct YamlLimits {
+    time_limit: Option<f64>,
+    memory: Option<f64>,
+    output: Option<f64>,
+    validation_time: Option<f64>,
+}
+
+/// The file that makes a directory a package.
+pub const PROBLEM_YAML: &str = "problem.yaml";
+
+/// Whether `dir` is a package.
+pub fn is_package(dir: &Path) -> bool {
+    dir.join(PROBLEM_YAML).is_file()
+}
+
+/// The package that `path` is, or whose `data/` holds it, if any.
+pub fn package_root(path: &Path) -> Option<PathBuf> {
+    let absolute = std::fs::canonicalize(path).ok()?;
+    absolute
+        .ancestors()
+        .find(|dir| is_package(dir) && (*dir == absolute || absolute.starts_with(dir.join("data"))))
+        .map(Path::to_path_buf)
+}
+
+/// Read a package. Errors name problem.yaml (with line and column) or the
+/// file at fault.
+pub fn load(root: &Path) -> Result<Package, String> {
+    let yaml_path = root.join(PROBLEM_YAML);
+    let text = std::fs::read_to_string(&yaml_path)
+        .map_err(|e| format!("{}: cannot read: {e}", yaml_path.display()))?;
+    let yaml: ProblemYaml = if text.trim().is_empty() {
+        ProblemYaml::default()
+    } else {
+        serde_norway::from_str(&text).map_err(|e| match e.location() {
+            Some(at) => format!("{}:{}:{}: {e}", yaml_path.display(), at.line(), at.column()),
+            None => format!("{}: {e}", yaml_path.display()),
+        })?
+    };
+    let at = |what: &str| format!("{}: {what}", yaml_path.display());
+    let name = std::fs::canonicalize(root)
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "problem".to_string());
+
+    // The problem type.
+    let types: Vec<String> = match &yaml.kind {
+        None => Vec::new(),
+        Some(serde_norway::Value::String(s)) => s.split_whitespace().map(String::from).collect(),
+        Some(serde_norway::Value::Sequence(items)) => items
+            .iter()
+            .filter_map(|v| v.as_str().map(String::from))
+            .collect(),
+        Some(other) => return Err(at(&format!("type: expected a string, found {other:?}"))),
+    };
+    for t in &types {
+        if !matches!(t.as_str(), "pass-fail" | "scoring") {
+            return Err(at(&format!(
+                "type {t:?} is not supported (the judge runs pass-fail and scoring problems, judging each case pass or fail)"
+            )));
+        }
+    }
+    let validation: Vec<String> = yaml
+        .validation
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    if validation.iter().any(|w| w == "interactive") {
+        return Err(at("interactive problems are not supported"));
+    }
+    if let Some(word) = validation
+        .iter()
+        .find(|w| !matches!(w.as_str(), "default" | "custom" | "score"))
+    {
+        return Err(at(&format!(
+            "validation: unknown word {word:?} (expected default or custom)"
+        )));
+    }
+
+    // Limits.
+    let limits = yaml.limits.unwrap_or_default();
+    let seconds = |v: Option<f64>, key: &str| -> Result<Option<Duration>, String> {
+        match v {
+            None => Ok(None),
+            Some(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+            Some(s) => Err(at(&format!(
+                "limits.{key}: {s} is not a positive number of seconds"
+            ))),
+        }
+    };
+    let mib = |v: Option<f64>, key: &str, default: u64| -> Result<u64, String> {
+        match v {
+            None => Ok(default << 20),
+            Some(m) if m.is_finite() && m > 0.0 => Ok((m * 1048576.0) as u64),
+            Some(m) => Err(at(&format!(
+                "limits.{key}: {m} is not a positive number of MiB"
+            ))),
+        }
+    };
+    let mut time_limit = seconds(limits.time_limit, "time_limit")?;
+    if time_limit.is_none() {
+        time_limit = read_timelimit_file(root)?;
+    }
+    let memory = mib(limits.memory, "memory", DEFAULT_MEMORY_MIB)?;
+    let output = mib(limits.output, "output", DEFAULT_OUTPUT_MIB)?;
+    let tool_time_limit = seconds(limits.validation_time, "validation_time")?;
+
+    // Output validation.
+    let mut warnings = Vec::new();
+    let output_validator = output_validator(root, &mut warnings)?;
+    let custom = if validation.iter().any(|w| w == "custom") {
+        if output_validator.is_none() {
+            return Err(at(
+                "validation: custom, but there is no program in output_validators/",
+            ));
+        }
+        true
+    } else if validation.iter().any(|w| w == "default") {
+        false
+    } else {
+        output_validator.is_some()
+    };
+    let flags_text = yaml.validator_flags.unwrap_or_default();
+    let validator_flags = shlex::split(&flags_text).ok_or_else(|| {
+        at(&format!(
+            "validator_flags {flags_text:?}: unbalanced quotes"
+        ))
+    })?;
+    let default_check = if custom {
+        DefaultCheck::default()
+    } else {
+        default_check(&validator_flags).map_err(|e| at(&format!("validator_flags: {e}")))?
+    };
+
+    let input_validators = input_validators(root, &mut warnings)?;
+    Ok(Package {
+        root: root.to_path_buf(),
+        name,
+        time_limit,
+        memory,
+        output,
+        tool_time_limit,
+        output_validator: output_validator.filter(|_| custom),
+        validator_flags: if custom { validator_flags } else { Vec::new() },
+        default_check,
+        input_validators,
+        warnings,
+    })
+}
+
+/// A `.timelimit` file: one number of seconds.
+fn read_timelimit_file(root: &Path) -> Result<Option<Duration>, String> {
+    let path = root.join(".timelimit");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+        _ => Err(format!(
+            "{}: expected a number of seconds, found {:?}",
+            path.display(),
+            text.trim()
+        )),
+    }
+}
+
+/// The default validator's flags.
+fn default_check(flags: &[String]) -> Result<DefaultCheck, String> {
+    let mut check = DefaultCheck::default();
+    let mut words = flags.iter();
+    while let Some(flag) = words.next() {
+        let mut number = || -> Result<f64, String> {
+            let value = words
+                .next()
+                .ok_or_else(|| format!("{flag} needs a number after it"))?;
+            value
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| format!("{flag} {value:?}: expected a non-negative number"))
+        };
+        match flag.as_str() {
+            "case_sensitive" => check.case_sensitive = true,
+            "space_change_sensitive" => check.space_change_sensitive = true,
+            "float_tolerance" => {
+                let e = number()?;
+                check.float_absolute = Some(e);
+                check.float_relative = Some(e);
+            }
+            "float_absolute_tolerance" => check.float_absolute = Some(number()?),
+            "float_relative_tolerance" => check.float_relative = Some(number()?),
+            other => {
+                return Err(format!(
+                    "unknown flag {other:?} for the default validator (case_sensitive, space_change_sensitive, float_tolerance E, float_absolute_tolerance E, float_relative_tolerance E)"
+                ));
+            }
+        }
+    }
+    Ok(check)
+}
+
+/// Entries of a program directory that are programs: directories, sources
+/// and scripts the judge can run, executables. Headers and notes are not.
+fn program_entries(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<PathBuf>, String> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    entries.sort();
+    let mut programs = Vec::new();
+    for path in entries {
+        if path.is_dir() {
+            programs.push(path);
+            continue;
+        }
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_string();
+        let executable = {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(&path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+        };
+        match ext.as_str() {
+            "c" | "cpp" | "cc" | "cxx" | "c++" | "py" | "sh" => programs.push(path),
+            "h" | "hpp" | "hh" | "txt" | "md" => {}
+            "ctd" | "viva" => warnings.push(format!(
+                "{}: {} scripts are not supported; skipped",
+                path.display(),
+                if ext == "ctd" {
+                    "checktestdata"
+                } else {
+                    "VIVA"
+                }
+            )),
+            _ if executable => programs.push(path),
+            _ => {}
+        }
+    }
+    Ok(programs)
+}
+
+fn display(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// `output_validator/` (the directory is the program) or
+/// `output_validators/` (one program in it, or its files together).
+fn output_validator(root: &Path, warnings: &mut Vec<String>) -> Result<Option<Tool>, String> {
+    let single = root.join("output_validator");
+    if single.is_dir() {
+        return Ok(Some(Tool::from_path(&single, display(root, &single))));
+    }
+    let dir = root.join("output_validators");
+    if !dir.is_dir() {
+        return Ok(None);
+    }
+    let programs = program_entries(&dir, warnings)?;
+    match programs.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(Tool::from_path(one, display(root, one)))),
+        many if many.iter().all(|p| p.is_file()) => {
+            // Several source files: one program, compiled together.
+            Ok(Some(Tool::from_path(&dir, display(root, &dir))))
+        }
+        many => Err(format!(
+            "{}: {} programs; a package has one output validator",
+            dir.display(),
+            many.len()
+        )),
+    }
+}
+
+/// Every program in `input_validators/`.
+fn input_validators(root: &Path, warnings: &mut Vec<String>) -> Result<Vec<Tool>, String> {
+    let dir = root.join("input_validators");
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    Ok(program_entries(&dir, warnings)?
+        .into_iter()
+        .map(|p| Tool::from_path(&p, display(root, &p)))
+        .collect())
+}
+
+/// Where a package's cases are: `data/`, in these groups, in this order.
+pub const CASE_GROUPS: [&str; 2] = ["sample", "secret"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn package(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn limits_and_default_validator_flags() {
+        let dir = package(&[(
+            "problem.yaml",
+            "name: Hello\nsource: NCPC\nvalidator_flags: float_tolerance 1e-6 case_sensitive\nlimits:\n  time_limit: 2.5\n  memory: 512\n  output: 16\n  time_multiplier: 5\n",
+        )]);
+        let p = load(dir.path()).unwrap();
+        assert_eq!(p.time_limit, Some(Duration::from_millis(2500)));
+        assert_eq!(p.memory, 512 << 20);
+        assert_eq!(p.output, 16 << 20);
+        assert!(p.output_validator.is_none());
+        assert_eq!(
+            p.default_check,
+            DefaultCheck {
+                case_sensitive: true,
+                space_change_sensitive: false,
+                float_absolute: Some(1e-6),
+                float_relative: Some(1e-6),
+            }
+        );
+    }
+
+    #[test]
+    fn empty_yaml_timelimit_file_and_format_defaults() {
+        let dir = package(&[("problem.yaml", ""), (".timelimit", "3\n")]);
+        let p = load(dir.path()).unwrap();
+        assert_eq!(p.time_limit, Some(Duration::from_secs(3)));
+        assert_eq!(p.memory, DEFAULT_MEMORY_MIB << 20);
+        assert_eq!(p.output, DEFAULT_OUTPUT_MIB << 20);
+    }
+
+    #[test]
+    fn custom_validation_and_programs() {
+        let dir = package(&[
+            (
+                "problem.yaml",
+                "validation: custom\nvalidator_flags: -x 3\n",
+            ),
+            ("output_validators/check/check.cpp", ""),
+            ("input_validators/a.py", ""),
+            ("input_validators/b/validate.cpp", ""),
+            ("input_validators/testlib.h", ""),
+            ("input_validators/c.ctd", ""),
+        ]);
+        let p = load(dir.path()).unwrap();
+        let v = p.output_validator.unwrap();
+        assert_eq!(v.display, "output_validators/check");
+        assert_eq!(p.validator_flags, ["-x", "3"]);
+        let names: Vec<&str> = p
+            .input_validators
+            .iter()
+            .map(|t| t.display.as_str())
+            .collect();
+        assert_eq!(names, ["input_validators/a.py", "input_validators/b"]);
+        assert!(p.warnings[0].contains("checktestdata"), "{:?}", p.warnings);
+    }
+
+    #[test]
+    fn package_root_is_the_package_or_holds_the_path_in_data() {
+        let dir = package(&[
+            ("problem.yaml", ""),
+            ("data/secret/1.in", ""),
+            ("input_validators/v.sh", ""),
+        ]);
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        assert_eq!(package_root(dir.path()), Some(root.clone()));
+        assert_eq!(
+            package_root(&dir.path().join("data/secret/1.in")),
+            Some(root)
+        );
+        assert_eq!(package_root(&dir.path().join("input_validators")), None);
+    }
+
+    #[test]
+    fn errors_name_the_file_and_line() {
+        let dir = package(&[("problem.yaml", "limits:\n  memory: lots\n")]);
+        let e = load(dir.path()).unwrap_err();
+        assert!(e.contains("problem.yaml:2:"), "{e}");
+        let dir = package(&[("problem.yaml", "validation: custom interactive\n")]);
+        assert!(load(dir.path()).unwrap_err().contains("interactive"));
+        let dir = package(&[("problem.yaml", "validation: custom\n")]);
+        assert!(load(dir.path()).unwrap_err().contains("no program"));
+        let dir = package(&[("problem.yaml", "validator_flags: fuzzy\n")]);
+        assert!(
+            load(dir.path())
+                .unwrap_err()
+                .contains("unknown flag \"fuzzy\"")
+        );
+        let dir = package(&[("problem.yaml", "type: interactive\n")]);
+        assert!(load(dir.path()).unwrap_err().contains("not supported"));
+    }
+}
