@@ -16,6 +16,7 @@ use crate::judge::{self, Job, Plan, Program, Reporter, RunInfo, RunOptions};
 use crate::puzzles::SolveOptions;
 use crate::report::human::{HumanReporter, Verbosity};
 use crate::report::{FileSink, Format, Tee, machine_reporter};
+use crate::submission::Toolchain;
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -47,6 +48,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         .map_err(Failure::Internal)?,
     );
 
+    let toolchain = Toolchain::new(config.as_ref());
     // One program per distinct command, shared by the problems that use it.
     let mut programs: Vec<Program> = Vec::new();
     let mut by_key: HashMap<String, usize> = HashMap::new();
@@ -60,15 +62,19 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         {
             let sandbox = Arc::clone(&sandbox);
             let cmd = cmd.clone();
+            let toolchain = toolchain.clone();
+            let language = args.language.clone();
+            let quiet = args.quiet;
             (
                 format!("cmd:{cmd}"),
                 Box::new(move || {
-                    let runner =
-                        ProcessRunner::new(&cmd, Arc::clone(&sandbox)).map_err(Failure::Usage)?;
-                    Ok(Program {
-                        runner: Arc::new(runner),
-                        label: cmd.clone(),
-                    })
+                    super::submission_program(
+                        &cmd,
+                        language.as_deref(),
+                        &toolchain,
+                        &sandbox,
+                        quiet,
+                    )
                 }),
             )
         } else if let Some(puzzle) = problem
@@ -83,10 +89,10 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
                     puzzle
                         .check_options(&options)
                         .map_err(|e| Failure::Usage(format!("{}: {e}", puzzle.name())))?;
-                    Ok(Program {
-                        runner: Arc::new(BuiltinRunner::new(puzzle, options.clone())),
-                        label: format!("built-in {} solver", puzzle.name()),
-                    })
+                    Ok(Program::new(
+                        Arc::new(BuiltinRunner::new(puzzle, options.clone())),
+                        format!("built-in {} solver", puzzle.name()),
+                    ))
                 }),
             )
         } else if args.builtin {
@@ -103,10 +109,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
                 Box::new(move || {
                     let runner = ProcessRunner::new(&cmd, Arc::clone(&sandbox))
                         .map_err(|e| Failure::Usage(format!("problem {name}: solution: {e}")))?;
-                    Ok(Program {
-                        runner: Arc::new(runner),
-                        label: cmd.clone(),
-                    })
+                    Ok(Program::new(Arc::new(runner), cmd.clone()))
                 }),
             )
         } else {

@@ -71,6 +71,24 @@ impl ProcessRunner {
     }
 }
 
+impl ProcessRunner {
+    /// A runner for a program already resolved to an absolute path (a
+    /// built source submission), shown as `display`.
+    pub fn from_argv(
+        program: PathBuf,
+        args: Vec<OsString>,
+        display: String,
+        sandbox: Arc<Sandbox>,
+    ) -> ProcessRunner {
+        ProcessRunner {
+            program,
+            args,
+            display,
+            sandbox,
+        }
+    }
+}
+
 /// Find the program as execvp would, but now and from the judge's own
 /// directory (the child starts in its private directory, where `./sol`
 /// would mean something else).
