@@ -249,12 +249,25 @@ impl Toolchain {
         let bytes = std::fs::read(&source.path).map_err(|e| {
             BuildError::Internal(format!("cannot read {}: {e}", source.path.display()))
         })?;
-        let file_name = source
+        let language = &source.language;
+        let mut file_name = source
             .path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "source".to_string());
-        let language = &source.language;
+        // A source of a forced language (`--language`) gets the language's
+        // extension, which compilers go by.
+        let ext = source.path.extension().and_then(|e| e.to_str());
+        if let Some(first) = language.extensions.first()
+            && !ext.is_some_and(|e| language.extensions.iter().any(|l| l == e))
+        {
+            let stem = source
+                .path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "source".to_string());
+            file_name = format!("{stem}.{first}");
+        }
         let key = cache::key(language, &file_name, &bytes);
         let shown = source.path.display().to_string();
         let cache = cache::Cache::new(&self.cache);
