@@ -194,9 +194,11 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
     );
 
     // 2. The submissions that must time out, at the margin of that limit.
+    // The wall clock is a safety net against sleepers: never tighter than
+    // the problem's own.
     let at_limit = Limits {
         time: limit,
-        wall: limit * 2 + Duration::from_secs(1),
+        wall: (limit * 2 + Duration::from_secs(1)).max(problem.limits.wall),
         ..problem.limits.clone()
     };
     if !slow.is_empty() {
