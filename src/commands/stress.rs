@@ -456,7 +456,7 @@ impl Arena<'_> {
                 }
                 write(&answer_path, &outcome.stdout)?;
                 let mine = self.run(&self.submission, &input_path, Some(&answer_path))?;
-                Ok((!mine.verdict.is_accepted()).then(|| Finding {
+                Ok((!mine.verdict.is_accepted()).then_some(Finding {
                     submission: mine,
                     against: None,
                     answer: Some(outcome.stdout),

@@ -703,4 +703,53 @@ mod tests {
             "{err}"
         );
     }
+
+    #[test]
+    fn languages_change_built_ins_and_add_new_ones() {
+        let c = parse(
+            "compile_time_limit = \"5s\"\n[language.cpp]\ncompile = \"clang++ -O2 -o {bin} {src}\"\n[language.java]\nextensions = [\"java\"]\ncompile = \"javac -d {dir} {src}\"\nrun = \"java -cp {dir} Main\"\n[language.pypy]\nextensions = [\"py\"]\nrun = \"pypy3 {src}\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.compile_time_limit, Duration::from_secs(5));
+        let cpp = c.languages.iter().find(|l| l.name == "cpp").unwrap();
+        assert_eq!(cpp.compile.as_deref(), Some("clang++ -O2 -o {bin} {src}"));
+        assert_eq!(cpp.run, "{bin}", "unset keys keep the built-in value");
+        assert!(c.languages.iter().any(|l| l.name == "java"));
+        // pypy takes .py from the built-in python, which keeps its name.
+        let python = c.languages.iter().find(|l| l.name == "python").unwrap();
+        assert!(python.extensions.is_empty());
+        let err = parse("[language.go]\nrun = \"{bin}\"\n").unwrap_err();
+        assert!(
+            err.starts_with("judge.toml:1:1: language.go: a new language needs extensions"),
+            "{err}"
+        );
+        let err = parse("[language.a]\nextensions = [\"x\"]\nrun = \"a\"\n[language.b]\nextensions = [\"x\"]\nrun = \"b\"\n").unwrap_err();
+        assert_eq!(
+            err,
+            "judge.toml: languages a and b both claim the extension .x"
+        );
+    }
+
+    #[test]
+    fn submissions_and_expect_tables() {
+        let c = parse(
+            "[problem.sum]\nsubmissions = \"subs\"\n[problem.sum.expect.\"accepted/slow.c\"]\npermitted = [\"AC\", \"time_limit_exceeded\"]\nrequired = [\"TLE\"]\n",
+        )
+        .unwrap();
+        let sum = c.problem("sum").unwrap();
+        assert_eq!(sum.submissions, Path::new("subs"));
+        let (name, e) = &sum.expectations[0];
+        assert_eq!(name, "accepted/slow.c");
+        assert_eq!(e.to_string(), "permitted AC TLE, required TLE");
+        let err =
+            parse("[problem.sum.expect.\"a.c\"]\npermitted = [\"AC\", \"IE\"]\n").unwrap_err();
+        assert!(
+            err.starts_with(
+                "judge.toml:2:20: problem.sum.expect.\"a.c\".permitted: \"IE\" cannot be expected"
+            ),
+            "{err}"
+        );
+        let default = parse("[problem.x]\n").unwrap();
+        assert_eq!(default.problems[0].submissions, Path::new("submissions/x"));
+    }
 }

@@ -52,17 +52,17 @@ pub fn regrade(result: &CaseResult, limits: &Limits) -> CaseResult {
     } else {
         None
     };
-    if let Some(why) = over {
-        if result.verdict != Verdict::TimeLimit {
-            graded.verdict = Verdict::TimeLimit;
-            graded.message = format!(
-                "{why} (measured at the margin {:.3}s, where it was {})",
-                result.time_limit_ms / 1000.0,
-                result.verdict.code()
-            );
-            graded.diff = None;
-            graded.figures.clear();
-        }
+    if let Some(why) = over
+        && result.verdict != Verdict::TimeLimit
+    {
+        graded.verdict = Verdict::TimeLimit;
+        graded.message = format!(
+            "{why} (measured at the margin {:.3}s, where it was {})",
+            result.time_limit_ms / 1000.0,
+            result.verdict.code()
+        );
+        graded.diff = None;
+        graded.figures.clear();
     }
     graded
 }
