@@ -43,6 +43,15 @@ pub enum Command {
     List,
     /// Merge the JSON reports of shards (--partition) into one report.
     Merge(MergeArgs),
+    /// Judge every submission in submissions/<expected verdict>/ and check
+    /// each got the verdict its folder (or its declaration) expects.
+    Verify(VerifyArgs),
+    /// Derive a time limit from the accepted submissions; check the
+    /// time_limit_exceeded ones against it.
+    Limits(LimitsArgs),
+    /// Random cases until a submission disagrees with the reference, then
+    /// the smallest failing case, written with its answer.
+    Stress(StressArgs),
 }
 
 /// Which cases, and the limits and comparison to judge them by.
@@ -105,10 +114,21 @@ pub struct RunArgs {
     #[command(flatten)]
     pub selection: Selection,
 
-    /// The program to judge, a command line split like a shell would
-    /// (`"./sol --fast"`), run with no shell.
-    #[arg(long, short = 's', value_name = "CMD", conflicts_with = "builtin")]
+    /// The program to judge: a source file (`sol.cpp`, `.c`, `.rs`, `.py`,
+    /// `.pas`) or a directory with one, compiled by its language (cached);
+    /// else a command line split like a shell would (`"./sol --fast"`), run
+    /// with no shell.
+    #[arg(
+        long,
+        short = 's',
+        value_name = "CMD|SOURCE",
+        conflicts_with = "builtin"
+    )]
     pub submission: Option<String>,
+
+    /// The language of a source submission whose extension does not say it.
+    #[arg(long, value_name = "NAME", requires = "submission")]
+    pub language: Option<String>,
 
     /// Judge the built-in reference solvers (the default when no
     /// submission is given and the problem is a puzzle).
@@ -250,6 +270,147 @@ pub struct MergeArgs {
     /// Format of the merged report (json, junit, ndjson; default json).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Problems to verify (default: every problem in judge.toml with a
+    /// submissions directory).
+    #[arg(value_name = "PROBLEM")]
+    pub problems: Vec<String>,
+
+    /// Only cases whose name matches.
+    #[arg(long, value_name = "GLOB")]
+    pub filter: Option<String>,
+
+    /// Run at the time limit × this, then grade at the limit from the
+    /// measured times: a verdict that differs is "sensitive to the time limit".
+    #[arg(long, default_value_t = 1.5, value_name = "FACTOR")]
+    pub margin: f64,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
+    /// Report format on stdout (json, ndjson, junit), or in --report FILE;
+    /// the table of submissions stays on stdout.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
+
+    /// Write the report of every case (each with its `program`) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+
+    /// Every case of every submission, not only the table.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct LimitsArgs {
+    /// The problem.
+    pub problem: String,
+
+    /// The time limit is the slowest accepted case × this, rounded up.
+    #[arg(long, default_value_t = 2.0, value_name = "FACTOR")]
+    pub multiplier: f64,
+
+    /// time_limit_exceeded submissions run at the limit × this; one that
+    /// finishes within it is "sensitive to the time limit".
+    #[arg(long, default_value_t = 1.5, value_name = "FACTOR")]
+    pub margin: f64,
+
+    /// Round the limit up to a multiple of this.
+    #[arg(long, default_value = "100ms", value_name = "DURATION")]
+    pub round: Span,
+
+    /// Run each accepted case K times; the limit uses each case's median.
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    pub repeat: usize,
+
+    /// The time limit the accepted submissions run under.
+    #[arg(long, default_value = "10s", value_name = "DURATION")]
+    pub ceiling: Span,
+
+    /// Write the limit into judge.toml (comments and layout kept).
+    #[arg(long)]
+    pub write: bool,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct StressArgs {
+    /// The problem: a built-in puzzle or a judge.toml problem.
+    pub problem: String,
+
+    /// The program under test (a command line or a source file).
+    #[arg(long, short = 's', value_name = "CMD|SOURCE")]
+    pub submission: String,
+
+    /// The program to compare with (default: the built-in solver and
+    /// checker of a puzzle, or the problem's `solution`).
+    #[arg(long, value_name = "CMD|SOURCE")]
+    pub against: Option<String>,
+
+    /// A generator, called as `CMD SEED`, writing one input on stdout
+    /// (default: the puzzle's own generator).
+    #[arg(long, value_name = "CMD|SOURCE")]
+    pub generator: Option<String>,
+
+    /// The first seed; round i uses SEED + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// Stop after this many rounds.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub count: u64,
+
+    /// Stop after this long.
+    #[arg(long, value_name = "DURATION")]
+    pub time: Option<Span>,
+
+    /// Cases in each generated file (puzzles with several cases a file).
+    #[arg(long, default_value_t = 10, value_name = "M")]
+    pub cases: usize,
+
+    /// Optimal length, or a range A..B (rotation, swap, flip).
+    #[arg(long, value_parser = parse_range, value_name = "L|A..B")]
+    pub length: Option<RangeInclusive<u32>>,
+    /// Size, or a range (booksort).
+    #[arg(long, value_parser = parse_range, value_name = "N|A..B")]
+    pub n: Option<RangeInclusive<u32>>,
+    /// Distance, or a range (booksort).
+    #[arg(long, value_parser = parse_range, value_name = "K|A..B")]
+    pub moves: Option<RangeInclusive<u32>>,
+    /// Turns, or a range (pilots).
+    #[arg(long, value_parser = parse_range, value_name = "K|A..B")]
+    pub turns: Option<RangeInclusive<u32>>,
+
+    /// Tries at each smaller size while shrinking.
+    #[arg(long, default_value_t = 8, value_name = "T")]
+    pub tries: usize,
+
+    /// Where to write the failing case (default: the problem's cases
+    /// directory, or ./stress without one).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// File name stem (default: stress-SEED).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Overwrite existing files.
+    #[arg(long)]
+    pub force: bool,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// `12` or `10..13` (inclusive).

@@ -22,12 +22,35 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+pub mod regrade;
+
 /// A program to run: the submission, a reference solution or a built-in solver.
 #[derive(Clone)]
 pub struct Program {
     pub runner: Arc<dyn Runner>,
     /// What to call it in reports.
     pub label: String,
+    /// The source did not compile: every case is CE and nothing runs.
+    pub compile_error: Option<CompileError>,
+}
+
+impl Program {
+    pub fn new(runner: Arc<dyn Runner>, label: impl Into<String>) -> Program {
+        Program {
+            runner,
+            label: label.into(),
+            compile_error: None,
+        }
+    }
+}
+
+/// Why a source submission has no program: the compiler's verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    /// One line: `compile error: sol.cpp:3:5: error: …`.
+    pub message: String,
+    /// The end of the compiler's output (its last lines).
+    pub output: String,
 }
 
 /// One unit of work: a case of a problem, run by a program.
@@ -389,6 +412,17 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
         return base_result(plan, job, judgement, None, problem);
     }
     let program = &plan.programs[job.program];
+    if let Some(error) = &program.compile_error {
+        let mut result = base_result(
+            plan,
+            job,
+            Judgement::new(Verdict::CompileError, error.message.clone()),
+            None,
+            problem,
+        );
+        result.stderr = (!error.output.is_empty()).then(|| error.output.clone());
+        return result;
+    }
     let outcome = program.runner.run(&RunRequest {
         input: &job.case.input,
         limits: &problem.limits,
@@ -524,6 +558,8 @@ mod tests {
             validators: Vec::new(),
             package: None,
             warnings: Vec::new(),
+            submissions: PathBuf::new(),
+            expectations: Vec::new(),
         };
         let jobs = names
             .iter()
@@ -541,10 +577,7 @@ mod tests {
             .collect();
         Plan {
             problems: vec![problem],
-            programs: vec![Program {
-                runner: Arc::new(FakeRunner),
-                label: "fake".into(),
-            }],
+            programs: vec![Program::new(Arc::new(FakeRunner), "fake")],
             jobs,
             tools: None,
         }

@@ -4,7 +4,9 @@
 //!
 //! Layers, each a module: `cli` (argument parsing), `commands` (one file per
 //! subcommand, gluing the layers), `config`, `cases`, `exec`, `check`,
-//! `puzzles`, `judge` (orchestration) and `report`.
+//! `puzzles`, `judge` (orchestration) and `report`; `submission` (what
+//! program a submission means: compiling sources, the build cache) and
+//! `expect` (the verdicts a submission is expected to get).
 
 pub mod cases;
 pub mod check;
@@ -12,9 +14,11 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod exec;
+pub mod expect;
 pub mod judge;
 pub mod puzzles;
 pub mod report;
+pub mod submission;
 pub mod verdict;
 
 pub use verdict::Verdict;

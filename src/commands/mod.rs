@@ -4,22 +4,32 @@
 //! and cases a command works on.
 
 pub mod generate;
+pub mod limits;
 pub mod list;
 pub mod merge;
 pub mod puzzle;
 pub mod run;
+pub mod stress;
+pub mod submissions;
 pub mod validate;
+pub mod verify;
 
 use crate::cases::{self, Case, Filter};
 use crate::cli::{Cli, Command, CompareArgs, LimitArgs, Selection};
 use crate::config::{self, CheckKind, Config, Overrides, Problem};
+use crate::exec::process::ProcessRunner;
+use crate::exec::sandbox::Sandbox;
+use crate::judge::Program;
+use crate::submission::{BuildError, Built, Source, Toolchain};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Exit codes (README "Exit codes").
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAILED: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_INTERNAL: i32 = 3;
+pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// Why a command stopped early.
 #[derive(Debug)]
@@ -28,6 +38,8 @@ pub enum Failure {
     Usage(String),
     /// The judge's own failure (exit 3).
     Internal(String),
+    /// Ctrl-C before the work was done (exit 130).
+    Interrupted,
 }
 
 impl Failure {
@@ -35,12 +47,14 @@ impl Failure {
         match self {
             Failure::Usage(_) => EXIT_USAGE,
             Failure::Internal(_) => EXIT_INTERNAL,
+            Failure::Interrupted => EXIT_INTERRUPTED,
         }
     }
 
     pub fn message(&self) -> &str {
         match self {
             Failure::Usage(m) | Failure::Internal(m) => m,
+            Failure::Interrupted => "interrupted",
         }
     }
 }
@@ -59,6 +73,9 @@ pub fn main(cli: Cli) -> i32 {
         Command::Stats(args) => puzzle::stats(config_path.as_deref(), args),
         Command::List => list::list(config_path.as_deref()),
         Command::Merge(args) => merge::merge(args),
+        Command::Verify(args) => verify::verify(config_path.as_deref(), args),
+        Command::Limits(args) => limits::limits(config_path.as_deref(), args),
+        Command::Stress(args) => stress::stress(config_path.as_deref(), args),
     };
     match result {
         Ok(code) => code,
@@ -66,6 +83,7 @@ pub fn main(cli: Cli) -> i32 {
             let kind = match failure {
                 Failure::Usage(_) => "error",
                 Failure::Internal(_) => "internal error",
+                Failure::Interrupted => "stopped",
             };
             eprintln!("judge: {kind}: {}", failure.message());
             failure.exit_code()
@@ -347,4 +365,101 @@ pub fn puzzle_named(
                 crate::puzzles::names().join(", ")
             ))
         })
+}
+
+/// The program a `--submission` means: a source file (or a directory with
+/// one) is built by its language (`language` forces one), anything else is
+/// a command line. A compile error is printed once here, on stderr, and
+/// the program's cases are all CE; a missing compiler is a usage error.
+pub fn submission_program(
+    text: &str,
+    language: Option<&str>,
+    toolchain: &Toolchain,
+    sandbox: &Arc<Sandbox>,
+    quiet: bool,
+) -> Result<Program, Failure> {
+    let source = match language {
+        Some(name) => {
+            let language = toolchain.language_named(name).map_err(Failure::Usage)?;
+            if !Path::new(text).is_file() {
+                return Err(Failure::Usage(format!(
+                    "--language {name}: {text} is not a source file"
+                )));
+            }
+            Some(Source {
+                path: PathBuf::from(text),
+                language: language.clone(),
+            })
+        }
+        None => toolchain
+            .find_source(Path::new(text))
+            .map_err(Failure::Usage)?,
+    };
+    let Some(source) = source else {
+        let single_word = shlex::split(text).is_some_and(|w| w.len() == 1);
+        if single_word
+            && !Path::new(text).exists()
+            && toolchain.language_of(Path::new(text)).is_some()
+        {
+            return Err(Failure::Usage(format!("{text}: no such source file")));
+        }
+        let runner = ProcessRunner::new(text, Arc::clone(sandbox)).map_err(Failure::Usage)?;
+        return Ok(Program::new(Arc::new(runner), text));
+    };
+    let shown = source.path.display().to_string();
+    match toolchain.build(&source, sandbox, 0) {
+        Ok(Built::Ready(exe)) => {
+            if !quiet {
+                match exe.compile_time {
+                    Some(t) if !exe.from_cache => eprintln!(
+                        "judge: compiled {shown} ({}) in {:.2}s",
+                        source.language.name,
+                        t.as_secs_f64()
+                    ),
+                    _ => eprintln!(
+                        "judge: {shown} ({}): cached build, not compiled again",
+                        source.language.name
+                    ),
+                }
+            }
+            let runner =
+                ProcessRunner::from_argv(exe.program, exe.args, exe.display, Arc::clone(sandbox))
+                    .map_err(Failure::Usage)?;
+            Ok(Program::new(Arc::new(runner), text))
+        }
+        Ok(Built::CompileError(error)) => {
+            if !quiet {
+                eprintln!(
+                    "judge: {shown} ({}) does not compile: every case is CE",
+                    source.language.name
+                );
+            }
+            let mut program = Program::new(Arc::new(crate::submission::NotBuilt), text);
+            program.compile_error = Some(error);
+            Ok(program)
+        }
+        Err(e @ BuildError::MissingTool { .. }) => Err(Failure::Usage(e.to_string())),
+        Err(BuildError::Interrupted) => Err(Failure::Interrupted),
+        Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
+    }
+}
+
+/// Build every external checker of these problems before any case runs (a
+/// broken checker is one error, not an IE on every case). Returns the
+/// sandbox to run them in, if any problem has one (`Plan::tools`).
+pub fn prepare_checkers(
+    problems: &[Problem],
+    sandbox: &std::sync::Arc<crate::exec::sandbox::Sandbox>,
+) -> Result<Option<std::sync::Arc<crate::exec::sandbox::Sandbox>>, Failure> {
+    let mut any = false;
+    for problem in problems {
+        if let Some(checker) = problem.comparison.checker() {
+            any = true;
+            checker
+                .tool
+                .prepare(sandbox)
+                .map_err(|e| Failure::Usage(format!("problem {}: checker: {e}", problem.name)))?;
+        }
+    }
+    Ok(any.then(|| std::sync::Arc::clone(sandbox)))
 }

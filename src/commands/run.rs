@@ -16,6 +16,7 @@ use crate::judge::{self, Job, Plan, Program, Reporter, RunInfo, RunOptions};
 use crate::puzzles::SolveOptions;
 use crate::report::human::{HumanReporter, Verbosity};
 use crate::report::{FileSink, Format, Tee, machine_reporter};
+use crate::submission::Toolchain;
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -57,6 +58,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         .map_err(Failure::Internal)?,
     );
 
+    let toolchain = Toolchain::new(config.as_ref());
     // One program per distinct command, shared by the problems that use it.
     let mut programs: Vec<Program> = Vec::new();
     let mut by_key: HashMap<String, usize> = HashMap::new();
@@ -70,15 +72,19 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         {
             let sandbox = Arc::clone(&sandbox);
             let cmd = cmd.clone();
+            let toolchain = toolchain.clone();
+            let language = args.language.clone();
+            let quiet = args.quiet;
             (
                 format!("cmd:{cmd}"),
                 Box::new(move || {
-                    let runner =
-                        ProcessRunner::new(&cmd, Arc::clone(&sandbox)).map_err(Failure::Usage)?;
-                    Ok(Program {
-                        runner: Arc::new(runner),
-                        label: cmd.clone(),
-                    })
+                    super::submission_program(
+                        &cmd,
+                        language.as_deref(),
+                        &toolchain,
+                        &sandbox,
+                        quiet,
+                    )
                 }),
             )
         } else if let Some(puzzle) = problem
@@ -93,10 +99,10 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
                     puzzle
                         .check_options(&options)
                         .map_err(|e| Failure::Usage(format!("{}: {e}", puzzle.name())))?;
-                    Ok(Program {
-                        runner: Arc::new(BuiltinRunner::new(puzzle, options.clone())),
-                        label: format!("built-in {} solver", puzzle.name()),
-                    })
+                    Ok(Program::new(
+                        Arc::new(BuiltinRunner::new(puzzle, options.clone())),
+                        format!("built-in {} solver", puzzle.name()),
+                    ))
                 }),
             )
         } else if args.builtin {
@@ -113,10 +119,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
                 Box::new(move || {
                     let runner = ProcessRunner::new(&cmd, Arc::clone(&sandbox))
                         .map_err(|e| Failure::Usage(format!("problem {name}: solution: {e}")))?;
-                    Ok(Program {
-                        runner: Arc::new(runner),
-                        label: cmd.clone(),
-                    })
+                    Ok(Program::new(Arc::new(runner), cmd.clone()))
                 }),
             )
         } else {
@@ -136,18 +139,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         program_of.push(index);
     }
 
-    // External checkers are built (compiled, if they are sources) before any
-    // case runs: a broken checker is one error, not an IE on every case.
-    let mut has_checker = false;
-    for problem in &selected.problems {
-        if let Some(checker) = problem.comparison.checker() {
-            has_checker = true;
-            checker
-                .tool
-                .prepare(&sandbox)
-                .map_err(|e| Failure::Usage(format!("problem {}: checker: {e}", problem.name)))?;
-        }
-    }
+    let tools = super::prepare_checkers(&selected.problems, &sandbox)?;
 
     let mut jobs = Vec::new();
     let mut index = 0;
@@ -179,7 +171,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         problems: selected.problems,
         programs,
         jobs,
-        tools: has_checker.then(|| Arc::clone(&sandbox)),
+        tools,
     };
 
     // Reporters.

@@ -13,7 +13,9 @@ pub mod units;
 use crate::check::Comparison;
 use crate::check::external::{InputValidator, Protocol};
 use crate::exec::Limits;
+use crate::expect::Expectation;
 use crate::puzzles::{self, Puzzle};
+use crate::submission::Language;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -26,6 +28,8 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
 pub const DEFAULT_MEMORY_LIMIT: u64 = 256 << 20;
 pub const DEFAULT_OUTPUT_LIMIT: u64 = 64 << 20;
 pub const DEFAULT_PROCESSES: u32 = 64;
+/// How long one compilation may take (CPU and wall clock).
+pub const DEFAULT_COMPILE_TIME_LIMIT: Duration = Duration::from_secs(30);
 
 /// The keys allowed both at the top level (defaults for every problem) and
 /// in a `[problem.NAME]` table (for that problem).
@@ -45,8 +49,32 @@ struct RootTable {
     float_absolute_tolerance: Option<f64>,
     float_relative_tolerance: Option<f64>,
     checker_time_limit: Option<Span>,
+    compile_time_limit: Option<Span>,
     #[serde(default)]
     problem: indexmap::IndexMap<String, ProblemTable>,
+    #[serde(default)]
+    language: indexmap::IndexMap<String, Spanned<LanguageTable>>,
+}
+
+/// `[language.NAME]`: how to build and run a source submission. A table
+/// named like a built-in language (c, cpp, rust, python, pascal) changes
+/// only the keys it sets; a new language needs `extensions` and `run`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LanguageTable {
+    extensions: Option<Vec<String>>,
+    compile: Option<String>,
+    run: Option<String>,
+    interpreter: Option<String>,
+}
+
+/// `[problem.NAME.expect."FOLDER/FILE"]`: the verdicts a submission may
+/// get (`permitted`) and must get on some case (`required`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectTable {
+    permitted: Option<Vec<Spanned<String>>>,
+    required: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -76,6 +104,9 @@ struct ProblemTable {
     float_tolerance: Option<f64>,
     float_absolute_tolerance: Option<f64>,
     float_relative_tolerance: Option<f64>,
+    submissions: Option<Spanned<String>>,
+    #[serde(default)]
+    expect: indexmap::IndexMap<String, Spanned<ExpectTable>>,
 }
 
 /// `check = "…"` as written.
@@ -115,6 +146,11 @@ pub struct Problem {
     pub package: Option<PathBuf>,
     /// Things a user should know about the configuration (shown as warnings).
     pub warnings: Vec<String>,
+    /// The `submissions/<expected verdict>/` tree `judge verify` reads.
+    pub submissions: PathBuf,
+    /// Expected verdicts declared in judge.toml, by submission path
+    /// relative to `submissions` (`accepted/slow.cpp`).
+    pub expectations: Vec<(String, Expectation)>,
 }
 
 impl std::fmt::Debug for Problem {
@@ -131,6 +167,8 @@ impl std::fmt::Debug for Problem {
             .field("case_groups", &self.case_groups)
             .field("validators", &self.validators)
             .field("package", &self.package)
+            .field("submissions", &self.submissions)
+            .field("expectations", &self.expectations)
             .finish()
     }
 }
@@ -142,6 +180,11 @@ pub struct Config {
     pub path: PathBuf,
     /// Problems in the order the file lists them.
     pub problems: Vec<Problem>,
+    /// Source languages: the built-in ones as `[language.NAME]` tables
+    /// change them, then the file's new ones.
+    pub languages: Vec<Language>,
+    /// `compile_time_limit`: how long one compilation may take.
+    pub compile_time_limit: Duration,
 }
 
 /// Command-line flags that override the file for every problem.
@@ -190,9 +233,21 @@ impl Config {
         for (name, table) in &root.problem {
             problems.push(resolve(name, table, &root, base, path, text, overrides)?);
         }
+        let languages = resolve_languages(&root, path, text)?;
+        let compile_time_limit = root
+            .compile_time_limit
+            .map_or(DEFAULT_COMPILE_TIME_LIMIT, |s| s.0);
+        if compile_time_limit.is_zero() {
+            return Err(ConfigError(format!(
+                "{}: compile_time_limit must be greater than zero",
+                path.display()
+            )));
+        }
         Ok(Config {
             path: path.to_path_buf(),
             problems,
+            languages,
+            compile_time_limit,
         })
     }
 
@@ -274,7 +329,7 @@ fn resolve(
         (None, Some(p)) => p.root.join("data"),
         (None, None) => base.join("cases").join(name),
     };
-    resolve_with(
+    let mut problem = resolve_with(
         name,
         table,
         root,
@@ -287,7 +342,131 @@ fn resolve(
     .map_err(|(message, span)| match span {
         Some(span) => ConfigError(format!("{}: problem.{name}: {message}", at(span))),
         None => ConfigError(format!("{}: problem.{name}: {message}", path.display())),
-    })
+    })?;
+    problem.submissions = match &table.submissions {
+        Some(s) => base.join(s.get_ref()),
+        None => base.join("submissions").join(name),
+    };
+    for (submission, expect) in &table.expect {
+        let verdicts = |list: &Option<Vec<Spanned<String>>>, key: &str| {
+            list.as_ref()
+                .map(|items| {
+                    items
+                        .iter()
+                        .map(|v| {
+                            crate::expect::parse_verdict(v.get_ref()).map_err(|e| {
+                                ConfigError(format!(
+                                    "{}: problem.{name}.expect.{submission:?}.{key}: {e}",
+                                    at(v.span())
+                                ))
+                            })
+                        })
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .transpose()
+        };
+        let permitted = verdicts(&expect.get_ref().permitted, "permitted")?;
+        let required = verdicts(&expect.get_ref().required, "required")?;
+        if permitted.is_none() && required.is_none() {
+            return Err(ConfigError(format!(
+                "{}: problem.{name}.expect.{submission:?}: say permitted = [...] and/or required = [...]",
+                at(expect.span())
+            )));
+        }
+        problem.expectations.push((
+            submission.clone(),
+            Expectation::declared(permitted, required),
+        ));
+    }
+    Ok(problem)
+}
+
+/// The built-in languages changed by `[language.NAME]` tables, then the
+/// new ones. Two languages may not claim one extension.
+fn resolve_languages(
+    root: &RootTable,
+    path: &Path,
+    text: &str,
+) -> Result<Vec<Language>, ConfigError> {
+    let mut languages = crate::submission::builtin_languages();
+    for (name, table) in &root.language {
+        let (line, column) = line_col(text, table.span().start);
+        let at = format!("{}:{line}:{column}: language.{name}", path.display());
+        let t = table.get_ref();
+        for template in [&t.compile, &t.run, &t.interpreter].into_iter().flatten() {
+            if shlex::split(template).is_none_or(|w| w.is_empty()) {
+                return Err(ConfigError(format!(
+                    "{at}: {template:?} is not a command line (unbalanced quotes?)"
+                )));
+            }
+        }
+        if let Some(extensions) = &t.extensions
+            && let Some(bad) = extensions
+                .iter()
+                .find(|e| e.is_empty() || e.contains('/') || e.starts_with('.'))
+        {
+            return Err(ConfigError(format!(
+                "{at}: extension {bad:?}: write it without the dot, e.g. \"cpp\""
+            )));
+        }
+        match languages.iter_mut().find(|l| l.name == *name) {
+            Some(language) => {
+                if let Some(e) = &t.extensions {
+                    language.extensions = e.clone();
+                }
+                if let Some(c) = &t.compile {
+                    // An empty compile command means "nothing to compile".
+                    language.compile = (!c.trim().is_empty()).then(|| c.clone());
+                }
+                if let Some(r) = &t.run {
+                    language.run = r.clone();
+                }
+                if let Some(i) = &t.interpreter {
+                    language.interpreter = (!i.trim().is_empty()).then(|| i.clone());
+                }
+            }
+            None => {
+                let (Some(extensions), Some(run)) = (&t.extensions, &t.run) else {
+                    return Err(ConfigError(format!(
+                        "{at}: a new language needs extensions = [\"…\"] and run = \"…\" (the built-in languages are {})",
+                        crate::submission::builtin_languages()
+                            .iter()
+                            .map(|l| l.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                };
+                languages.push(Language {
+                    name: name.clone(),
+                    extensions: extensions.clone(),
+                    compile: t.compile.clone().filter(|c| !c.trim().is_empty()),
+                    run: run.clone(),
+                    interpreter: t.interpreter.clone().filter(|i| !i.trim().is_empty()),
+                });
+            }
+        }
+    }
+    // A language the file names wins an extension over a built-in one it
+    // does not name; two languages the file names may not share one.
+    let named = |l: &Language| root.language.contains_key(&l.name);
+    let mut claimed: std::collections::HashMap<String, String> = Default::default();
+    for language in languages.iter().filter(|l| named(l)) {
+        for ext in &language.extensions {
+            if let Some(other) = claimed.insert(ext.clone(), language.name.clone()) {
+                return Err(ConfigError(format!(
+                    "{}: languages {other} and {} both claim the extension .{ext}",
+                    path.display(),
+                    language.name
+                )));
+            }
+        }
+    }
+    for language in languages.iter_mut() {
+        if !root.language.contains_key(&language.name) {
+            language.extensions.retain(|e| !claimed.contains_key(e));
+        }
+    }
+    Ok(languages)
 }
 
 type SpannedMessage = (String, Option<std::ops::Range<usize>>);
@@ -509,6 +688,11 @@ fn resolve_with(
             processes,
         },
         solution,
+        submissions: base
+            .unwrap_or(Path::new("."))
+            .join("submissions")
+            .join(name),
+        expectations: Vec::new(),
     })
 }
 
@@ -641,5 +825,54 @@ mod tests {
             err.starts_with("judge.toml:2:9: unknown variant `fuzzy`"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn languages_change_built_ins_and_add_new_ones() {
+        let c = parse(
+            "compile_time_limit = \"5s\"\n[language.cpp]\ncompile = \"clang++ -O2 -o {bin} {src}\"\n[language.java]\nextensions = [\"java\"]\ncompile = \"javac -d {dir} {src}\"\nrun = \"java -cp {dir} Main\"\n[language.pypy]\nextensions = [\"py\"]\nrun = \"pypy3 {src}\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.compile_time_limit, Duration::from_secs(5));
+        let cpp = c.languages.iter().find(|l| l.name == "cpp").unwrap();
+        assert_eq!(cpp.compile.as_deref(), Some("clang++ -O2 -o {bin} {src}"));
+        assert_eq!(cpp.run, "{bin}", "unset keys keep the built-in value");
+        assert!(c.languages.iter().any(|l| l.name == "java"));
+        // pypy takes .py from the built-in python, which keeps its name.
+        let python = c.languages.iter().find(|l| l.name == "python").unwrap();
+        assert!(python.extensions.is_empty());
+        let err = parse("[language.go]\nrun = \"{bin}\"\n").unwrap_err();
+        assert!(
+            err.starts_with("judge.toml:1:1: language.go: a new language needs extensions"),
+            "{err}"
+        );
+        let err = parse("[language.a]\nextensions = [\"x\"]\nrun = \"a\"\n[language.b]\nextensions = [\"x\"]\nrun = \"b\"\n").unwrap_err();
+        assert_eq!(
+            err,
+            "judge.toml: languages a and b both claim the extension .x"
+        );
+    }
+
+    #[test]
+    fn submissions_and_expect_tables() {
+        let c = parse(
+            "[problem.sum]\nsubmissions = \"subs\"\n[problem.sum.expect.\"accepted/slow.c\"]\npermitted = [\"AC\", \"time_limit_exceeded\"]\nrequired = [\"TLE\"]\n",
+        )
+        .unwrap();
+        let sum = c.problem("sum").unwrap();
+        assert_eq!(sum.submissions, Path::new("subs"));
+        let (name, e) = &sum.expectations[0];
+        assert_eq!(name, "accepted/slow.c");
+        assert_eq!(e.to_string(), "permitted AC TLE, required TLE");
+        let err =
+            parse("[problem.sum.expect.\"a.c\"]\npermitted = [\"AC\", \"IE\"]\n").unwrap_err();
+        assert!(
+            err.starts_with(
+                "judge.toml:2:20: problem.sum.expect.\"a.c\".permitted: \"IE\" cannot be expected"
+            ),
+            "{err}"
+        );
+        let default = parse("[problem.x]\n").unwrap();
+        assert_eq!(default.problems[0].submissions, Path::new("submissions/x"));
     }
 }

@@ -63,10 +63,41 @@ impl ProcessRunner {
             .split_first()
             .ok_or_else(|| "the submission command is empty".to_string())?;
         let program = resolve_program(first)?;
+        let args = rest.iter().map(OsString::from).collect();
+        ProcessRunner::from_argv(program, args, command_line.to_string(), sandbox)
+    }
+
+    /// A runner for a program already resolved to an absolute path (a
+    /// built source submission), shown as `display`. The program must be
+    /// visible inside the sandbox; it and the arguments that name visible
+    /// files are staged (copied) where the sandbox's users can reach them
+    /// when they cannot already. Hidden files are never copied.
+    pub fn from_argv(
+        program: PathBuf,
+        args: Vec<OsString>,
+        display: String,
+        sandbox: Arc<Sandbox>,
+    ) -> Result<ProcessRunner, String> {
+        sandbox.check_visible(&program)?;
+        let program = sandbox.stage(&program)?;
+        let mut staged_args = Vec::with_capacity(args.len());
+        for arg in args {
+            let path = Path::new(&arg);
+            // A file the sandbox hides stays hidden: never copied in.
+            if path.is_file() && sandbox.check_visible(path).is_ok() {
+                staged_args.push(
+                    sandbox
+                        .stage(&std::path::absolute(path).map_err(|e| e.to_string())?)?
+                        .into_os_string(),
+                );
+            } else {
+                staged_args.push(arg);
+            }
+        }
         Ok(ProcessRunner {
             program,
-            args: rest.iter().map(OsString::from).collect(),
-            display: command_line.to_string(),
+            args: staged_args,
+            display,
             sandbox,
         })
     }

@@ -80,6 +80,33 @@ pub trait Puzzle: Send + Sync {
 
     /// Whole-space facts for `judge stats`.
     fn stats(&self, options: &StatsOptions) -> Result<Stats, String>;
+
+    /// The difficulty a generated case was made at, as `judge gen` options
+    /// (`("length", 12)`, `("n", 15)`), so that `judge stress` can ask the
+    /// generator for smaller cases. By default read from the case's label
+    /// (`len12`, `n15-k5`, `turns3`); an unsolvable board has none.
+    fn difficulty(&self, case: &GeneratedCase) -> Vec<(&'static str, u32)> {
+        difficulty_of_label(&case.label)
+    }
+}
+
+/// Read `len12`, `n15-k5` or `turns3` as `judge gen` options.
+pub fn difficulty_of_label(label: &str) -> Vec<(&'static str, u32)> {
+    label
+        .split('-')
+        .filter_map(|part| {
+            let digits = part.find(|c: char| c.is_ascii_digit())?;
+            let value = part[digits..].parse().ok()?;
+            let option = match &part[..digits] {
+                "len" => "length",
+                "n" => "n",
+                "k" => "moves",
+                "turns" => "turns",
+                _ => return None,
+            };
+            Some((option, value))
+        })
+        .collect()
 }
 
 /// Every built-in puzzle, in the order PROBLEMS.md lists them.
@@ -262,6 +289,18 @@ pub struct GenSpec {
 }
 
 impl GenSpec {
+    /// Set one option (`length`, `n`, `moves`, `turns`) to exactly `value`.
+    pub fn set_exact(&mut self, option: &str, value: u32) {
+        let exact = Some(value..=value);
+        match option {
+            "length" => self.length = exact,
+            "n" => self.n = exact,
+            "moves" => self.moves = exact,
+            "turns" => self.turns = exact,
+            _ => {}
+        }
+    }
+
     /// An error if a flag outside `allowed` (flag names without dashes:
     /// `length`, `n`, `moves`, `turns`, `impossible`) was given.
     pub fn reject_other_than(&self, puzzle: &str, allowed: &[&str]) -> Result<(), String> {
@@ -346,6 +385,17 @@ mod tests {
             assert_eq!(find(name).map(|p| p.name()), Some(name));
         }
         assert!(find("nope").is_none());
+    }
+
+    #[test]
+    fn difficulty_is_read_from_labels() {
+        assert_eq!(difficulty_of_label("len12"), [("length", 12)]);
+        assert_eq!(difficulty_of_label("n15-k5"), [("n", 15), ("moves", 5)]);
+        assert_eq!(difficulty_of_label("turns3"), [("turns", 3)]);
+        assert!(difficulty_of_label("impossible").is_empty());
+        let mut spec = GenSpec::default();
+        spec.set_exact("moves", 4);
+        assert_eq!(spec.moves, Some(4..=4));
     }
 
     #[test]

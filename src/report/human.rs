@@ -39,6 +39,9 @@ pub struct HumanReporter {
     running: HashMap<usize, (String, Instant)>,
     failures: Vec<CaseResult>,
     failure_count: usize,
+    /// Programs whose compile error was shown: a compile error makes every
+    /// case CE, and one showing is enough.
+    compile_errors_shown: std::collections::HashSet<Option<String>>,
 }
 
 impl HumanReporter {
@@ -64,6 +67,7 @@ impl HumanReporter {
             running: HashMap::new(),
             failures: Vec::new(),
             failure_count: 0,
+            compile_errors_shown: Default::default(),
         }
     }
 
@@ -183,6 +187,14 @@ impl HumanReporter {
             bar.inc(1);
         }
         let failed = !r.verdict.is_accepted() && r.verdict != Verdict::Skipped;
+        if r.verdict == Verdict::CompileError
+            && !self.compile_errors_shown.insert(r.program.clone())
+        {
+            // The same compile error again: counted, not shown.
+            self.failure_count += 1;
+            self.update_bar();
+            return Ok(());
+        }
         if failed {
             self.failure_count += 1;
             if self.failures.len() < FAILURES_SHOWN {
@@ -339,6 +351,26 @@ impl HumanReporter {
             for line in figure.to_text().lines() {
                 writeln!(self.out, "      {line}")?;
             }
+        }
+        if r.verdict == Verdict::CompileError {
+            if let Some(output) = &r.stderr {
+                writeln!(
+                    self.out,
+                    "      {}",
+                    self.dim().apply_to("compiler output (end):")
+                )?;
+                for line in output.lines() {
+                    writeln!(self.out, "      | {line}")?;
+                }
+            }
+            writeln!(
+                self.out,
+                "      {}",
+                self.dim().apply_to(
+                    "(a compile error makes every case of the submission CE; nothing ran)"
+                )
+            )?;
+            return Ok(());
         }
         if let Some(stderr) = &r.stderr {
             let lines: Vec<&str> = stderr.lines().collect();

@@ -46,8 +46,24 @@ impl Scratch {
         c.current_dir(self.path())
             .env("NO_COLOR", "1")
             .env_remove("CI")
+            .env("JUDGE_CACHE_DIR", shared_cache())
             .stdin(Stdio::null());
         c
+    }
+
+    /// Copy a directory tree into this scratch directory, under `rel`.
+    pub fn copy_tree(&self, from: &Path, rel: &str) -> PathBuf {
+        let to = self.path().join(rel);
+        for entry in walkdir::WalkDir::new(from) {
+            let entry = entry.unwrap();
+            let target = to.join(entry.path().strip_prefix(from).unwrap());
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+            } else {
+                std::fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+        to
     }
 
     pub fn read(&self, rel: &str) -> String {
@@ -137,6 +153,22 @@ pub fn sum_cases(s: &Scratch) {
         "judge.toml",
         "[problem.sum]\ncases = \"cases/sum\"\ncheck = \"tokens\"\ntime_limit = \"500ms\"\n",
     );
+}
+
+/// The build cache the tests share (entries are keyed by content, and
+/// concurrent judges may share a cache).
+pub fn shared_cache() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("judge-cache")
+}
+
+/// The repository's `examples/` directory.
+pub fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
+}
+
+/// Whether a program is on PATH.
+pub fn installed(program: &str) -> bool {
+    judge::exec::process::resolve_program(program).is_ok()
 }
 
 /// Processes whose command line contains `needle`, not zombies.

@@ -173,6 +173,8 @@ pub struct Sandbox {
     /// Holds this process's block of user ids (root isolation).
     _uid_lock: Option<std::fs::File>,
     hide: Vec<PathBuf>,
+    /// Files copied where the per-slot users can reach them: (from, to).
+    staged: Mutex<Vec<(PathBuf, PathBuf)>>,
     /// Main processes of running cases: never orphans.
     active: Mutex<HashSet<i32>>,
     /// Spawning takes it shared, the orphan sweep exclusively.
@@ -236,6 +238,7 @@ impl Sandbox {
             uid_base: options.uid_base,
             _uid_lock: None,
             hide,
+            staged: Mutex::new(Vec::new()),
             active: Mutex::new(HashSet::new()),
             spawn_lock: RwLock::new(()),
             subreaper,
@@ -411,6 +414,37 @@ impl Sandbox {
             )),
             None => Ok(()),
         }
+    }
+
+    /// A path an untrusted program can use for `path` (its own program, a
+    /// script it is given): unchanged when every user may reach it, else —
+    /// under root isolation, where programs run as other users — a copy in
+    /// the run's scratch directory (made once, mode 0755). Compiled
+    /// binaries in a private cache such as /root/.cache are the usual case.
+    pub fn stage(&self, path: &Path) -> Result<PathBuf, String> {
+        if self.isolation != Isolation::Root || reachable_by_others(path) {
+            return Ok(path.to_path_buf());
+        }
+        let mut staged = self.staged.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(copy) = staged
+            .iter()
+            .find(|(from, _)| from == path)
+            .map(|(_, to)| to.clone())
+        {
+            return Ok(copy);
+        }
+        use std::os::unix::fs::PermissionsExt;
+        let dir = self.scratch_path.join(format!("program-{}", staged.len()));
+        std::fs::create_dir(&dir)
+            .and_then(|_| std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711)))
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        let name = path.file_name().unwrap_or(std::ffi::OsStr::new("program"));
+        let copy = dir.join(name);
+        std::fs::copy(path, &copy)
+            .and_then(|_| std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)))
+            .map_err(|e| format!("cannot copy {} for the sandbox user: {e}", path.display()))?;
+        staged.push((path.to_path_buf(), copy.clone()));
+        Ok(copy)
     }
 
     /// Prepare one run on worker `slot`: a fresh working directory, and
@@ -725,6 +759,24 @@ impl Drop for SlotGuard<'_> {
             remove_tree(dir);
         }
     }
+}
+
+/// Whether a user other than the owner can reach `path`: every directory
+/// on the way searchable by others, the file itself readable and (for an
+/// executable) executable by others.
+fn reachable_by_others(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(real) = std::fs::canonicalize(path) else {
+        return false;
+    };
+    let mode = |p: &Path| {
+        std::fs::metadata(p)
+            .map(|m| m.permissions().mode())
+            .unwrap_or(0)
+    };
+    let file = mode(&real);
+    let file_ok = file & 0o004 != 0 && (file & 0o111 == 0 || file & 0o001 != 0);
+    file_ok && real.ancestors().skip(1).all(|dir| mode(dir) & 0o001 != 0)
 }
 
 /// Remove a directory tree even if a program made parts of it unreadable

@@ -1,0 +1,2 @@
+t = int(input()
+print(t)

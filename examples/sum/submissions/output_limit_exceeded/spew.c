@@ -1,0 +1,6 @@
+/* Prints forever. */
+#include <stdio.h>
+
+int main(void) {
+    for (;;) puts("3");
+}

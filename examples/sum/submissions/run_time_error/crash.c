@@ -1,0 +1,8 @@
+/* Dereferences a null pointer: SIGSEGV. */
+#include <stdio.h>
+
+int main(void) {
+    int *volatile p = 0;
+    printf("%d\n", *p);
+    return 0;
+}

@@ -1,0 +1,5 @@
+# Reads the statement wrong: prints a - b.
+t = int(input())
+for _ in range(t):
+    a, b = map(int, input().split())
+    print(a - b)

@@ -1,0 +1,374 @@
+//! `judge limits PROBLEM`: derive a time limit from the accepted
+//! submissions and check the time_limit_exceeded ones against it.
+//!
+//! The accepted submissions run under `--ceiling` (each case `--repeat`
+//! times; a case's time is the median of its runs, its minimum shown
+//! beside); the limit is the slowest case × `--multiplier`, rounded up to a
+//! multiple of `--round`. The submissions that must time out then run once
+//! at the limit × `--margin` and are graded at the limit from the measured
+//! times: one that does not time out at the limit is a disagreement (exit
+//! 1); one that times out at the limit but finishes within the margin is
+//! "sensitive to the time limit" (a warning with the times). `--write`
+//! puts the limit into judge.toml, keeping its comments and layout.
+
+use super::submissions::{self, Entrant, Readiness, Submission};
+use super::{EXIT_FAILED, EXIT_OK, Failure, Outcome, load_config};
+use crate::cli::LimitsArgs;
+use crate::config::{Overrides, Span};
+use crate::exec::Limits;
+use crate::exec::interrupt::Interrupt;
+use crate::exec::sandbox::{Sandbox, SandboxOptions};
+use crate::judge::{CaseResult, regrade};
+use crate::submission::Toolchain;
+use crate::verdict::Verdict;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
+    for (flag, value) in [("--multiplier", args.multiplier), ("--margin", args.margin)] {
+        if !(value >= 1.0 && value.is_finite()) {
+            return Err(Failure::Usage(format!(
+                "{flag} {value}: a factor of at least 1 is needed"
+            )));
+        }
+    }
+    if args.repeat == 0 {
+        return Err(Failure::Usage(
+            "--repeat 0: run each case at least once".into(),
+        ));
+    }
+    if args.round.0.is_zero() || args.ceiling.0.is_zero() {
+        return Err(Failure::Usage(
+            "--round and --ceiling must be greater than zero".into(),
+        ));
+    }
+    let config = load_config(config_path, &Overrides::default())?.ok_or_else(|| {
+        Failure::Usage("judge limits needs a judge.toml (here, or --config FILE)".into())
+    })?;
+    let problem =
+        super::verify::chosen_problems(&config, std::slice::from_ref(&args.problem))?.remove(0);
+    let toolchain = Toolchain::new(Some(&config));
+    let mut warnings = Vec::new();
+    let selection = crate::cli::Selection {
+        paths: Vec::new(),
+        problem: Some(problem.name.clone()),
+        filter: None,
+    };
+    let selected = super::select(Some(&config), &selection, &Overrides::default())?;
+    warnings.extend(selected.warnings);
+    let cases = selected.cases.into_iter().next().unwrap_or_default();
+    if cases.is_empty() {
+        return Err(Failure::Usage(format!("{}: no cases", problem.name)));
+    }
+    let found = submissions::discover(&problem, 0, &toolchain, &mut warnings)?;
+    let accepted: Vec<Submission> = found
+        .iter()
+        .filter(|s| s.expectation.is_accepted())
+        .cloned()
+        .collect();
+    let slow: Vec<Submission> = found
+        .iter()
+        .filter(|s| s.expectation.requires_time_limit())
+        .cloned()
+        .collect();
+    if accepted.is_empty() {
+        return Err(Failure::Usage(format!(
+            "{}: no accepted submissions in {} to derive a time limit from",
+            problem.name,
+            problem.submissions.display()
+        )));
+    }
+
+    let interrupt = Interrupt::install()
+        .map_err(|e| Failure::Internal(format!("cannot catch signals: {e}")))?;
+    let sandbox = Arc::new(
+        Sandbox::new(SandboxOptions {
+            interrupt: Some(interrupt.fd()),
+            ..SandboxOptions::default()
+        })
+        .map_err(Failure::Internal)?,
+    );
+    let problems = vec![problem.clone()];
+    let cases = vec![cases];
+    let jobs = args.jobs.unwrap_or(0);
+    let mut out = String::new();
+    let mut failed = false;
+
+    // 1. The accepted submissions, under the ceiling.
+    let ceiling = Limits {
+        time: args.ceiling.0,
+        wall: args.ceiling.0 * 2 + Duration::from_secs(1),
+        ..problem.limits.clone()
+    };
+    let (entrants, labels) = ready_entrants(&accepted, &toolchain, &sandbox, &mut warnings)?;
+    let trial = submissions::trial(
+        &problems,
+        &cases,
+        std::slice::from_ref(&ceiling),
+        entrants,
+        args.repeat,
+        jobs,
+        Some(interrupt.flag()),
+        &sandbox,
+    )?;
+    if trial.report.interrupted {
+        return Err(Failure::Interrupted);
+    }
+    let _ = writeln!(
+        out,
+        "{}: {} accepted submission{} on {} case{}{}",
+        problem.name,
+        labels.len(),
+        plural(labels.len()),
+        cases[0].len(),
+        plural(cases[0].len()),
+        if args.repeat > 1 {
+            format!(", each case run {} times (min / median)", args.repeat)
+        } else {
+            String::new()
+        }
+    );
+    // (cpu ms of the median, label, case)
+    let mut slowest: Option<(f64, String, String)> = None;
+    for (label, runs) in labels.iter().zip(&trial.results) {
+        if let Some(bad) = runs
+            .iter()
+            .flatten()
+            .find(|r| r.verdict != Verdict::Accepted)
+        {
+            failed = true;
+            let _ = writeln!(
+                out,
+                "  FAIL {label}: {} on {} under the ceiling {}: {}",
+                bad.verdict.code(),
+                bad.case,
+                Span(args.ceiling.0),
+                bad.message
+            );
+            continue;
+        }
+        let timed: Vec<(String, f64, f64)> = runs
+            .iter()
+            .filter(|r| !r.is_empty())
+            .map(|r| {
+                let (min, median) = min_median(r);
+                (r[0].case.clone(), min, median)
+            })
+            .collect();
+        if let Some((case, min, median)) = timed.iter().max_by(|a, b| a.2.total_cmp(&b.2)).cloned()
+        {
+            let times = if args.repeat > 1 {
+                format!("{:.3}s / {:.3}s", min / 1000.0, median / 1000.0)
+            } else {
+                format!("{:.3}s", median / 1000.0)
+            };
+            let _ = writeln!(out, "  ok   {label}: slowest {case} {times}");
+            if slowest.as_ref().is_none_or(|s| median > s.0) {
+                slowest = Some((median, label.clone(), case));
+            }
+        }
+    }
+    let Some((slowest_ms, slowest_label, slowest_case)) = slowest else {
+        print!("{out}");
+        for w in &warnings {
+            eprintln!("warning: {w}");
+        }
+        eprintln!("judge: no accepted submission passed: no time limit derived");
+        return Ok(EXIT_FAILED);
+    };
+    let limit = derive_limit(
+        Duration::from_secs_f64(slowest_ms / 1000.0),
+        args.multiplier,
+        args.round.0,
+    );
+    let _ = writeln!(
+        out,
+        "time limit: slowest {:.3}s ({slowest_label} on {slowest_case}) × {} = {:.3}s, rounded up to {} (judge.toml has {})",
+        slowest_ms / 1000.0,
+        args.multiplier,
+        slowest_ms / 1000.0 * args.multiplier,
+        Span(limit),
+        Span(problem.limits.time)
+    );
+
+    // 2. The submissions that must time out, at the margin of that limit.
+    // The wall clock is a safety net against sleepers: never tighter than
+    // the problem's own.
+    let at_limit = Limits {
+        time: limit,
+        wall: (limit * 2 + Duration::from_secs(1)).max(problem.limits.wall),
+        ..problem.limits.clone()
+    };
+    if !slow.is_empty() {
+        let margin = regrade::at_margin(&at_limit, args.margin);
+        let (entrants, labels) = ready_entrants(&slow, &toolchain, &sandbox, &mut warnings)?;
+        let trial = submissions::trial(
+            &problems,
+            &cases,
+            std::slice::from_ref(&margin),
+            entrants,
+            1,
+            jobs,
+            Some(interrupt.flag()),
+            &sandbox,
+        )?;
+        if trial.report.interrupted {
+            return Err(Failure::Interrupted);
+        }
+        for (label, runs) in labels.iter().zip(&trial.results) {
+            let raw: Vec<&CaseResult> = runs.iter().filter_map(|r| r.first()).collect();
+            let graded: Vec<CaseResult> =
+                raw.iter().map(|r| regrade::regrade(r, &at_limit)).collect();
+            let timed_out = graded
+                .iter()
+                .filter(|g| g.verdict == Verdict::TimeLimit)
+                .count();
+            let within: Vec<String> = raw
+                .iter()
+                .zip(&graded)
+                .filter(|(r, g)| g.verdict == Verdict::TimeLimit && r.verdict != Verdict::TimeLimit)
+                .map(|(r, _)| format!("{} {:.3}s", r.case, r.cpu_ms / 1000.0))
+                .collect();
+            if timed_out == 0 {
+                failed = true;
+                let slowest = raw
+                    .iter()
+                    .max_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms))
+                    .map(|r| format!("; slowest {} {:.3}s", r.case, r.cpu_ms / 1000.0))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "  FAIL {label}: does not time out at {}{slowest}",
+                    Span(limit)
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "  ok   {label}: TLE on {timed_out} of {} case{} at {}",
+                    graded.len(),
+                    plural(graded.len()),
+                    Span(limit)
+                );
+                if !within.is_empty() {
+                    warnings.push(format!(
+                        "{label} is sensitive to the time limit: it times out at {} but finishes within the margin {} on {}",
+                        Span(limit),
+                        Span(margin.time),
+                        within.join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    print!("{out}");
+    for w in &warnings {
+        println!("warning: {w}");
+    }
+    if args.write {
+        write_limit(&config.path, &problem.name, limit)?;
+        println!(
+            "wrote time_limit = \"{}\" to [problem.{}] in {}",
+            Span(limit),
+            problem.name,
+            config.path.display()
+        );
+    }
+    Ok(if failed { EXIT_FAILED } else { EXIT_OK })
+}
+
+/// Build submissions and keep those that can run (the others are warned
+/// about); returns the entrants and their labels.
+fn ready_entrants(
+    list: &[Submission],
+    toolchain: &Toolchain,
+    sandbox: &Arc<Sandbox>,
+    warnings: &mut Vec<String>,
+) -> Result<(Vec<Entrant>, Vec<String>), Failure> {
+    let mut entrants = Vec::new();
+    let mut labels = Vec::new();
+    for (s, ready) in list
+        .iter()
+        .zip(submissions::build_all(list, toolchain, sandbox)?)
+    {
+        match ready {
+            Readiness::Ready(program) => {
+                labels.push(s.rel.clone());
+                entrants.push(Entrant {
+                    problem: s.problem,
+                    program,
+                });
+            }
+            Readiness::NotRun(why) => warnings.push(format!("{} was not run: {why}", s.rel)),
+        }
+    }
+    Ok((entrants, labels))
+}
+
+/// The minimum and the median CPU time (ms) of a case's runs.
+pub fn min_median(runs: &[CaseResult]) -> (f64, f64) {
+    let mut times: Vec<f64> = runs.iter().map(|r| r.cpu_ms).collect();
+    times.sort_by(f64::total_cmp);
+    let n = times.len();
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let median = if n % 2 == 1 {
+        times[n / 2]
+    } else {
+        (times[n / 2 - 1] + times[n / 2]) / 2.0
+    };
+    (times[0], median)
+}
+
+/// `slowest × multiplier`, rounded up to a multiple of `round` (at least
+/// one `round`).
+pub fn derive_limit(slowest: Duration, multiplier: f64, round: Duration) -> Duration {
+    let wanted = slowest.as_secs_f64() * multiplier;
+    let step = round.as_secs_f64();
+    // A hair of tolerance so that 0.3 × 1 is not rounded up to 0.4.
+    let steps = ((wanted / step) - 1e-9).ceil().max(1.0);
+    Duration::from_secs_f64(steps * step)
+}
+
+/// Set `time_limit` in `[problem.NAME]` of judge.toml, keeping the rest of
+/// the file as it is, and write it atomically.
+pub fn write_limit(path: &Path, problem: &str, limit: Duration) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", path.display())))?;
+    let updated = set_time_limit(&text, problem, limit)
+        .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+    crate::report::write_atomically(path, updated.as_bytes())
+        .map_err(|e| Failure::Internal(format!("{}: cannot write: {e}", path.display())))
+}
+
+/// The text of judge.toml with `time_limit` of `[problem.NAME]` set (the
+/// value's comments and spacing kept, or a new key at the table's end).
+pub fn set_time_limit(text: &str, problem: &str, limit: Duration) -> Result<String, String> {
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| format!("{e}"))?;
+    let table = doc
+        .get_mut("problem")
+        .and_then(|p| p.get_mut(problem))
+        .and_then(|t| t.as_table_like_mut())
+        .ok_or_else(|| format!("no [problem.{problem}] table"))?;
+    let value = Span(limit).to_string();
+    match table.get_mut("time_limit") {
+        Some(item) => {
+            let decor = item.as_value().map(|v| v.decor().clone());
+            let mut new = toml_edit::Value::from(value);
+            if let Some(decor) = decor {
+                *new.decor_mut() = decor;
+            }
+            *item = toml_edit::Item::Value(new);
+        }
+        None => {
+            table.insert("time_limit", toml_edit::value(value));
+        }
+    }
+    Ok(doc.to_string())
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,675 @@
+//! `judge stress PROBLEM --submission CMD`: random cases until the
+//! submission disagrees with the reference, then the smallest failing case
+//! it can find, written with its answer, and the command that reproduces it.
+//!
+//! Two modes. A puzzle's own generator (`--length`, `--n`, `--moves`,
+//! `--turns` as for `judge gen`) with the built-in checker as the oracle
+//! (or `--against CMD`, judged by the same checker: the two must get the
+//! same verdict); shrinking then tries each case alone, drops cases that
+//! are not needed, and asks the generator for smaller cases (shorter
+//! optimum, smaller n) while the failure stays. Or `--generator CMD`,
+//! called as `CMD SEED` with an input on stdout, against `--against CMD`
+//! (or the problem's `solution`) by the problem's comparison; shrinking
+//! then keeps the smallest failing input among further seeds.
+//!
+//! Round i uses seed SEED + i, and shrinking derives its seeds from the
+//! failing round's, so `--seed S --count 1` reproduces a finding exactly.
+//! Exit 1 when a difference was found, 0 when none was within `--count`
+//! and `--time`.
+
+use super::{EXIT_FAILED, EXIT_OK, Failure, Outcome, load_config, overrides};
+use crate::cases::Case;
+use crate::check;
+use crate::cli::{CompareArgs, StressArgs};
+use crate::config::{self, Problem};
+use crate::exec::interrupt::Interrupt;
+use crate::exec::process::{Launch, Trust, launch, resolve_program};
+use crate::exec::sandbox::{Sandbox, SandboxOptions};
+use crate::exec::{RunError, RunRequest};
+use crate::judge::{self, CaseResult, Job, Plan, Program};
+use crate::puzzles::{GenSpec, GeneratedCase, Puzzle};
+use crate::report::write_atomically;
+use crate::submission::{Built, Toolchain};
+use crate::verdict::Verdict;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
+    let overrides = overrides(&args.limits, &CompareArgs::default())?;
+    let config = load_config(config_path, &overrides)?;
+    let problem = match config.as_ref().and_then(|c| c.problem(&args.problem)) {
+        Some(p) => p.clone(),
+        None if crate::puzzles::find(&args.problem).is_some() => {
+            config::ad_hoc_problem(&args.problem, PathBuf::from("stress"), &overrides)
+                .map_err(|e| Failure::Usage(e.to_string()))?
+        }
+        None => {
+            return Err(Failure::Usage(format!(
+                "{:?} is neither a problem in judge.toml nor a built-in puzzle ({})",
+                args.problem,
+                crate::puzzles::names().join(", ")
+            )));
+        }
+    };
+    if args.cases == 0 || args.count == 0 {
+        return Err(Failure::Usage(
+            "--cases and --count must be at least 1".into(),
+        ));
+    }
+    let from_config = config
+        .as_ref()
+        .is_some_and(|c| c.problem(&args.problem).is_some());
+    let out_dir = args.out.clone().unwrap_or_else(|| {
+        if from_config {
+            problem.cases.clone()
+        } else {
+            PathBuf::from("stress")
+        }
+    });
+
+    let interrupt = Interrupt::install()
+        .map_err(|e| Failure::Internal(format!("cannot catch signals: {e}")))?;
+    let sandbox = Arc::new(
+        Sandbox::new(SandboxOptions {
+            interrupt: Some(interrupt.fd()),
+            ..SandboxOptions::default()
+        })
+        .map_err(Failure::Internal)?,
+    );
+    let toolchain = Toolchain::new(config.as_ref());
+    let submission =
+        super::submission_program(&args.submission, None, &toolchain, &sandbox, false)?;
+    if submission.compile_error.is_some() {
+        return Err(Failure::Usage(format!(
+            "{} does not compile: nothing to stress",
+            args.submission
+        )));
+    }
+    let against = match (&args.against, problem.puzzle, &problem.solution) {
+        (Some(cmd), _, _) => Some(super::submission_program(
+            cmd, None, &toolchain, &sandbox, false,
+        )?),
+        (None, Some(_), _) => None,
+        (None, None, Some(solution)) => Some(super::submission_program(
+            solution, None, &toolchain, &sandbox, false,
+        )?),
+        (None, None, None) => {
+            return Err(Failure::Usage(format!(
+                "problem {} has no reference: give --against CMD, or solution = \"CMD\" in its table",
+                problem.name
+            )));
+        }
+    };
+    if against.as_ref().is_some_and(|a| a.compile_error.is_some()) {
+        return Err(Failure::Usage(
+            "the --against program does not compile".into(),
+        ));
+    }
+    let generator = match &args.generator {
+        Some(cmd) => Some(Generator::new(cmd, &toolchain, &sandbox)?),
+        None => None,
+    };
+    let puzzle = match (&generator, problem.puzzle) {
+        (Some(_), _) => None,
+        (None, Some(p)) => Some(p),
+        (None, None) => {
+            return Err(Failure::Usage(format!(
+                "problem {} is not a built-in puzzle: give --generator CMD (called as `CMD SEED`)",
+                problem.name
+            )));
+        }
+    };
+    if generator.is_some() && against.is_none() {
+        return Err(Failure::Usage(
+            "--generator needs a reference to compare with: --against CMD".into(),
+        ));
+    }
+    let spec_of = |count: usize, seed: u64| GenSpec {
+        count,
+        seed,
+        length: args.length.clone(),
+        n: args.n.clone(),
+        moves: args.moves.clone(),
+        turns: args.turns.clone(),
+        impossible: false,
+    };
+    if let Some(p) = puzzle {
+        // Refuse options the puzzle does not have before any round runs.
+        p.generate(&spec_of(1, args.seed)).map_err(Failure::Usage)?;
+    }
+
+    let scratch = tempfile::Builder::new()
+        .prefix("judge-stress-")
+        .tempdir()
+        .map_err(|e| Failure::Internal(format!("cannot create a temporary directory: {e}")))?;
+    let tools = super::prepare_checkers(std::slice::from_ref(&problem), &sandbox)?;
+    let arena = Arena {
+        problem: &problem,
+        tools,
+        submission,
+        against,
+        dir: scratch.path().to_path_buf(),
+        interrupted: interrupt.flag(),
+        runs: std::cell::Cell::new(0),
+    };
+    let started = Instant::now();
+    let per_file = match puzzle {
+        Some(p) if p.multi_case() => args.cases,
+        _ => 1,
+    };
+    let mut round = 0;
+    let found = loop {
+        if round >= args.count
+            || args.time.is_some_and(|t| started.elapsed() >= t.0)
+            || arena.interrupted.load(Ordering::SeqCst)
+        {
+            break None;
+        }
+        let seed = args.seed.wrapping_add(round);
+        round += 1;
+        let candidate = match (puzzle, &generator) {
+            (Some(p), _) => Candidate::Cases(
+                p.generate(&spec_of(per_file, seed))
+                    .map_err(Failure::Usage)?,
+            ),
+            (None, Some(g)) => Candidate::Input(g.input(seed, &sandbox)?),
+            (None, None) => unreachable_candidate()?,
+        };
+        if let Some(finding) = arena.judge(&candidate, puzzle)? {
+            break Some((seed, candidate, finding));
+        }
+    };
+    if arena.interrupted.load(Ordering::SeqCst) {
+        return Err(Failure::Interrupted);
+    }
+    let Some((seed, candidate, finding)) = found else {
+        println!(
+            "no difference in {round} round{} (seeds {}..{}) in {:.1}s",
+            if round == 1 { "" } else { "s" },
+            args.seed,
+            args.seed.wrapping_add(round.saturating_sub(1)),
+            started.elapsed().as_secs_f64()
+        );
+        return Ok(EXIT_OK);
+    };
+    println!("round {round} (seed {seed}): {}", finding.describe());
+    let runs_before = arena.runs.get();
+    let (input, answer, finding, about) = match (puzzle, candidate) {
+        (Some(p), Candidate::Cases(cases)) => {
+            let (cases, finding, steps) =
+                shrink_cases(&arena, p, cases, finding, seed, args.tries)?;
+            let (input, answer) = p.assemble(&cases);
+            let dims: Vec<String> = cases
+                .iter()
+                .flat_map(|c| p.difficulty(c))
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            let about = format!(
+                "{} case{}{}; {}",
+                cases.len(),
+                if cases.len() == 1 { "" } else { "s" },
+                if dims.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", dims.join(", "))
+                },
+                steps.join("; ")
+            );
+            (input, answer, finding, about)
+        }
+        (_, Candidate::Input(input)) => {
+            let g = generator
+                .as_ref()
+                .ok_or_else(|| Failure::Internal("no generator".into()))?;
+            let mut best = (input, finding, seed);
+            let more = (args.tries as u64) * 8;
+            for i in 0..more {
+                if arena.interrupted.load(Ordering::SeqCst)
+                    || args.time.is_some_and(|t| started.elapsed() >= t.0)
+                {
+                    break;
+                }
+                let s = seed.wrapping_add(1 + i);
+                let input = g.input(s, &sandbox)?;
+                if input.len() >= best.0.len() {
+                    continue;
+                }
+                if let Some(f) = arena.judge(&Candidate::Input(input.clone()), None)? {
+                    best = (input, f, s);
+                }
+            }
+            let answer = best.1.answer.clone().unwrap_or_default();
+            let about = format!(
+                "the smallest failing input of {} more seeds: {} bytes (seed {})",
+                more,
+                best.0.len(),
+                best.2
+            );
+            (best.0, answer, best.1, about)
+        }
+        (None, Candidate::Cases(_)) => return Err(Failure::Internal("no puzzle".into())),
+    };
+    if arena.interrupted.load(Ordering::SeqCst) {
+        return Err(Failure::Interrupted);
+    }
+    println!(
+        "shrunk to {about} ({} run{})",
+        arena.runs.get() - runs_before,
+        if arena.runs.get() - runs_before == 1 {
+            ""
+        } else {
+            "s"
+        }
+    );
+    println!("the submission: {}", finding.describe());
+
+    let stem = args
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("stress-{seed}"));
+    if stem.is_empty() || stem.contains('/') {
+        return Err(Failure::Usage(format!(
+            "--name {stem:?}: a file name without '/' is needed"
+        )));
+    }
+    let files = [
+        (out_dir.join(format!("{stem}.in")), input),
+        (out_dir.join(format!("{stem}.ans")), answer),
+    ];
+    if !args.force
+        && let Some((path, _)) = files.iter().find(|(p, _)| p.exists())
+    {
+        return Err(Failure::Usage(format!(
+            "{} already exists: use --force to overwrite, or --name/--out to write elsewhere (the finding: seed {seed})",
+            path.display()
+        )));
+    }
+    std::fs::create_dir_all(&out_dir)
+        .map_err(|e| Failure::Usage(format!("{}: cannot create: {e}", out_dir.display())))?;
+    for (path, bytes) in &files {
+        write_atomically(path, bytes)
+            .map_err(|e| Failure::Internal(format!("{}: cannot write: {e}", path.display())))?;
+    }
+    println!(
+        "wrote {} and {}",
+        files[0].0.display(),
+        files[1].0.display()
+    );
+    println!("reproduce: {}", reproduce(config_path, &args, seed));
+    Ok(EXIT_FAILED)
+}
+
+fn unreachable_candidate() -> Result<Candidate, Failure> {
+    Err(Failure::Internal("neither a puzzle nor a generator".into()))
+}
+
+/// The command line that runs exactly the failing round again.
+fn reproduce(config_path: Option<&Path>, args: &StressArgs, seed: u64) -> String {
+    let mut words: Vec<String> = vec!["judge".into()];
+    if let Some(c) = config_path {
+        words.extend(["--config".into(), c.display().to_string()]);
+    }
+    words.extend([
+        "stress".into(),
+        args.problem.clone(),
+        "--submission".into(),
+        args.submission.clone(),
+    ]);
+    for (flag, value) in [
+        ("--against", &args.against),
+        ("--generator", &args.generator),
+    ] {
+        if let Some(v) = value {
+            words.extend([flag.to_string(), v.clone()]);
+        }
+    }
+    words.extend([
+        "--seed".into(),
+        seed.to_string(),
+        "--count".into(),
+        "1".into(),
+        "--cases".into(),
+        args.cases.to_string(),
+    ]);
+    for (flag, range) in [
+        ("--length", &args.length),
+        ("--n", &args.n),
+        ("--moves", &args.moves),
+        ("--turns", &args.turns),
+    ] {
+        if let Some(r) = range {
+            let text = if r.start() == r.end() {
+                r.start().to_string()
+            } else {
+                format!("{}..{}", r.start(), r.end())
+            };
+            words.extend([flag.to_string(), text]);
+        }
+    }
+    if let Some(t) = &args.limits.time_limit {
+        words.extend(["--time-limit".into(), t.to_string()]);
+    }
+    shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
+}
+
+/// What one round tries.
+#[derive(Clone)]
+enum Candidate {
+    /// A puzzle's generated cases, one file.
+    Cases(Vec<GeneratedCase>),
+    /// A generator's input.
+    Input(Vec<u8>),
+}
+
+/// How the submission disagreed.
+#[derive(Clone, Debug)]
+struct Finding {
+    submission: CaseResult,
+    /// The reference's verdict when it differs from AC (with --against on a puzzle).
+    against: Option<Verdict>,
+    /// The reference's output (generator mode): the case's answer.
+    answer: Option<Vec<u8>>,
+}
+
+impl Finding {
+    fn describe(&self) -> String {
+        let mut text = format!(
+            "{}: {}",
+            self.submission.verdict.code(),
+            self.submission.message
+        );
+        if let Some(v) = self.against {
+            text.push_str(&format!(" (the reference: {})", v.code()));
+        }
+        text
+    }
+}
+
+/// Everything a round needs.
+struct Arena<'a> {
+    problem: &'a Problem,
+    /// Where an external checker runs, if the problem has one.
+    tools: Option<Arc<Sandbox>>,
+    submission: Program,
+    against: Option<Program>,
+    dir: PathBuf,
+    interrupted: Arc<std::sync::atomic::AtomicBool>,
+    runs: std::cell::Cell<usize>,
+}
+
+impl Arena<'_> {
+    /// Run a candidate; `Some` when the submission disagrees.
+    fn judge(
+        &self,
+        candidate: &Candidate,
+        puzzle: Option<&'static dyn Puzzle>,
+    ) -> Result<Option<Finding>, Failure> {
+        self.runs.set(self.runs.get() + 1);
+        let input_path = self.dir.join("case.in");
+        let answer_path = self.dir.join("case.ans");
+        let write = |path: &Path, bytes: &[u8]| {
+            std::fs::write(path, bytes)
+                .map_err(|e| Failure::Internal(format!("{}: cannot write: {e}", path.display())))
+        };
+        match candidate {
+            Candidate::Cases(cases) => {
+                let p = puzzle.ok_or_else(|| Failure::Internal("no puzzle".into()))?;
+                let (input, answer) = p.assemble(cases);
+                write(&input_path, &input)?;
+                write(&answer_path, &answer)?;
+                let mine = self.run(&self.submission, &input_path, Some(&answer_path))?;
+                let theirs = match &self.against {
+                    Some(a) => Some(self.run(a, &input_path, Some(&answer_path))?.verdict),
+                    None => None,
+                };
+                let reference = theirs.unwrap_or(Verdict::Accepted);
+                Ok((mine.verdict != reference).then(|| Finding {
+                    submission: mine,
+                    against: theirs.filter(|v| !v.is_accepted()),
+                    answer: None,
+                }))
+            }
+            Candidate::Input(input) => {
+                write(&input_path, input)?;
+                let against = self
+                    .against
+                    .as_ref()
+                    .ok_or_else(|| Failure::Internal("no reference".into()))?;
+                let outcome = against
+                    .runner
+                    .run(&RunRequest {
+                        input: &input_path,
+                        limits: &self.problem.limits,
+                        slot: 0,
+                    })
+                    .map_err(|e| match e {
+                        RunError::Interrupted => Failure::Interrupted,
+                        RunError::Internal(m) => Failure::Internal(m),
+                    })?;
+                if let Some(j) = check::classify_run(&outcome, &self.problem.limits) {
+                    return Err(Failure::Internal(format!(
+                        "the reference {} failed on a generated input ({}): {}; it is kept in {}",
+                        against.label,
+                        j.verdict.code(),
+                        j.message,
+                        input_path.display()
+                    )));
+                }
+                write(&answer_path, &outcome.stdout)?;
+                let mine = self.run(&self.submission, &input_path, Some(&answer_path))?;
+                Ok((!mine.verdict.is_accepted()).then_some(Finding {
+                    submission: mine,
+                    against: None,
+                    answer: Some(outcome.stdout),
+                }))
+            }
+        }
+    }
+
+    /// Judge one program on one case, as `judge run` would.
+    fn run(
+        &self,
+        program: &Program,
+        input: &Path,
+        answer: Option<&Path>,
+    ) -> Result<CaseResult, Failure> {
+        let plan = Plan {
+            problems: vec![self.problem.clone()],
+            programs: vec![program.clone()],
+            jobs: Vec::new(),
+            tools: self.tools.clone(),
+        };
+        let job = Job {
+            index: 0,
+            problem: 0,
+            program: 0,
+            case: Case {
+                name: "case.in".into(),
+                input: input.to_path_buf(),
+                answer: answer.map(Path::to_path_buf),
+            },
+        };
+        let result = judge::run_job(&plan, &job, 0);
+        if result.verdict == Verdict::Skipped || self.interrupted.load(Ordering::SeqCst) {
+            return Err(Failure::Interrupted);
+        }
+        // The checker proves the answer itself; an IE is the judge's fault.
+        if result.verdict == Verdict::InternalError {
+            return Err(Failure::Internal(format!(
+                "{} on a generated case: {}",
+                program.label, result.message
+            )));
+        }
+        Ok(result)
+    }
+}
+
+/// Shrink a failing file of puzzle cases: each case alone, then without
+/// the cases it does not need, then each remaining case made smaller by
+/// the generator (shorter optimum, smaller n) while the failure stays.
+fn shrink_cases(
+    arena: &Arena<'_>,
+    puzzle: &'static dyn Puzzle,
+    mut cases: Vec<GeneratedCase>,
+    mut finding: Finding,
+    seed: u64,
+    tries: usize,
+) -> Result<(Vec<GeneratedCase>, Finding, Vec<String>), Failure> {
+    let mut steps = Vec::new();
+    let before = cases.len();
+    if cases.len() > 1 {
+        for i in 0..cases.len() {
+            let alone = vec![cases[i].clone()];
+            if let Some(f) = arena.judge(&Candidate::Cases(alone.clone()), Some(puzzle))? {
+                cases = alone;
+                finding = f;
+                break;
+            }
+        }
+    }
+    let mut i = cases.len();
+    while i > 0 && cases.len() > 1 {
+        i -= 1;
+        let mut fewer = cases.clone();
+        fewer.remove(i);
+        if let Some(f) = arena.judge(&Candidate::Cases(fewer.clone()), Some(puzzle))? {
+            cases = fewer;
+            finding = f;
+        }
+    }
+    if cases.len() < before {
+        steps.push(format!("{before} cases → {}", cases.len()));
+    }
+    for position in 0..cases.len() {
+        let dims = puzzle.difficulty(&cases[position]);
+        for (d, &(option, start)) in dims.iter().enumerate() {
+            let mut value = start;
+            while value > 0 {
+                let smaller = value - 1;
+                let mut found = None;
+                for t in 0..tries as u64 {
+                    let mut spec = GenSpec {
+                        count: 1,
+                        seed: seed
+                            .wrapping_mul(1_000_003)
+                            .wrapping_add(u64::from(smaller) * 1_000 + t * 7 + d as u64),
+                        ..GenSpec::default()
+                    };
+                    for &(o, v) in &puzzle.difficulty(&cases[position]) {
+                        spec.set_exact(o, if o == option { smaller } else { v });
+                    }
+                    let Ok(made) = puzzle.generate(&spec) else {
+                        break;
+                    };
+                    let Some(case) = made.into_iter().next() else {
+                        break;
+                    };
+                    let mut trial = cases.clone();
+                    trial[position] = case;
+                    if let Some(f) = arena.judge(&Candidate::Cases(trial.clone()), Some(puzzle))? {
+                        found = Some((trial, f));
+                        break;
+                    }
+                }
+                match found {
+                    Some((smaller_cases, f)) => {
+                        cases = smaller_cases;
+                        finding = f;
+                        value = smaller;
+                    }
+                    None => break,
+                }
+            }
+            if value < start {
+                steps.push(format!("{option} {start} → {value}"));
+            } else {
+                steps.push(format!(
+                    "{option} {start} is the smallest that fails ({tries} tries at {})",
+                    start.saturating_sub(1)
+                ));
+            }
+        }
+    }
+    Ok((cases, finding, steps))
+}
+
+/// A `--generator`: a source (built) or a command line, run trusted as
+/// `CMD SEED`.
+struct Generator {
+    program: PathBuf,
+    args: Vec<OsString>,
+    display: String,
+}
+
+impl Generator {
+    fn new(text: &str, toolchain: &Toolchain, sandbox: &Sandbox) -> Result<Generator, Failure> {
+        if let Some(source) = toolchain
+            .find_source(Path::new(text))
+            .map_err(Failure::Usage)?
+        {
+            return match toolchain.build(&source, sandbox, 0) {
+                Ok(Built::Ready(exe)) => Ok(Generator {
+                    program: exe.program,
+                    args: exe.args,
+                    display: text.to_string(),
+                }),
+                Ok(Built::CompileError(e)) => Err(Failure::Usage(format!(
+                    "the generator {text} does not compile: {}",
+                    e.message
+                ))),
+                Err(e) => Err(Failure::Usage(e.to_string())),
+            };
+        }
+        let words = shlex::split(text)
+            .filter(|w| !w.is_empty())
+            .ok_or_else(|| Failure::Usage(format!("--generator {text:?} is not a command line")))?;
+        let program = resolve_program(&words[0]).map_err(Failure::Usage)?;
+        Ok(Generator {
+            program,
+            args: words[1..].iter().map(OsString::from).collect(),
+            display: text.to_string(),
+        })
+    }
+
+    /// The input for a seed.
+    fn input(&self, seed: u64, sandbox: &Sandbox) -> Result<Vec<u8>, Failure> {
+        let mut args = self.args.clone();
+        args.push(OsString::from(seed.to_string()));
+        let limits = crate::exec::Limits {
+            time: std::time::Duration::from_secs(30),
+            wall: std::time::Duration::from_secs(60),
+            memory: None,
+            stack: None,
+            output: 256 << 20,
+            file_size: 1 << 30,
+            processes: 64,
+        };
+        let outcome = launch(
+            sandbox,
+            &Launch {
+                program: &self.program,
+                args: &args,
+                stdin: None,
+                limits: &limits,
+                slot: 0,
+                trust: Trust::Trusted,
+            },
+        )
+        .map_err(|e| match e {
+            RunError::Interrupted => Failure::Interrupted,
+            RunError::Internal(m) => Failure::Internal(m),
+        })?;
+        if !outcome.exit.success() || outcome.limit_hit.is_some() {
+            return Err(Failure::Usage(format!(
+                "the generator `{} {seed}` failed: {}: {}",
+                self.display,
+                outcome.exit.describe(),
+                String::from_utf8_lossy(&outcome.stderr_tail).trim()
+            )));
+        }
+        Ok(outcome.stdout)
+    }
+}

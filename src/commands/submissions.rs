@@ -1,0 +1,296 @@
+//! A problem's `submissions/` tree, shared by `judge verify` and `judge
+//! limits`: finding the submissions and what each is expected to get,
+//! building them, and judging them all in one plan (programs × cases) under
+//! chosen limits, each case's result labelled with its submission.
+
+use super::Failure;
+use crate::cases::Case;
+use crate::config::Problem;
+use crate::exec::Limits;
+use crate::exec::sandbox::Sandbox;
+use crate::expect::{self, Expectation};
+use crate::judge::{self, CaseResult, Job, Plan, Program, Report, RunInfo, RunOptions};
+use crate::report::human::{HumanReporter, Verbosity};
+use crate::submission::{BuildError, Built, Source, Toolchain};
+use rayon::prelude::*;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// One submission of a problem.
+#[derive(Clone, Debug)]
+pub struct Submission {
+    /// The problem's index in the command's list.
+    pub problem: usize,
+    /// The path relative to the submissions directory (`accepted/sum.c`):
+    /// its label in reports.
+    pub rel: String,
+    pub path: PathBuf,
+    pub expectation: Expectation,
+    /// The source, or why the path is not one.
+    pub source: Result<Source, String>,
+}
+
+/// Find the submissions of `problem` and what each is expected to get: a
+/// judge.toml `expect` table, else a `judge:` first line, else the folder.
+/// Files of no known language are skipped with a warning, as are
+/// submissions with no expectation at all.
+pub fn discover(
+    problem: &Problem,
+    index: usize,
+    toolchain: &Toolchain,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Submission>, Failure> {
+    let root = &problem.submissions;
+    let mut found = Vec::new();
+    let mut seen_tables = vec![false; problem.expectations.len()];
+    for (rel, path) in entries(root)? {
+        let folder = rel.split_once('/').map(|(f, _)| f);
+        let is_dir = path.is_dir();
+        let source = if is_dir {
+            toolchain
+                .find_source(&path)
+                .and_then(|s| s.ok_or_else(|| format!("{}: not a source", path.display())))
+        } else {
+            match toolchain.language_of(&path) {
+                Some(l) => Ok(Source {
+                    path: path.clone(),
+                    language: l.clone(),
+                }),
+                None => {
+                    if folder.is_some() {
+                        warnings.push(format!(
+                            "{}: not a source of a known language; skipped",
+                            path.display()
+                        ));
+                    }
+                    continue;
+                }
+            }
+        };
+        let table = problem
+            .expectations
+            .iter()
+            .position(|(name, _)| name.trim_end_matches('/') == rel);
+        let declared = match &source {
+            Ok(s) => {
+                let bytes = std::fs::read(&s.path).map_err(|e| {
+                    Failure::Usage(format!("{}: cannot read: {e}", s.path.display()))
+                })?;
+                expect::parse_declaration(&bytes)
+                    .map_err(|e| Failure::Usage(format!("{}:1: {e}", s.path.display())))?
+            }
+            Err(_) => None,
+        };
+        let expectation = match (table, declared, folder.and_then(Expectation::of_folder)) {
+            (Some(t), _, _) => {
+                seen_tables[t] = true;
+                Some(problem.expectations[t].1.clone())
+            }
+            (None, Some(d), _) => Some(d),
+            (None, None, f) => f,
+        };
+        let Some(expectation) = expectation else {
+            warnings.push(format!(
+                "{}: no expected verdict ({}); skipped: declare one in its first line (`// judge: permitted AC TLE, required TLE`) or in judge.toml",
+                path.display(),
+                match folder {
+                    Some(f) => format!("`{f}` is not a verdict folder"),
+                    None => "not in a verdict folder".to_string(),
+                }
+            ));
+            continue;
+        };
+        found.push(Submission {
+            problem: index,
+            rel,
+            path,
+            expectation,
+            source,
+        });
+    }
+    for (seen, (name, _)) in seen_tables.iter().zip(&problem.expectations) {
+        if !seen {
+            warnings.push(format!(
+                "judge.toml: problem.{}.expect.{name:?}: no such submission in {}",
+                problem.name,
+                root.display()
+            ));
+        }
+    }
+    Ok(found)
+}
+
+/// The submissions under `root`: each file or directory in a folder
+/// (`accepted/sum.c`, `accepted/big/`), and files at the top (which need a
+/// declaration). Sorted; hidden names skipped.
+fn entries(root: &Path) -> Result<Vec<(String, PathBuf)>, Failure> {
+    let list = |dir: &Path| -> Result<Vec<(String, PathBuf)>, Failure> {
+        let mut out = Vec::new();
+        let read = std::fs::read_dir(dir)
+            .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", dir.display())))?;
+        for entry in read.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.starts_with('.') {
+                out.push((name, entry.path()));
+            }
+        }
+        out.sort_by(|a, b| crate::cases::natural_cmp(&a.0, &b.0));
+        Ok(out)
+    };
+    let mut out = Vec::new();
+    for (name, path) in list(root)? {
+        if path.is_dir() {
+            for (child, child_path) in list(&path)? {
+                out.push((format!("{name}/{child}"), child_path));
+            }
+        } else {
+            out.push((name, path));
+        }
+    }
+    Ok(out)
+}
+
+/// A submission as the plan runs it, or why it cannot run here.
+pub enum Readiness {
+    Ready(Program),
+    NotRun(String),
+}
+
+/// Build every submission (in parallel; cached builds are instant). A
+/// missing compiler or interpreter makes that submission not runnable,
+/// named; a compile error makes a program whose cases are all CE.
+pub fn build_all(
+    submissions: &[Submission],
+    toolchain: &Toolchain,
+    sandbox: &Arc<Sandbox>,
+) -> Result<Vec<Readiness>, Failure> {
+    let built: Vec<Result<Readiness, Failure>> = submissions
+        .par_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let source = match &s.source {
+                Ok(source) => source,
+                Err(e) => return Ok(Readiness::NotRun(e.clone())),
+            };
+            match toolchain.build(source, sandbox, i) {
+                Ok(Built::Ready(exe)) => {
+                    match crate::exec::process::ProcessRunner::from_argv(
+                        exe.program,
+                        exe.args,
+                        exe.display,
+                        Arc::clone(sandbox),
+                    ) {
+                        Ok(runner) => Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.rel))),
+                        Err(e) => Ok(Readiness::NotRun(e)),
+                    }
+                }
+                Ok(Built::CompileError(error)) => {
+                    let mut program = Program::new(Arc::new(crate::submission::NotBuilt), &s.rel);
+                    program.compile_error = Some(error);
+                    Ok(Readiness::Ready(program))
+                }
+                Err(BuildError::MissingTool {
+                    language,
+                    role,
+                    tool,
+                    ..
+                }) => Ok(Readiness::NotRun(format!(
+                    "the {language} {role} `{tool}` is not installed"
+                ))),
+                Err(BuildError::Interrupted) => Err(Failure::Interrupted),
+                Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
+            }
+        })
+        .collect();
+    built.into_iter().collect()
+}
+
+/// Programs to judge, each on every case of its problem.
+pub struct Entrant {
+    pub problem: usize,
+    pub program: Program,
+}
+
+/// What a trial gives: per entrant, per case (in order), the results of
+/// its `repeat` runs.
+pub struct Trial {
+    pub results: Vec<Vec<Vec<CaseResult>>>,
+    /// The raw report of the whole plan (results as run, every case with
+    /// its program).
+    pub report: Report,
+}
+
+/// Judge every entrant on every case of its problem, each case `repeat`
+/// times, under `limits[problem]`, in one parallel plan.
+#[allow(clippy::too_many_arguments)]
+pub fn trial(
+    problems: &[Problem],
+    cases: &[Vec<Case>],
+    limits: &[Limits],
+    entrants: Vec<Entrant>,
+    repeat: usize,
+    jobs: usize,
+    interrupted: Option<Arc<AtomicBool>>,
+    sandbox: &Arc<Sandbox>,
+) -> Result<Trial, Failure> {
+    let protections = sandbox.protections().clone();
+    let tools = super::prepare_checkers(problems, sandbox)?;
+    let mut plan_problems: Vec<Problem> = problems.to_vec();
+    for (p, l) in plan_problems.iter_mut().zip(limits) {
+        p.limits = l.clone();
+    }
+    let mut plan_jobs = Vec::new();
+    // (entrant, case, repeat) of each job.
+    let mut slots = Vec::new();
+    for (e, entrant) in entrants.iter().enumerate() {
+        for (c, case) in cases[entrant.problem].iter().enumerate() {
+            for r in 0..repeat.max(1) {
+                plan_jobs.push(Job {
+                    index: plan_jobs.len(),
+                    problem: entrant.problem,
+                    program: e,
+                    case: case.clone(),
+                });
+                slots.push((e, c, r));
+            }
+        }
+    }
+    let labels: Vec<String> = entrants.iter().map(|e| e.program.label.clone()).collect();
+    let case_counts: Vec<usize> = entrants.iter().map(|e| cases[e.problem].len()).collect();
+    let info = RunInfo {
+        programs: labels.clone(),
+        problems: plan_problems.iter().map(judge::problem_info).collect(),
+        protections,
+        ..RunInfo::default()
+    };
+    let plan = Plan {
+        problems: plan_problems,
+        programs: entrants.into_iter().map(|e| e.program).collect(),
+        jobs: plan_jobs,
+        tools,
+    };
+    let progress = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
+    let mut reporter = HumanReporter::new(
+        Box::new(std::io::sink()),
+        Verbosity::Normal,
+        false,
+        progress,
+    );
+    let options = RunOptions {
+        jobs,
+        fail_fast: false,
+        interrupted,
+    };
+    let mut report = judge::run(&plan, info, &options, &mut reporter)
+        .map_err(|e| Failure::Internal(format!("cannot report: {e}")))?;
+    drop(reporter);
+    let mut results: Vec<Vec<Vec<CaseResult>>> =
+        case_counts.iter().map(|&n| vec![Vec::new(); n]).collect();
+    for (case, &(e, c, _)) in report.cases.iter_mut().zip(&slots) {
+        case.program = Some(labels[e].clone());
+        results[e][c].push(case.clone());
+    }
+    Ok(Trial { results, report })
+}

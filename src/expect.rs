@@ -1,0 +1,296 @@
+//! Expected verdicts of a problem's submissions, for `judge verify`: what a
+//! `submissions/<folder>/` means, what a submission declares in its first
+//! line (`// judge: permitted AC TLE, required TLE`), and whether a run's
+//! verdicts agree.
+//!
+//! An expectation is two sets, as in the Kattis problem package format:
+//! `permitted` (every case must get one of these) and `required` (at least
+//! one case must get one of these). A folder `wrong_answer/` means permitted
+//! AC WA, required WA; `accepted/` means every case AC; `compile_error/`
+//! means CE. A declaration replaces the folder's expectation wholly: an
+//! omitted `permitted` permits every verdict, an omitted `required`
+//! requires nothing. This module decides; it neither runs nor prints.
+
+use crate::verdict::Verdict;
+use std::fmt;
+
+/// Where an expectation came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The submission's `submissions/<folder>/`.
+    Folder(Verdict),
+    /// A `judge:` comment in the source's first line.
+    Comment,
+    /// A `[problem.NAME.expect."PATH"]` table in judge.toml.
+    Table,
+}
+
+/// The verdicts a submission may and must get.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expectation {
+    /// Every case gets one of these; `None`: any verdict.
+    pub permitted: Option<Vec<Verdict>>,
+    /// Some case gets one of these; `None`: nothing is required.
+    pub required: Option<Vec<Verdict>>,
+    pub origin: Origin,
+}
+
+/// Why a run disagrees with its expectation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Disagreement {
+    /// The case at this position (in the order given) got a verdict that
+    /// is not permitted.
+    Forbidden { position: usize, verdict: Verdict },
+    /// No case got a required verdict.
+    Missing { required: Vec<Verdict> },
+}
+
+impl Expectation {
+    /// The meaning of a Kattis `submissions/<folder>/` (a verdict's
+    /// [`Verdict::folder_name`]).
+    pub fn of_folder(folder: &str) -> Option<Expectation> {
+        let verdict = Verdict::ALL
+            .into_iter()
+            .find(|v| v.folder_name() == Some(folder))?;
+        let (permitted, required) = match verdict {
+            Verdict::Accepted => (vec![Verdict::Accepted], None),
+            Verdict::CompileError => (vec![Verdict::CompileError], Some(vec![verdict])),
+            other => (vec![Verdict::Accepted, other], Some(vec![other])),
+        };
+        Some(Expectation {
+            permitted: Some(permitted),
+            required,
+            origin: Origin::Folder(verdict),
+        })
+    }
+
+    /// An expectation written in judge.toml.
+    pub fn declared(permitted: Option<Vec<Verdict>>, required: Option<Vec<Verdict>>) -> Self {
+        Expectation {
+            permitted,
+            required,
+            origin: Origin::Table,
+        }
+    }
+
+    /// Do the verdicts of a submission's cases (in case order) agree?
+    /// The first case with a verdict that is not permitted is the
+    /// disagreement; failing that, a missing required verdict.
+    pub fn assess(&self, verdicts: &[Verdict]) -> Result<(), Disagreement> {
+        if let Some(permitted) = &self.permitted
+            && let Some((position, &verdict)) = verdicts
+                .iter()
+                .enumerate()
+                .find(|(_, v)| !permitted.contains(v))
+        {
+            return Err(Disagreement::Forbidden { position, verdict });
+        }
+        if let Some(required) = &self.required
+            && !verdicts.iter().any(|v| required.contains(v))
+        {
+            return Err(Disagreement::Missing {
+                required: required.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether the expectation allows only AC (an accepted submission, whose
+    /// times `judge limits` derives a time limit from).
+    pub fn is_accepted(&self) -> bool {
+        self.permitted.as_deref() == Some(&[Verdict::Accepted])
+    }
+
+    /// Whether the expectation requires a TLE on some case (a submission
+    /// that must time out: `judge limits` checks it against the margin).
+    pub fn requires_time_limit(&self) -> bool {
+        self.required
+            .as_deref()
+            .is_some_and(|r| r == [Verdict::TimeLimit])
+    }
+}
+
+impl fmt::Display for Expectation {
+    /// `WA` for a folder's expectation; `permitted AC TLE, required TLE`
+    /// for a declared one.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Origin::Folder(v) = self.origin {
+            return f.write_str(v.code());
+        }
+        let codes = |vs: &[Verdict]| vs.iter().map(|v| v.code()).collect::<Vec<_>>().join(" ");
+        let mut parts = Vec::new();
+        if let Some(p) = &self.permitted {
+            parts.push(format!("permitted {}", codes(p)));
+        }
+        if let Some(r) = &self.required {
+            parts.push(format!("required {}", codes(r)));
+        }
+        f.write_str(&parts.join(", "))
+    }
+}
+
+/// A verdict as an expectation names it: a code (`TLE`, `RTE` as Kattis
+/// spells RE) or a folder name. IE and SKIP are never expected.
+pub fn parse_verdict(text: &str) -> Result<Verdict, String> {
+    let verdict = if text.eq_ignore_ascii_case("RTE") {
+        Some(Verdict::RuntimeError)
+    } else {
+        Verdict::parse(text)
+    };
+    match verdict {
+        Some(Verdict::InternalError | Verdict::Skipped) => Err(format!(
+            "{text:?} cannot be expected: it is not a judgement of the submission"
+        )),
+        Some(v) => Ok(v),
+        None => Err(format!(
+            "{text:?} is not a verdict (AC, WA, PE, TLE, MLE, OLE, RE, CE)"
+        )),
+    }
+}
+
+/// The `judge:` declaration in a source's first line (the second after a
+/// `#!` line), in any of the usual comment styles: `// judge: …`,
+/// `# judge: …`, `-- judge: …`, `{ judge: … }`, `(* judge: … *)`,
+/// `/* judge: … */`. `Ok(None)` when there is none.
+pub fn parse_declaration(source: &[u8]) -> Result<Option<Expectation>, String> {
+    let text = String::from_utf8_lossy(&source[..source.len().min(4096)]);
+    let mut lines = text.lines();
+    let mut line = lines.next().unwrap_or("");
+    if line.starts_with("#!") {
+        line = lines.next().unwrap_or("");
+    }
+    let mut body = line.trim();
+    let mut stripped = false;
+    for (open, close) in [
+        ("//", ""),
+        ("/*", "*/"),
+        ("(*", "*)"),
+        ("{", "}"),
+        ("#", ""),
+        ("--", ""),
+        ("%", ""),
+        (";", ""),
+    ] {
+        if let Some(rest) = body.strip_prefix(open) {
+            body = rest.trim_end();
+            if !close.is_empty() {
+                body = body.strip_suffix(close).unwrap_or(body);
+            }
+            body = body.trim();
+            stripped = true;
+            break;
+        }
+    }
+    if !stripped {
+        return Ok(None);
+    }
+    let Some(clauses) = body.strip_prefix("judge:") else {
+        return Ok(None);
+    };
+    let mut permitted = None;
+    let mut required = None;
+    for clause in clauses.split([',', ';']) {
+        let mut words = clause.split_whitespace();
+        let Some(key) = words.next() else { continue };
+        let verdicts = words.map(parse_verdict).collect::<Result<Vec<_>, _>>()?;
+        if verdicts.is_empty() {
+            return Err(format!("`judge: {key}` names no verdict"));
+        }
+        let slot = match key {
+            "permitted" => &mut permitted,
+            "required" => &mut required,
+            other => {
+                return Err(format!(
+                    "`judge: {other} …`: expected `permitted V…` and/or `required V…`"
+                ));
+            }
+        };
+        if slot.is_some() {
+            return Err(format!("`judge: {key}` is given twice"));
+        }
+        *slot = Some(verdicts);
+    }
+    if permitted.is_none() && required.is_none() {
+        return Err(
+            "`judge:` declares nothing: write `judge: permitted AC TLE, required TLE`".into(),
+        );
+    }
+    Ok(Some(Expectation {
+        permitted,
+        required,
+        origin: Origin::Comment,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Verdict::*;
+
+    #[test]
+    fn folders_mean_what_kattis_means() {
+        let wa = Expectation::of_folder("wrong_answer").unwrap();
+        assert_eq!(wa.assess(&[Accepted, WrongAnswer]), Ok(()));
+        assert_eq!(
+            wa.assess(&[Accepted, Accepted]),
+            Err(Disagreement::Missing {
+                required: vec![WrongAnswer]
+            })
+        );
+        assert_eq!(
+            wa.assess(&[Accepted, TimeLimit, WrongAnswer]),
+            Err(Disagreement::Forbidden {
+                position: 1,
+                verdict: TimeLimit
+            })
+        );
+        let ac = Expectation::of_folder("accepted").unwrap();
+        assert!(ac.is_accepted());
+        assert_eq!(ac.assess(&[Accepted, Accepted]), Ok(()));
+        assert!(ac.assess(&[Accepted, RuntimeError]).is_err());
+        let ce = Expectation::of_folder("compile_error").unwrap();
+        assert_eq!(ce.assess(&[CompileError]), Ok(()));
+        assert!(ce.assess(&[Accepted]).is_err());
+        assert!(
+            Expectation::of_folder("time_limit_exceeded")
+                .unwrap()
+                .requires_time_limit()
+        );
+        assert!(Expectation::of_folder("rejected").is_none());
+        assert_eq!(wa.to_string(), "WA");
+    }
+
+    #[test]
+    fn declarations_in_every_comment_style() {
+        for source in [
+            "// judge: permitted AC TLE, required TLE\nint main",
+            "# judge: permitted AC TLE; required TLE\n",
+            "#!/usr/bin/env python3\n# judge: permitted AC TLE, required TLE\n",
+            "{ judge: permitted AC TLE, required TLE }\nbegin end.",
+            "(* judge: permitted AC time_limit_exceeded, required TLE *)",
+            "/* judge: permitted ac tle, required tle */",
+        ] {
+            let e = parse_declaration(source.as_bytes()).unwrap().expect(source);
+            assert_eq!(e.permitted, Some(vec![Accepted, TimeLimit]), "{source}");
+            assert_eq!(e.required, Some(vec![TimeLimit]), "{source}");
+            assert_eq!(e.to_string(), "permitted AC TLE, required TLE");
+        }
+        let only = parse_declaration(b"// judge: permitted AC TLE\n")
+            .unwrap()
+            .unwrap();
+        assert_eq!(only.required, None);
+        assert_eq!(only.assess(&[Accepted, Accepted]), Ok(()));
+        assert_eq!(parse_declaration(b"#include <stdio.h>\n").unwrap(), None);
+        assert_eq!(parse_declaration(b"// a judge: comment\n").unwrap(), None);
+        assert!(parse_declaration(b"// judge: allowed AC\n").is_err());
+        assert!(parse_declaration(b"// judge: permitted AC IE\n").is_err());
+        assert!(parse_declaration(b"// judge: permitted XYZ\n").is_err());
+        assert_eq!(
+            parse_declaration(b"# judge: required RTE\n")
+                .unwrap()
+                .unwrap()
+                .required,
+            Some(vec![RuntimeError])
+        );
+    }
+}

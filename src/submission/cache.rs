@@ -1,0 +1,186 @@
+//! The build cache: one directory per build, named by a content hash, under
+//! `$JUDGE_CACHE_DIR`, else `$XDG_CACHE_HOME/judge`, else
+//! `~/.cache/judge` (`compile/<key>/`).
+//!
+//! An entry holds the source copy, what the compiler wrote, and
+//! `judge-build.json` (the language, the commands, the interpreter's path).
+//! It is built in a `.build-*` directory beside the entries and renamed
+//! into place, so an entry is complete or absent; when two judges build the
+//! same source at once, the second rename fails and its copy is dropped.
+//! Nothing is ever evicted: delete the directory to reclaim the space.
+
+use super::Language;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+/// The file that marks a complete entry.
+const META: &str = "judge-build.json";
+
+/// The cache's root directory (see the module doc).
+pub fn default_dir() -> PathBuf {
+    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(dir) = env("JUDGE_CACHE_DIR") {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = env("XDG_CACHE_HOME") {
+        return PathBuf::from(dir).join("judge");
+    }
+    if let Some(home) = env("HOME") {
+        return PathBuf::from(home).join(".cache").join("judge");
+    }
+    std::env::temp_dir().join("judge-cache")
+}
+
+/// The key of a build: everything that changes what the compiler makes.
+pub fn key(language: &Language, file_name: &str, source: &[u8]) -> String {
+    let mut hash = Sha256::new();
+    for part in [
+        language.name.as_str(),
+        language.compile.as_deref().unwrap_or(""),
+        language.interpreter.as_deref().unwrap_or(""),
+        file_name,
+    ] {
+        hash.update((part.len() as u64).to_le_bytes());
+        hash.update(part.as_bytes());
+    }
+    hash.update(source);
+    let digest = hash.finalize();
+    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A complete cache entry.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub dir: PathBuf,
+    /// The source's file name inside `dir`.
+    pub source_name: String,
+    pub interpreter: Option<PathBuf>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Meta {
+    language: String,
+    source: String,
+    compile: Option<String>,
+    interpreter: Option<PathBuf>,
+}
+
+pub struct Cache {
+    root: PathBuf,
+}
+
+impl Cache {
+    pub fn new(dir: &Path) -> Cache {
+        Cache {
+            root: dir.join("compile"),
+        }
+    }
+
+    /// The entry of `key`, if it is complete and its interpreter still exists.
+    pub fn lookup(&self, key: &str) -> Option<Entry> {
+        let dir = self.root.join(key);
+        let meta: Meta = serde_json::from_slice(&std::fs::read(dir.join(META)).ok()?).ok()?;
+        if meta.interpreter.as_ref().is_some_and(|i| !i.exists()) {
+            return None;
+        }
+        Some(Entry {
+            dir,
+            source_name: meta.source,
+            interpreter: meta.interpreter,
+        })
+    }
+
+    /// A fresh directory to build in, beside the entries.
+    pub fn stage(&self) -> Result<tempfile::TempDir, String> {
+        std::fs::create_dir_all(&self.root)
+            .map_err(|e| format!("cannot create the build cache {}: {e}", self.root.display()))?;
+        tempfile::Builder::new()
+            .prefix(".build-")
+            .tempdir_in(&self.root)
+            .map_err(|e| {
+                format!(
+                    "cannot create a build directory in {}: {e}",
+                    self.root.display()
+                )
+            })
+    }
+
+    /// Mark a finished build complete and move it into place.
+    pub fn commit(
+        &self,
+        staging: tempfile::TempDir,
+        key: &str,
+        source_name: &str,
+        interpreter: Option<&Path>,
+        language: &Language,
+    ) -> Result<Entry, String> {
+        let meta = Meta {
+            language: language.name.clone(),
+            source: source_name.to_string(),
+            compile: language.compile.clone(),
+            interpreter: interpreter.map(Path::to_path_buf),
+        };
+        let bytes = serde_json::to_vec_pretty(&meta).map_err(|e| e.to_string())?;
+        std::fs::write(staging.path().join(META), bytes)
+            .map_err(|e| format!("cannot write into the build cache: {e}"))?;
+        let target = self.root.join(key);
+        let built = staging.keep();
+        match std::fs::rename(&built, &target) {
+            Ok(()) => {}
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&built);
+                if self.lookup(key).is_none() {
+                    return Err(format!(
+                        "cannot move a build into the cache {}: {e}",
+                        target.display()
+                    ));
+                }
+            }
+        }
+        self.lookup(key)
+            .ok_or_else(|| format!("the build cache entry {} vanished", target.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_depends_on_source_name_and_commands() {
+        let c = &crate::submission::builtin_languages()[0];
+        let base = key(c, "a.c", b"int main(){}");
+        assert_eq!(base.len(), 32);
+        assert_eq!(base, key(c, "a.c", b"int main(){}"));
+        assert_ne!(base, key(c, "a.c", b"int main(){ }"));
+        assert_ne!(base, key(c, "b.c", b"int main(){}"));
+        let mut other = c.clone();
+        other.compile = Some("gcc -O0 -o {bin} {src}".into());
+        assert_ne!(base, key(&other, "a.c", b"int main(){}"));
+    }
+
+    #[test]
+    fn a_second_commit_of_the_same_key_keeps_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let c = &crate::submission::builtin_languages()[0];
+        assert!(cache.lookup("k").is_none());
+        let first = cache.stage().unwrap();
+        std::fs::write(first.path().join("a.c"), "1").unwrap();
+        let entry = cache.commit(first, "k", "a.c", None, c).unwrap();
+        assert_eq!(std::fs::read_to_string(entry.dir.join("a.c")).unwrap(), "1");
+        let second = cache.stage().unwrap();
+        std::fs::write(second.path().join("a.c"), "2").unwrap();
+        let again = cache.commit(second, "k", "a.c", None, c).unwrap();
+        assert_eq!(again.dir, entry.dir);
+        assert_eq!(std::fs::read_to_string(again.dir.join("a.c")).unwrap(), "1");
+        // No staging directory is left behind.
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("compile"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, ["k"]);
+    }
+}

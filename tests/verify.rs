@@ -1,0 +1,259 @@
+//! `judge verify` on the shipped examples/ (every expected-verdict folder,
+//! C, C++, Rust and Python submissions) and on copies of it changed to
+//! disagree: a submission in the wrong folder, a declaration, a missing
+//! interpreter.
+
+mod common;
+use common::*;
+
+/// `judge verify ARGS` with the examples' (or a copy's) judge.toml.
+fn verify(s: &Scratch, config: &std::path::Path, args: &[&str]) -> Ran {
+    let mut cmd = s.judge();
+    cmd.arg("--config").arg(config).arg("verify").args(args);
+    run(cmd)
+}
+
+/// A copy of examples/ without the submissions that burn a second of CPU
+/// per case, so that tests of disagreements stay quick.
+fn quick_copy(s: &Scratch) -> std::path::PathBuf {
+    let copy = s.copy_tree(&examples(), "examples");
+    std::fs::remove_dir_all(copy.join("sum/submissions/time_limit_exceeded")).unwrap();
+    copy
+}
+
+fn python_lines(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter(|l| l.contains(".py ") && !l.starts_with("warning"))
+        .collect()
+}
+
+#[test]
+fn the_examples_verify() {
+    let s = Scratch::new();
+    let ran = verify(
+        &s,
+        &examples().join("judge.toml"),
+        &["--report", "verify.json"],
+    );
+    let python = installed("python3");
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    let table = &ran.stdout;
+    for line in [
+        "sum: 17 submissions on 3 cases, time limit 500ms (run at 750ms)",
+        "rotation: 3 submissions on 4 cases, time limit 1s (run at 1.5s)",
+    ] {
+        assert!(table.contains(line), "{table}");
+    }
+    for folder in [
+        "accepted",
+        "wrong_answer",
+        "presentation_error",
+        "time_limit_exceeded",
+        "memory_limit_exceeded",
+        "run_time_error",
+        "output_limit_exceeded",
+        "compile_error",
+    ] {
+        // Every folder has a C-family and a Python submission.
+        let rows: Vec<&str> = table
+            .lines()
+            .filter(|l| l.contains(&format!(" {folder}/")))
+            .collect();
+        assert!(
+            rows.iter()
+                .any(|r| r.contains(".c ") || r.contains(".cpp ")),
+            "{folder}: {rows:?}"
+        );
+        assert!(
+            rows.iter().any(|r| r.contains(".py ")),
+            "{folder}: {rows:?}"
+        );
+    }
+    if python {
+        assert!(
+            table.contains("OK: 20 of 20 submissions as expected"),
+            "{table}"
+        );
+        for line in python_lines(table) {
+            assert!(line.trim_start().starts_with("ok"), "{line}");
+        }
+    } else {
+        // No python3 here: the Python submissions are named as not run and
+        // do not fail the verification.
+        for line in python_lines(table) {
+            assert!(
+                line.contains("not run: the python interpreter `python3` is not installed"),
+                "{line}"
+            );
+        }
+        assert!(table.contains("10 not run"), "{table}");
+    }
+    assert!(
+        table.contains("ok    wrong_answer/overflow.c            WA            AC 2 WA 1"),
+        "{table}"
+    );
+    assert!(
+        table.contains("permitted RE"),
+        "the judge.toml table: {table}"
+    );
+    assert!(
+        table.contains("permitted AC TLE"),
+        "the first-line declaration: {table}"
+    );
+    // The report: every case of every submission, labelled.
+    let report: serde_json::Value =
+        serde_json::from_str(&s.read("verify.json")).expect("a JSON report");
+    let cases = report["cases"].as_array().unwrap();
+    assert!(cases.iter().all(|c| c["program"].is_string()), "{report}");
+    let overflow: Vec<&str> = cases
+        .iter()
+        .filter(|c| c["program"] == "wrong_answer/overflow.c")
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(overflow, ["AC", "AC", "WA"]);
+    let spin = cases
+        .iter()
+        .find(|c| c["program"] == "time_limit_exceeded/spin.c")
+        .unwrap();
+    assert_eq!(spin["verdict"], "TLE");
+    assert_eq!(spin["time_limit_ms"], 500.0, "graded at the limit: {spin}");
+    let indexes: Vec<u64> = cases.iter().map(|c| c["index"].as_u64().unwrap()).collect();
+    assert!(indexes.windows(2).all(|w| w[0] < w[1]), "{indexes:?}");
+}
+
+#[test]
+fn a_submission_in_the_wrong_folder_fails_naming_it_and_the_case() {
+    let s = Scratch::new();
+    let copy = quick_copy(&s);
+    let subs = copy.join("sum/submissions");
+    std::fs::rename(
+        subs.join("wrong_answer/overflow.c"),
+        subs.join("accepted/overflow.c"),
+    )
+    .unwrap();
+    let ran = verify(&s, &copy.join("judge.toml"), &["sum"]);
+    assert_eq!(ran.code, 1, "{}\n{}", ran.stdout, ran.stderr);
+    assert!(
+        ran.stdout.contains("  FAIL  accepted/overflow.c "),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains(
+            "  FAIL sum/accepted/overflow.c: expected AC; got WA on 3-big.in: output line 1, token 1: expected \"4000000000\""
+        ),
+        "{}",
+        ran.stdout
+    );
+    assert!(ran.stdout.contains("1 disagrees"), "{}", ran.stdout);
+    // The other way: an accepted program where a WA is required.
+    std::fs::rename(
+        subs.join("accepted/overflow.c"),
+        subs.join("wrong_answer/overflow.c"),
+    )
+    .unwrap();
+    std::fs::rename(subs.join("accepted/sum.c"), subs.join("wrong_answer/sum.c")).unwrap();
+    let ran = verify(&s, &copy.join("judge.toml"), &["sum"]);
+    assert_eq!(ran.code, 1);
+    assert!(
+        ran.stdout.contains(
+            "  FAIL sum/wrong_answer/sum.c: expected WA on some case; got AC 3 on 3 cases; slowest"
+        ),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn a_first_line_declaration_replaces_the_folder() {
+    let s = Scratch::new();
+    let copy = quick_copy(&s);
+    let subs = copy.join("sum/submissions");
+    std::fs::create_dir_all(subs.join("time_limit_exceeded")).unwrap();
+    let fast = format!("// judge: permitted AC TLE\n{AB_C}");
+    std::fs::write(subs.join("time_limit_exceeded/fast.c"), fast).unwrap();
+    let ran = verify(&s, &copy.join("judge.toml"), &["sum"]);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    assert!(
+        ran.stdout
+            .contains("  ok    time_limit_exceeded/fast.c         permitted AC TLE"),
+        "{}",
+        ran.stdout
+    );
+    // Without it, the folder's expectation holds: a TLE is required.
+    std::fs::write(subs.join("time_limit_exceeded/fast.c"), AB_C).unwrap();
+    let ran = verify(&s, &copy.join("judge.toml"), &["sum"]);
+    assert_eq!(ran.code, 1);
+    assert!(
+        ran.stdout
+            .contains("FAIL sum/time_limit_exceeded/fast.c: expected TLE on some case; got AC 3"),
+        "{}",
+        ran.stdout
+    );
+    // A declaration that does not parse is an error naming the file.
+    std::fs::write(
+        subs.join("time_limit_exceeded/fast.c"),
+        format!("// judge: allowed AC\n{AB_C}"),
+    )
+    .unwrap();
+    let ran = verify(&s, &copy.join("judge.toml"), &["sum"]);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr
+            .contains("time_limit_exceeded/fast.c:1: `judge: allowed …`"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn a_missing_interpreter_marks_its_submissions_not_run() {
+    let s = Scratch::new();
+    let copy = quick_copy(&s);
+    let toml = std::fs::read_to_string(copy.join("judge.toml")).unwrap();
+    std::fs::write(
+        copy.join("judge.toml"),
+        format!(
+            "{toml}\n[language.python]\ninterpreter = \"no-such-python3 -c 'import sys; print(sys.executable)'\"\n"
+        ),
+    )
+    .unwrap();
+    let ran = verify(&s, &copy.join("judge.toml"), &["sum"]);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    let rows = python_lines(&ran.stdout);
+    assert_eq!(rows.len(), 7, "{}", ran.stdout);
+    for row in rows {
+        assert!(
+            row.trim_start().starts_with("skip")
+                && row
+                    .contains("not run: the python interpreter `no-such-python3` is not installed"),
+            "{row}"
+        );
+    }
+    assert!(
+        ran.stdout
+            .contains("warning: sum/accepted/sum.py was not run: the python interpreter `no-such-python3` is not installed"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout
+            .contains("OK: 8 of 15 submissions as expected, 7 not run"),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn verify_needs_submissions() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    let ran = verify(&s, &s.path().join("judge.toml"), &[]);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("no problem in") && ran.stderr.contains("has a submissions directory"),
+        "{}",
+        ran.stderr
+    );
+}
