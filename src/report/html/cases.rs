@@ -1,8 +1,8 @@
 //! The case grid and the table of every case.
 //!
 //! The grid shows each case as a cell coloured by its verdict, grouped by
-//! problem; when the report holds several programs (`judge verify`) it is a
-//! matrix, one row per case and one column per program. A cell links to the
+//! problem; when cases were judged with several programs (`judge verify`)
+//! it is a matrix, one row per case and one column per program. A cell links to the
 //! case's detail block, or to its row in the table when it has none (an
 //! accepted case, or a failure past the detailed ones). Small runs get
 //! cells labelled with the case's name; big ones plain squares, with the
@@ -25,7 +25,7 @@ pub(crate) fn grid(page: &Page<'_>) -> Markup {
         section #grid {
             h2 { "Cases" }
             (legend(page))
-            @if page.programs.is_empty() { (single(page)) } @else { (matrix(page)) }
+            @if page.matrix { (matrix(page)) } @else { (single(page)) }
         }
     }
 }
@@ -48,6 +48,11 @@ fn single(page: &Page<'_>) -> Markup {
     for (i, case) in page.report.cases.iter().enumerate() {
         by_problem.entry(&case.problem).or_default().push(i);
     }
+    // Several programs, one per problem (each problem's own reference).
+    let program_of = |positions: &[usize]| -> Option<String> {
+        let first = page.report.cases[*positions.first()?].program.as_deref()?;
+        Some(text::line(first, 200)).filter(|_| !page.programs.is_empty())
+    };
     let labelled = page.report.cases.len() <= LABELLED;
     html! {
         @for (problem, positions) in &by_problem {
@@ -55,7 +60,10 @@ fn single(page: &Page<'_>) -> Markup {
             div.problem-grid {
                 h3 {
                     (text::line(problem, 200))
-                    span.muted { " " (positions.len()) " case" (super::plural(positions.len())) }
+                    span.muted {
+                        " " (positions.len()) " case" (super::plural(positions.len()))
+                        @if let Some(program) = program_of(positions) { " · " code { (program) } }
+                    }
                     (counts(&summary))
                 }
                 div.cells.labelled[labelled] {

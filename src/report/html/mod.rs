@@ -113,9 +113,12 @@ pub(crate) struct Page<'a> {
     pub details: Vec<Markup>,
     pub failures: usize,
     pub accepted: usize,
-    /// The programs, in order of first appearance; empty for a report of
-    /// one program.
+    /// The programs named by the cases, in order of first appearance
+    /// (none when the report holds one program).
     pub programs: Vec<String>,
+    /// Whether some case was judged with several programs (`judge
+    /// verify`): the grid is then a matrix of cases × programs.
+    pub matrix: bool,
     /// Bytes of a case's name (or message, or program) shown in the grid
     /// and the table.
     pub name_bytes: usize,
@@ -123,17 +126,17 @@ pub(crate) struct Page<'a> {
 
 impl<'a> Page<'a> {
     fn new(report: &'a Report) -> Page<'a> {
-        let mut programs: Vec<String> = Vec::new();
-        for case in &report.cases {
-            if let Some(p) = &case.program
-                && !programs.contains(p)
-            {
-                programs.push(p.clone());
-            }
-        }
-        if programs.len() < 2 {
-            programs.clear();
-        }
+        let programs: indexmap::IndexSet<&str> = report
+            .cases
+            .iter()
+            .filter_map(|c| c.program.as_deref())
+            .collect();
+        let mut judged = std::collections::HashSet::new();
+        let matrix = programs.len() > 1
+            && !report
+                .cases
+                .iter()
+                .all(|c| judged.insert((c.problem.as_str(), c.case.as_str())));
         let shares = report.cases.len() * if programs.is_empty() { 3 } else { 5 };
         let name_bytes = (TEXT_BUDGET / shares.max(1)).clamp(SHARE_MIN, SHARE_MAX);
         let mut page = Page {
@@ -146,7 +149,8 @@ impl<'a> Page<'a> {
                 .filter(|c| is_failure(c.verdict))
                 .count(),
             accepted: report.summary.get(&Verdict::Accepted).copied().unwrap_or(0),
-            programs,
+            programs: programs.into_iter().map(String::from).collect(),
+            matrix,
             name_bytes,
         };
         // Details first: the grid links to those that fit.
