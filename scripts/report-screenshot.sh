@@ -46,14 +46,14 @@ cat >"$demo/judge.toml" <<'TOML'
 time_limit = "1s"
 memory_limit = "256MiB"
 
-[problem.sum]
-check = "tokens"
-output_limit = "1MiB"
-
 [problem.rotation]
 puzzle = "rotation"
 lexmin = true
 time_limit = "2s"
+
+[problem.sum]
+check = "tokens"
+output_limit = "1MiB"
 TOML
 
 # The submission: right on most cases, wrong in a different way on some.
@@ -86,6 +86,6 @@ profile=$(mktemp -d)
 trap 'rm -rf "$profile"' EXIT
 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
     --disable-component-update --disable-sync --no-first-run --hide-scrollbars \
-    --user-data-dir="$profile" --window-size=1280,1600 \
+    --user-data-dir="$profile" --window-size=1280,1800 \
     --screenshot="$root/$out" "file://$demo/report.html" 2>/dev/null
 echo "wrote $out (from $demo/report.html)"

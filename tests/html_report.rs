@@ -374,10 +374,54 @@ fn several_programs_make_a_matrix_of_cases_by_programs() {
         assert!(classes(cells[0]).contains(&"v-ac".to_string()));
     }
     let overall: Vec<String> = doc
-        .select(&sel("table.matrix tr.overall .badge"))
+        .select(&sel("table.matrix tr.totals .badge"))
         .map(|b| b.text().collect())
         .collect();
     assert_eq!(overall, ["AC", "WA"]);
+}
+
+#[test]
+fn one_program_per_problem_is_a_grid_naming_each_program() {
+    // `judge run` with no submission: each problem's own reference.
+    let mut cases = Vec::new();
+    for (p, (problem, program)) in [
+        ("sum", "solutions/sum.sh"),
+        ("rotation", "built-in rotation solver"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        for c in 0..3 {
+            let mut r = result(p * 3 + c, problem, &format!("{c}.in"), Verdict::Accepted);
+            r.program = Some(program.to_string());
+            cases.push(r);
+        }
+    }
+    let report = Report::new(
+        info(
+            &["sum", "rotation"],
+            &["solutions/sum.sh", "built-in rotation solver"],
+        ),
+        cases,
+        false,
+        Duration::from_millis(5),
+    );
+    let doc = parse(&html::render(&report));
+    assert_eq!(doc.select(&sel("table.matrix")).count(), 0, "no matrix");
+    let headings: Vec<String> = doc
+        .select(&sel("#grid .problem-grid h3"))
+        .map(|h| h.text().collect())
+        .collect();
+    assert_eq!(headings.len(), 2);
+    assert!(
+        headings[0].starts_with("sum 3 cases · solutions/sum.sh"),
+        "{headings:?}"
+    );
+    assert!(
+        headings[1].contains("built-in rotation solver"),
+        "{headings:?}"
+    );
+    assert_eq!(doc.select(&sel("#grid a.cell.v-ac")).count(), 6);
 }
 
 #[test]

@@ -126,12 +126,15 @@ fn matrix(page: &Page<'_>) -> Markup {
                             th.program title=(text::line(program, 500)) { code { (text::line(program, 60)) } }
                         }
                     }
-                    tr.overall {
+                    tr.totals {
                         th { "overall" }
                         @for positions in &per_program {
-                            @let summary = summary_of(page, positions);
                             @let verdict = crate::verdict::overall(positions.iter().map(|&i| page.report.cases[i].verdict)).unwrap_or(Verdict::Accepted);
-                            td { (badge(verdict)) (counts(&summary)) }
+                            @let accepted = positions.iter().filter(|&&i| page.report.cases[i].verdict.is_accepted()).count();
+                            td title=(tally(&summary_of(page, positions))) {
+                                (badge(verdict))
+                                small { (accepted) "/" (positions.len()) }
+                            }
                         }
                     }
                 }
@@ -155,6 +158,15 @@ fn matrix(page: &Page<'_>) -> Markup {
             }
         }
     }
+}
+
+/// `AC 14, WA 4, TLE 2`.
+fn tally(summary: &BTreeMap<Verdict, usize>) -> String {
+    summary
+        .iter()
+        .map(|(v, n)| format!("{} {n}", v.code()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Every case, one compact row each, in a collapsed block: accepted cases
