@@ -26,7 +26,7 @@ rm -rf "$demo"
 mkdir -p "$demo/cases/sum" "$demo/cases/rotation"
 
 # sum: T, then T pairs; one sum a line. The case's name says what the
-# submission will do with it.
+# submission will do with it (it tells them apart by their pairs).
 pair() { printf '1\n%s %s\n' "$2" "$3" >"$demo/cases/sum/$1.in"; echo $(($2 + $3)) >"$demo/cases/sum/$1.ans"; }
 pair 01-small 1 2
 pair 02-negative -5 5
@@ -57,19 +57,24 @@ output_limit = "1MiB"
 TOML
 
 # The submission: right on most cases, wrong in a different way on some.
+# It decides by the input's content, whatever way its input is given.
 cat >"$demo/submission.sh" <<SH
 #!/bin/sh
-case "\$(readlink /proc/self/fd/0)" in
-    */sample.in) printf 'ACDF\n2\nDDHH\n2\n' ;;
-    */len12.in) "$judge" solve rotation | sed '1s/.*/AAAAAAAAAAAA/' ;;
-    */rotation/*) exec "$judge" solve rotation ;;
-    */03-carry.in) echo 1001 ;;
-    */05-hostile.in) echo '<script>alert(1)</script> "><img src=x onerror=alert(2)>' ;;
-    */06-loop.in) while :; do :; done ;;
-    */07-crash.in) echo "reading pairs..." >&2; echo "panic: index 2 out of range [0, 2)" >&2; exit 3 ;;
-    */08-flood.in) yes 12 | head -c 3000000 ;;
-    */09-slowish.in) awk 'BEGIN { for (i = 0; i < 30000000; i++) s += i }'; awk 'NR > 1 { print \$1 + \$2 }' ;;
-    *) awk 'NR > 1 { print \$1 + \$2 }' ;;
+input=\$(cat)
+case "\$input" in
+    "1 1 1 1 3 2 3 2 "*) printf 'ACDF\n2\nDDHH\n2\n'; exit ;;
+    "3 1 2 3 1 1 2 2 "*) printf '%s\n' "\$input" | "$judge" solve rotation | sed '1s/.*/AAAAAAAAAAAA/'; exit ;;
+    [1-3]" "*) printf '%s\n' "\$input" | "$judge" solve rotation; exit ;;
+esac
+set -- \$(printf '%s\n' "\$input" | sed -n 2p)
+case "\$1 \$2" in
+    "999 1") echo 1001 ;;
+    "3 4") echo '<script>alert(1)</script> "><img src=x onerror=alert(2)>' ;;
+    "2 2") while :; do :; done ;;
+    "8 9") echo "reading pairs..." >&2; echo "panic: index 2 out of range [0, 2)" >&2; exit 3 ;;
+    "6 6") yes 12 | head -c 3000000 ;;
+    "10 20") awk 'BEGIN { for (i = 0; i < 30000000; i++) s += i }'; echo 30 ;;
+    *) echo \$((\$1 + \$2)) ;;
 esac
 SH
 chmod +x "$demo/submission.sh"
