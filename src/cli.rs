@@ -267,7 +267,7 @@ pub struct MergeArgs {
     /// Write the merged report here (atomically) instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
-    /// Format of the merged report (json, junit, ndjson; default json).
+    /// Format of the merged report (json, junit, ndjson, html; default json).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
 }

@@ -669,15 +669,19 @@ mod tests {
         assert_eq!(report.exit_code(), 130);
     }
 
-    #[test]
-    fn human_reporter_shows_failures_first_then_summary() {
+    /// What the human reporter prints for a run of these cases.
+    fn human_text(
+        names: &[&str],
+        verbosity: crate::report::human::Verbosity,
+        color: bool,
+    ) -> String {
         let dir = tempfile::tempdir().unwrap();
-        let plan = plan(&["a", "wa-b"], dir.path());
+        let plan = plan(names, dir.path());
         let buffer = crate::report::FileSink::new();
         let mut human = crate::report::human::HumanReporter::new(
             Box::new(buffer.clone()),
-            crate::report::human::Verbosity::Normal,
-            false,
+            verbosity,
+            color,
             false,
         );
         run(
@@ -693,18 +697,93 @@ mod tests {
         drop(human);
         let path = dir.path().join("out.txt");
         buffer.commit(&path).unwrap();
-        let text = std::fs::read_to_string(path).unwrap();
-        let failures = text.find("Failures:").expect(&text);
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    #[test]
+    fn human_reporter_shows_failures_first_then_summary() {
+        use crate::report::human::Verbosity;
+        let text = human_text(&["a", "wa-b", "tle-c"], Verbosity::Normal, false);
+        let failures = text.find("Failures (2 of 3 cases):").expect(&text);
         let summary = text.find("Summary:").expect(&text);
         assert!(failures < summary, "{text}");
         assert!(
             text.contains("output line 1, token 1: expected \"right\", found \"wrong\""),
             "{text}"
         );
+        assert!(text.contains("      -right\n"), "diff shown: {text}");
+        // Failures as they happen, one line each, before the full blocks.
+        let live = text.find("WA   [").expect(&text);
+        assert!(live < failures, "{text}");
         assert!(
-            text.contains("-right\n") || text.contains("      -right"),
-            "diff shown: {text}"
+            !text.contains("AC   ["),
+            "accepted cases are not listed: {text}"
         );
+        // The summary table: a header, then the problem's row, aligned.
+        let table: Vec<&str> = text[summary..].lines().skip(1).take(2).collect();
+        assert_eq!(
+            table[0].split_whitespace().collect::<Vec<_>>(),
+            [
+                "problem", "cases", "AC", "WA", "TLE", "max", "CPU", "max", "memory"
+            ],
+            "{text}"
+        );
+        assert_eq!(
+            table[1].split_whitespace().collect::<Vec<_>>(),
+            ["p", "3", "1", "1", "1", "0.003s", "100KiB"],
+            "{text}"
+        );
+        assert_eq!(table[0].len(), table[1].len(), "aligned: {text}");
+        assert!(text.contains("  slowest: "), "{text}");
         assert!(text.trim_end().ends_with("(first: p/wa-b.in)"), "{text}");
+        assert!(
+            !text.contains('\u{1b}'),
+            "no colour asked, none given: {text:?}"
+        );
+    }
+
+    #[test]
+    fn human_reporter_quiet_prints_one_line() {
+        use crate::report::human::Verbosity;
+        let text = human_text(&["a", "wa-b", "c"], Verbosity::Quiet, false);
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(text.starts_with("WA: 2/3 accepted (WA 1) in "), "{text}");
+        let text = human_text(&["a"], Verbosity::Quiet, false);
+        assert!(text.starts_with("AC: 1/1 accepted in "), "{text}");
+        assert_eq!(text.lines().count(), 1, "{text}");
+    }
+
+    #[test]
+    fn human_reporter_verbose_lists_every_case() {
+        use crate::report::human::Verbosity;
+        let text = human_text(&["a", "wa-b", "c"], Verbosity::Verbose, false);
+        let summary = text.find("Summary:").expect(&text);
+        for (code, name) in [("AC", "p/a.in"), ("WA", "p/wa-b.in"), ("AC", "p/c.in")] {
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(code) && l.contains(&format!("] {name}")))
+                .unwrap_or_else(|| panic!("no line for {name}: {text}"));
+            assert!(text.find(line).unwrap() < summary, "{text}");
+        }
+    }
+
+    #[test]
+    fn human_reporter_colours_only_when_asked() {
+        use crate::report::human::Verbosity;
+        for verbosity in [Verbosity::Quiet, Verbosity::Normal, Verbosity::Verbose] {
+            let plain = human_text(&["a", "wa-b"], verbosity, false);
+            assert!(!plain.contains('\u{1b}'), "{plain:?}");
+            let coloured = human_text(&["a", "wa-b"], verbosity, true);
+            assert!(coloured.contains("\u{1b}["), "{coloured:?}");
+            // The same text once the colour codes are taken out.
+            let stripped = console::strip_ansi_codes(&coloured);
+            let lines = |t: &str| -> Vec<String> {
+                t.lines()
+                    .filter(|l| !l.contains(" accepted") && !l.contains("slowest"))
+                    .map(String::from)
+                    .collect()
+            };
+            assert_eq!(lines(&stripped), lines(&plain));
+        }
     }
 }

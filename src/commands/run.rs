@@ -179,7 +179,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         (Some(path), None | Some(Format::Human)) => {
             Some(Format::from_extension(path).ok_or_else(|| {
                 Failure::Usage(format!(
-                    "--report {}: say --format json, ndjson or junit (the extension does not tell)",
+                    "--report {}: say --format json, ndjson, junit or html (the extension does not tell)",
                     path.display()
                 ))
             })?)

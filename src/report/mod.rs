@@ -1,12 +1,14 @@
 //! Rendering a run: reporters consume the one stream of [`Event`]s that
 //! `judge` produces (as cargo-nextest's reporters do). `human` draws a
 //! progress bar and the failures for people, `json` and `junit` write the
-//! whole report at the end, `ndjson` streams one JSON object per event.
+//! whole report at the end, `ndjson` streams one JSON object per event,
+//! `html` writes one self-contained page to open in a browser.
 //! One file per format; adding a format is one new file and one match arm.
 //!
 //! Files are written atomically (a temporary file in the same directory,
 //! then a rename), so a reader never sees half a report.
 
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;
@@ -23,16 +25,18 @@ pub enum Format {
     Json,
     Ndjson,
     Junit,
+    Html,
 }
 
 impl Format {
     /// The format a report file's extension suggests (`.json`, `.ndjson`,
-    /// `.xml`).
+    /// `.xml`, `.html`).
     pub fn from_extension(path: &Path) -> Option<Format> {
         match path.extension()?.to_str()? {
             "json" => Some(Format::Json),
             "ndjson" | "jsonl" => Some(Format::Ndjson),
             "xml" => Some(Format::Junit),
+            "html" | "htm" => Some(Format::Html),
             _ => None,
         }
     }
@@ -45,6 +49,7 @@ pub fn machine_reporter(format: Format, sink: Box<dyn Write>) -> Option<Box<dyn 
         Format::Json => Some(Box::new(json::JsonReporter::new(sink))),
         Format::Ndjson => Some(Box::new(json::NdjsonReporter::new(sink))),
         Format::Junit => Some(Box::new(junit::JunitReporter::new(sink))),
+        Format::Html => Some(Box::new(html::HtmlReporter::new(sink))),
     }
 }
 
@@ -133,5 +138,6 @@ pub fn render(format: Format, report: &Report) -> std::io::Result<Vec<u8>> {
         Format::Json | Format::Human => json::to_bytes(report),
         Format::Ndjson => json::ndjson_of_report(report),
         Format::Junit => junit::to_bytes(report),
+        Format::Html => Ok(html::render(report)),
     }
 }
