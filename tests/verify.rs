@@ -141,7 +141,7 @@ fn a_submission_in_the_wrong_folder_fails_naming_it_and_the_case() {
     );
     assert!(
         ran.stdout.contains(
-            "  FAIL sum/accepted/overflow.c: expected AC; got WA on 3-big.in: output line 1, token 1: expected \"4000000000\""
+            "  FAIL sum/accepted/overflow.c: expected AC; got WA on 3-big.in: sum 1: expected 4000000000, found -294967296"
         ),
         "{}",
         ran.stdout
