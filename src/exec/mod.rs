@@ -12,6 +12,7 @@ pub mod process;
 pub mod procfs;
 pub mod sandbox;
 pub mod signals;
+pub mod spawn;
 
 use serde::{Deserialize, Serialize};
 use std::path::Path;

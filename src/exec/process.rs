@@ -17,15 +17,14 @@ use super::{
 };
 use crate::exec::procfs;
 use crate::exec::sandbox::{Sandbox, SlotGuard};
+use crate::exec::spawn::{self, SpawnPlan, Streams};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::ErrorKind;
-use std::os::fd::OwnedFd;
-use std::os::unix::process::CommandExt;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -191,40 +190,48 @@ pub fn launch(sandbox: &Sandbox, launch: &Launch<'_>) -> Result<RunOutcome, RunE
     let mut slot = sandbox
         .slot(launch.slot, limits, launch.trust)
         .map_err(RunError::Internal)?;
-    let stdin = match launch.stdin {
-        Some(path) => Stdio::from(File::open(path).map_err(|e| {
-            RunError::Internal(format!("cannot open input {}: {e}", path.display()))
-        })?),
-        None => Stdio::null(),
+    let stdin = File::open(launch.stdin.unwrap_or(Path::new("/dev/null"))).map_err(|e| {
+        RunError::Internal(format!(
+            "cannot open input {}: {e}",
+            launch.stdin.unwrap_or(Path::new("/dev/null")).display()
+        ))
+    })?;
+    let pipe = || {
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+            .map_err(|e| RunError::Internal(format!("cannot make a pipe: {e}")))
     };
-    let mut command = Command::new(launch.program);
-    command
-        .args(launch.args)
-        .env_clear()
-        .envs(slot.environment())
-        .current_dir(slot.workdir())
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let (stdout, stdout_w) = pipe()?;
+    let (stderr, stderr_w) = pipe()?;
+    let plan = SpawnPlan::new(
+        launch.program,
+        launch.args,
+        &slot.environment(),
+        slot.workdir(),
+    )
+    .map_err(RunError::Internal)?;
     let setup = slot.child_setup(limits);
-    // SAFETY: `ChildSetup::apply` makes only async-signal-safe system
-    // calls on data prepared before the fork; it does not allocate.
-    unsafe {
-        command.pre_exec(move || setup.apply());
-    }
     let start = Instant::now();
     slot.before_spawn();
-    let spawned = command.spawn();
-    slot.after_spawn(spawned.as_ref().ok().map(|c| c.id() as i32));
-    let mut child = spawned.map_err(|e| {
+    let spawned = spawn::spawn(
+        &plan,
+        Streams {
+            stdin: stdin.as_raw_fd(),
+            stdout: stdout_w.as_raw_fd(),
+            stderr: stderr_w.as_raw_fd(),
+        },
+        &setup,
+    );
+    slot.after_spawn(spawned.as_ref().ok().copied());
+    let pid = spawned.map_err(|e| {
         RunError::Internal(format!("cannot start {}: {e}", launch.program.display()))
     })?;
-    let pid = child.id() as i32;
+    // Only the child writes: the read ends see end-of-file when it and its
+    // descendants are done.
+    drop((stdout_w, stderr_w, stdin));
     // Also from the parent, so a kill right after spawn reaches the group.
     // SAFETY: plain system call on a child we own.
     unsafe { libc::setpgid(pid, pid) };
-    let stdout = child.stdout.take().map(OwnedFd::from);
-    let stderr = child.stderr.take().map(OwnedFd::from);
+    let (stdout, stderr) = (Some(stdout), Some(stderr));
     let watch = Watch {
         pid,
         stdout,

@@ -63,7 +63,7 @@ fn twenty_thousand_cases_stay_under_ten_mebibytes() {
         "{} bytes for {n} cases",
         bytes.len()
     );
-    assert!(took < Duration::from_secs(10), "rendering took {took:?}");
+    // Speed is measured (printed above, and in BENCHMARKS.md), not asserted.
     let doc = parse(&bytes);
     assert_eq!(doc.select(&sel("#grid a.cell")).count(), n);
     assert_eq!(doc.select(&sel("table.cases tbody tr")).count(), n);

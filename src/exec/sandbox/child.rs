@@ -26,6 +26,14 @@ pub struct ChildSetup {
 }
 
 impl ChildSetup {
+    /// Whether the child enters a user namespace (then it must be a real
+    /// fork: the kernel refuses a memory-sharing caller).
+    pub fn enters_user_namespace(&self) -> bool {
+        self.namespaces
+            .iter()
+            .any(|&(_, kind)| kind == libc::CLONE_NEWUSER)
+    }
+
     /// Runs in the forked child. Async-signal-safe: system calls only.
     pub fn apply(&self) -> std::io::Result<()> {
         let check = |r: libc::c_int| {

@@ -1,0 +1,233 @@
+//! Starting a child process: `clone(CLONE_VM | CLONE_VFORK)` on a small
+//! stack of its own, as glibc's `posix_spawn` does, so that starting a
+//! program costs the same whether the judge holds ten results or a hundred
+//! thousand (`fork` copies the page tables of the whole judge, and a judge
+//! deep into a large run is slower to fork).
+//!
+//! The child shares the judge's memory until it execs, so it may only make
+//! system calls on data prepared before: it resets signal handlers (a
+//! handler of the judge must not run in it), moves its standard streams
+//! into place, applies the [`ChildSetup`] and execs. A failure before exec
+//! is written into shared memory for the parent to read. Entering a user
+//! namespace needs a single-threaded caller, which a memory-sharing child
+//! is not; for that the child is a real `fork`.
+
+use super::sandbox::child::ChildSetup;
+use std::ffi::{CString, OsString};
+use std::os::fd::RawFd;
+use std::os::unix::ffi::OsStrExt;
+
+/// Everything exec needs, prepared before the child exists.
+pub struct SpawnPlan {
+    program: CString,
+    argv: Vec<CString>,
+    envp: Vec<CString>,
+    cwd: CString,
+}
+
+impl SpawnPlan {
+    pub fn new(
+        program: &std::path::Path,
+        args: &[OsString],
+        env: &[(OsString, OsString)],
+        cwd: &std::path::Path,
+    ) -> Result<SpawnPlan, String> {
+        let c = |bytes: &[u8], what: &str| {
+            CString::new(bytes).map_err(|_| format!("{what} holds a NUL byte"))
+        };
+        let program_c = c(program.as_os_str().as_bytes(), "the program path")?;
+        let mut argv = vec![program_c.clone()];
+        for a in args {
+            argv.push(c(a.as_bytes(), "an argument")?);
+        }
+        let mut envp = Vec::with_capacity(env.len());
+        for (k, v) in env {
+            let mut entry = k.as_bytes().to_vec();
+            entry.push(b'=');
+            entry.extend_from_slice(v.as_bytes());
+            envp.push(c(&entry, "an environment variable")?);
+        }
+        Ok(SpawnPlan {
+            program: program_c,
+            argv,
+            envp,
+            cwd: c(cwd.as_os_str().as_bytes(), "the working directory")?,
+        })
+    }
+}
+
+/// The child's standard streams (descriptors owned by the caller).
+#[derive(Clone, Copy, Debug)]
+pub struct Streams {
+    pub stdin: RawFd,
+    pub stdout: RawFd,
+    pub stderr: RawFd,
+}
+
+/// Steps of the child, to say which one failed.
+const STAGES: [&str; 5] = [
+    "moving the standard streams",
+    "chdir",
+    "the sandbox setup",
+    "exec",
+    "clone",
+];
+
+/// What the child shares with the parent: inputs, and where it reports a
+/// failure before exec.
+#[repr(C)]
+struct ChildArgs<'a> {
+    program: *const libc::c_char,
+    argv: *const *const libc::c_char,
+    envp: *const *const libc::c_char,
+    cwd: *const libc::c_char,
+    streams: Streams,
+    setup: &'a ChildSetup,
+    failed_stage: i32,
+    errno: i32,
+}
+
+/// Start the program; returns its pid once it has exec'd.
+pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i32, String> {
+    let argv: Vec<*const libc::c_char> = plan
+        .argv
+        .iter()
+        .map(|a| a.as_ptr())
+        .chain(std::iter::once(std::ptr::null()))
+        .collect();
+    let envp: Vec<*const libc::c_char> = plan
+        .envp
+        .iter()
+        .map(|a| a.as_ptr())
+        .chain(std::iter::once(std::ptr::null()))
+        .collect();
+    let mut args = ChildArgs {
+        program: plan.program.as_ptr(),
+        argv: argv.as_ptr(),
+        envp: envp.as_ptr(),
+        cwd: plan.cwd.as_ptr(),
+        streams,
+        setup,
+        failed_stage: -1,
+        errno: 0,
+    };
+    let shares_memory = !setup.enters_user_namespace();
+    // SAFETY: signals are blocked around the clone so that no handler runs
+    // in the child; the child runs `child_main` on its own stack (or, for a
+    // fork, in its own copy of memory) and ends in exec or `_exit`.
+    let pid = unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+        let pid = if shares_memory {
+            let mut stack = vec![0u8; 128 * 1024];
+            let top = stack.as_mut_ptr().add(stack.len());
+            let top = (top as usize & !15) as *mut libc::c_void;
+            let pid = libc::clone(
+                child_entry,
+                top,
+                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+                (&mut args as *mut ChildArgs).cast(),
+            );
+            drop(stack);
+            pid
+        } else {
+            let pid = libc::fork();
+            if pid == 0 {
+                child_main(&mut args);
+            }
+            pid
+        };
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        pid
+    };
+    if pid < 0 {
+        return Err(format!(
+            "{}: {}",
+            STAGES[4],
+            std::io::Error::last_os_error()
+        ));
+    }
+    if !shares_memory {
+        // A forked child cannot write into our memory: learn of an exec
+        // failure from its exit status (127 before exec, as shells do).
+        return Ok(pid);
+    }
+    if args.failed_stage >= 0 {
+        let mut status = 0;
+        // SAFETY: reaping our own child, which has exited.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        let stage = STAGES
+            .get(args.failed_stage as usize)
+            .copied()
+            .unwrap_or("setup");
+        return Err(format!(
+            "{stage}: {}",
+            std::io::Error::from_raw_os_error(args.errno)
+        ));
+    }
+    Ok(pid)
+}
+
+extern "C" fn child_entry(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `arg` is the `ChildArgs` of the suspended parent (CLONE_VFORK).
+    let args = unsafe { &mut *(arg as *mut ChildArgs) };
+    child_main(args)
+}
+
+/// The child: system calls only, ending in exec or `_exit`.
+fn child_main(args: &mut ChildArgs<'_>) -> ! {
+    // SAFETY: system calls on prepared data; see the module doc.
+    unsafe {
+        let fail = |args: &mut ChildArgs<'_>, stage: i32| -> ! {
+            args.failed_stage = stage;
+            args.errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+            libc::_exit(127)
+        };
+        // No handler of the judge may run here; the judge ignores SIGPIPE,
+        // a program gets it by default.
+        for sig in 1..libc::SIGRTMAX() {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(sig, std::ptr::null(), &mut old) == 0
+                && (old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN
+                    || sig == libc::SIGPIPE)
+            {
+                let mut dfl: libc::sigaction = std::mem::zeroed();
+                dfl.sa_sigaction = libc::SIG_DFL;
+                libc::sigaction(sig, &dfl, std::ptr::null_mut());
+            }
+        }
+        let s = args.streams;
+        // Move the streams to high numbers first, so that a source that
+        // is already 0, 1 or 2 is not clobbered by another's dup2.
+        let high = [
+            libc::fcntl(s.stdin, libc::F_DUPFD, 10),
+            libc::fcntl(s.stdout, libc::F_DUPFD, 10),
+            libc::fcntl(s.stderr, libc::F_DUPFD, 10),
+        ];
+        if high.iter().any(|&fd| fd < 0) {
+            fail(args, 0);
+        }
+        for (target, &fd) in high.iter().enumerate() {
+            if libc::dup2(fd, target as i32) < 0 {
+                fail(args, 0);
+            }
+            libc::close(fd);
+        }
+        if libc::chdir(args.cwd) != 0 {
+            fail(args, 1);
+        }
+        if args.setup.apply().is_err() {
+            fail(args, 2);
+        }
+        let empty: libc::sigset_t = {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            set
+        };
+        libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
+        libc::execve(args.program, args.argv, args.envp);
+        fail(args, 3)
+    }
+}
