@@ -11,7 +11,6 @@
 //! when the run ends.
 
 use std::fs;
-use std::io::Write;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
@@ -156,11 +155,14 @@ impl CgroupRoot {
                 .map_err(|e| format!("{}: {e}", dir.join("cgroup.procs").display()))?;
             procs.push(OwnedFd::from(file));
         }
+        let knobs = Knobs::open(&layout);
         Ok(SlotCgroup {
             layout,
             procs,
+            knobs,
             limits: None,
             baseline: Counters::default(),
+            last: std::cell::Cell::new(None),
         })
     }
 
@@ -198,8 +200,117 @@ pub struct SlotCgroup {
     layout: Layout,
     /// Open `cgroup.procs` files: a child joins by writing "0".
     procs: Vec<OwnedFd>,
+    /// The control files a case reads and writes, kept open: opening a
+    /// cgroup file costs more than reading it, and this is done per case.
+    knobs: Knobs,
     limits: Option<(u64, u32)>,
     baseline: Counters,
+    /// The counters at the end of the last case: the next case's baseline.
+    last: std::cell::Cell<Option<Counters>>,
+}
+
+/// An open cgroup control file, read from its start and written whole.
+#[derive(Debug)]
+struct Knob(fs::File);
+
+impl Knob {
+    fn open(dir: &Path, name: &str, write: bool) -> Option<Knob> {
+        fs::OpenOptions::new()
+            .read(true)
+            .write(write)
+            .open(dir.join(name))
+            .ok()
+            .map(Knob)
+    }
+
+    fn read(&self) -> String {
+        use std::os::unix::fs::FileExt;
+        let mut out = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            match self.0.read_at(&mut buf, out.len() as u64) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+            }
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    fn number(&self) -> Option<u64> {
+        self.read().trim().parse().ok()
+    }
+
+    fn keyed(&self, key: &str) -> Option<u64> {
+        self.read().lines().find_map(|line| {
+            let (k, v) = line.split_once(' ')?;
+            (k == key).then(|| v.trim().parse().ok()).flatten()
+        })
+    }
+
+    fn write(&self, value: &str) {
+        use std::os::unix::fs::FileExt;
+        let _ = self.0.write_at(value.as_bytes(), 0);
+    }
+}
+
+/// The control files of a slot's cgroup.
+#[derive(Debug, Default)]
+struct Knobs {
+    procs: Vec<Knob>,
+    pids_max: Option<Knob>,
+    pids_events: Option<Knob>,
+    memory_limit: Option<Knob>,
+    swap_max: Option<Knob>,
+    /// v1 `memory.max_usage_in_bytes`, v2 `memory.peak` (both reset by "0").
+    memory_peak: Option<Knob>,
+    /// v1 `memory.failcnt`.
+    failcnt: Option<Knob>,
+    /// v1 `memory.oom_control`, v2 `memory.events`.
+    memory_events: Option<Knob>,
+}
+
+impl Knobs {
+    fn open(layout: &Layout) -> Knobs {
+        let procs = layout
+            .dirs()
+            .into_iter()
+            .filter_map(|d| Knob::open(d, "cgroup.procs", false))
+            .collect();
+        match layout {
+            Layout::V1 { pids, memory } => Knobs {
+                procs,
+                pids_max: pids
+                    .as_deref()
+                    .and_then(|p| Knob::open(p, "pids.max", true)),
+                pids_events: pids
+                    .as_deref()
+                    .and_then(|p| Knob::open(p, "pids.events", false)),
+                memory_limit: memory
+                    .as_deref()
+                    .and_then(|m| Knob::open(m, "memory.limit_in_bytes", true)),
+                swap_max: None,
+                memory_peak: memory
+                    .as_deref()
+                    .and_then(|m| Knob::open(m, "memory.max_usage_in_bytes", true)),
+                failcnt: memory
+                    .as_deref()
+                    .and_then(|m| Knob::open(m, "memory.failcnt", true)),
+                memory_events: memory
+                    .as_deref()
+                    .and_then(|m| Knob::open(m, "memory.oom_control", false)),
+            },
+            Layout::V2 { dir } => Knobs {
+                procs,
+                pids_max: Knob::open(dir, "pids.max", true),
+                pids_events: Knob::open(dir, "pids.events", false),
+                memory_limit: Knob::open(dir, "memory.max", true),
+                swap_max: Knob::open(dir, "memory.swap.max", true),
+                memory_peak: Knob::open(dir, "memory.peak", true),
+                failcnt: None,
+                memory_events: Knob::open(dir, "memory.events", false),
+            },
+        }
+    }
 }
 
 /// What the cgroup saw of one case.
@@ -236,74 +347,65 @@ impl SlotCgroup {
     /// Set the limits (when they changed) and zero the counters before a case.
     pub fn prepare(&mut self, memory: Option<u64>, processes: u32) {
         let memory_value = memory.unwrap_or(u64::MAX);
+        let k = &self.knobs;
         if self.limits != Some((memory_value, processes)) {
-            match &self.layout {
-                Layout::V1 { pids, memory: mem } => {
-                    if let Some(p) = pids {
-                        write(p, "pids.max", &processes.to_string());
-                    }
-                    if let Some(m) = mem {
-                        write(m, "memory.limit_in_bytes", &limit_text(memory, "-1"));
-                    }
-                }
-                Layout::V2 { dir } => {
-                    write(dir, "pids.max", &processes.to_string());
-                    write(dir, "memory.max", &limit_text(memory, "max"));
-                    write(dir, "memory.swap.max", "0");
-                }
+            let unlimited = if matches!(self.layout, Layout::V1 { .. }) {
+                "-1"
+            } else {
+                "max"
+            };
+            if let Some(f) = &k.pids_max {
+                f.write(&processes.to_string());
+            }
+            if let Some(f) = &k.memory_limit {
+                f.write(&limit_text(memory, unlimited));
+            }
+            if let Some(f) = &k.swap_max {
+                f.write("0");
             }
             self.limits = Some((memory_value, processes));
         }
-        match &self.layout {
-            Layout::V1 {
-                memory: Some(m), ..
-            } => {
-                write(m, "memory.max_usage_in_bytes", "0");
-                write(m, "memory.failcnt", "0");
-            }
-            Layout::V2 { dir } => write(dir, "memory.peak", "0"),
-            _ => {}
+        if let Some(f) = &k.memory_peak {
+            f.write("0");
         }
-        self.baseline = self.counters();
+        if let Some(f) = &k.failcnt {
+            f.write("0");
+        }
+        self.baseline = self.last.take().unwrap_or_else(|| self.counters());
     }
 
     fn counters(&self) -> Counters {
-        match &self.layout {
-            Layout::V1 { pids, memory } => Counters {
-                oom_kills: memory
-                    .as_deref()
-                    .and_then(|m| keyed(m, "memory.oom_control", "oom_kill"))
-                    .unwrap_or(0),
-                pids_refused: pids
-                    .as_deref()
-                    .and_then(|p| keyed(p, "pids.events", "max"))
-                    .unwrap_or(0),
-            },
-            Layout::V2 { dir } => Counters {
-                oom_kills: keyed(dir, "memory.events", "oom_kill").unwrap_or(0),
-                pids_refused: keyed(dir, "pids.events", "max").unwrap_or(0),
-            },
+        Counters {
+            oom_kills: self
+                .knobs
+                .memory_events
+                .as_ref()
+                .and_then(|f| f.keyed("oom_kill"))
+                .unwrap_or(0),
+            pids_refused: self
+                .knobs
+                .pids_events
+                .as_ref()
+                .and_then(|f| f.keyed("max"))
+                .unwrap_or(0),
         }
     }
 
     /// What the cgroup saw since [`SlotCgroup::prepare`].
     pub fn report(&self) -> CgroupReport {
         let now = self.counters();
-        let (peak_bytes, memory_failures) = match &self.layout {
-            Layout::V1 {
-                memory: Some(m), ..
-            } => (
-                number(m, "memory.max_usage_in_bytes"),
-                number(m, "memory.failcnt").unwrap_or(0),
-            ),
-            Layout::V1 { memory: None, .. } => (None, 0),
-            Layout::V2 { dir } => (
-                number(dir, "memory.peak"),
-                keyed(dir, "memory.events", "max").unwrap_or(0),
-            ),
+        self.last.set(Some(now));
+        let k = &self.knobs;
+        let memory_failures = match &self.layout {
+            Layout::V1 { .. } => k.failcnt.as_ref().and_then(Knob::number).unwrap_or(0),
+            Layout::V2 { .. } => k
+                .memory_events
+                .as_ref()
+                .and_then(|f| f.keyed("max"))
+                .unwrap_or(0),
         };
         CgroupReport {
-            peak_bytes,
+            peak_bytes: k.memory_peak.as_ref().and_then(Knob::number),
             memory_failures,
             oom_kills: now.oom_kills.saturating_sub(self.baseline.oom_kills),
             pids_refused: now.pids_refused.saturating_sub(self.baseline.pids_refused),
@@ -313,13 +415,12 @@ impl SlotCgroup {
     /// Every process in the slot's cgroup now.
     pub fn processes(&self) -> Vec<i32> {
         let mut all = Vec::new();
-        for dir in self.layout.dirs() {
-            if let Ok(text) = fs::read_to_string(dir.join("cgroup.procs")) {
-                all.extend(
-                    text.split_whitespace()
-                        .filter_map(|p| p.parse::<i32>().ok()),
-                );
-            }
+        for knob in &self.knobs.procs {
+            all.extend(
+                knob.read()
+                    .split_whitespace()
+                    .filter_map(|p| p.parse::<i32>().ok()),
+            );
         }
         all.sort_unstable();
         all.dedup();
@@ -352,23 +453,4 @@ impl SlotCgroup {
 
 fn limit_text(limit: Option<u64>, unlimited: &str) -> String {
     limit.map_or_else(|| unlimited.to_string(), |b| b.to_string())
-}
-
-fn write(dir: &Path, file: &str, value: &str) {
-    if let Ok(mut f) = fs::OpenOptions::new().write(true).open(dir.join(file)) {
-        let _ = f.write_all(value.as_bytes());
-    }
-}
-
-fn number(dir: &Path, file: &str) -> Option<u64> {
-    fs::read_to_string(dir.join(file)).ok()?.trim().parse().ok()
-}
-
-/// The value of `key` in a "key value" per line file.
-fn keyed(dir: &Path, file: &str, key: &str) -> Option<u64> {
-    let text = fs::read_to_string(dir.join(file)).ok()?;
-    text.lines().find_map(|line| {
-        let (k, v) = line.split_once(' ')?;
-        (k == key).then(|| v.trim().parse().ok()).flatten()
-    })
 }
