@@ -330,17 +330,19 @@ pub fn run(
         return Err(e);
     }
     let was_interrupted = interrupted();
+    // Collected in place (same size, one pass): a large run does not hold
+    // its results twice.
     let cases: Vec<CaseResult> = results
         .into_iter()
-        .zip(&plan.jobs)
-        .map(|(result, job)| {
+        .enumerate()
+        .map(|(position, result)| {
             result.unwrap_or_else(|| {
                 let why = if was_interrupted {
                     "not run: the judge was interrupted"
                 } else {
                     "not run: --fail-fast stopped after the first failure"
                 };
-                skipped(plan, job, why)
+                skipped(plan, &plan.jobs[position], why)
             })
         })
         .collect();

@@ -25,7 +25,11 @@ use std::sync::Arc;
 pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     let overrides = overrides(&args.limits, &args.compare)?;
     let config = load_config(config_path, &overrides)?;
-    let selected = select(config.as_ref(), &args.selection, &overrides)?;
+    let mut selected = select(config.as_ref(), &args.selection, &overrides)?;
+    // Discovery's scaffolding (a map of every file under the cases roots)
+    // is gone: give its memory back before the long run starts.
+    // SAFETY: malloc_trim only releases free heap memory.
+    unsafe { libc::malloc_trim(0) };
     let partition: Option<Partition> = args
         .partition
         .as_deref()
@@ -143,7 +147,9 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
 
     let mut jobs = Vec::new();
     let mut index = 0;
-    for (p, cases) in selected.cases.iter().enumerate() {
+    // The cases move into the jobs: a large run keeps one copy of each.
+    let all_cases = std::mem::take(&mut selected.cases);
+    for (p, cases) in all_cases.into_iter().enumerate() {
         for case in cases {
             let keep = partition
                 .is_none_or(|part| part.keeps(index, &selected.problems[p].name, &case.name));
@@ -152,7 +158,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
                     index,
                     problem: p,
                     program: program_of[p],
-                    case: case.clone(),
+                    case,
                 });
             }
             index += 1;
