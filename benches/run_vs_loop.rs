@@ -81,6 +81,11 @@ fn bench(c: &mut Criterion) {
     group.bench_function("bash loop (spawn + cmp)", |b| {
         b.iter(|| run(dir.path(), "bash", &["loop.sh"]))
     });
+    group.bench_function("judge -j 1 --sandbox plain", |b| {
+        let mut args = judge_args("1");
+        args.extend(["--sandbox", "plain"]);
+        b.iter(|| run(dir.path(), judge, &args))
+    });
     group.bench_function("judge -j 1", |b| {
         b.iter(|| run(dir.path(), judge, &judge_args("1")))
     });
