@@ -388,3 +388,27 @@ fn paths_outside_judge_toml_need_a_problem() {
     let ran = run(cmd);
     assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
 }
+
+#[test]
+fn reports_are_readable_like_any_created_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Scratch::new();
+    sum_cases(&s);
+    let ab = build("c", "ab", AB_C);
+    let mut cmd = s.judge();
+    cmd.args(["run", "-q", "--report", "r.json", "--submission"])
+        .arg(&ab);
+    assert_eq!(run(cmd).code, 0);
+    let mode = std::fs::metadata(s.path().join("r.json"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    // SAFETY: reading our own umask by setting and restoring it.
+    let umask = unsafe {
+        let old = libc::umask(0o022);
+        libc::umask(old);
+        old
+    } as u32;
+    assert_eq!(mode, 0o666 & !umask, "mode {mode:o}");
+}

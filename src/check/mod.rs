@@ -126,7 +126,7 @@ pub fn classify_run(outcome: &RunOutcome, limits: &Limits) -> Option<Judgement> 
             return Some(Judgement::new(
                 Verdict::TimeLimit,
                 processes(&format!(
-                    "wall-clock limit {} reached (CPU time {}): killed; the program was waiting or sleeping",
+                    "wall-clock limit {} reached with {} of CPU time: killed (it was waiting, sleeping, or short of CPU on a busy machine)",
                     seconds(limits.wall),
                     seconds(outcome.cpu)
                 )),

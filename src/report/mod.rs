@@ -69,7 +69,10 @@ impl Reporter for Tee {
 }
 
 /// Write `bytes` to `path` atomically: a temporary file beside it, flushed
-/// and synced, then renamed over the target.
+/// and synced, then renamed over the target. The file gets the mode a
+/// plainly created file would (0666 less the umask), not the temporary
+/// file's private 0600: reports are published as CI artifacts, cases
+/// committed and shared.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -85,9 +88,28 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .suffix(".tmp")
         .tempfile_in(dir)?;
     file.write_all(bytes)?;
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = 0o666 & !current_umask();
+        file.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The process's umask, read from /proc (setting it to read it would race
+/// with other threads creating files); 022 if /proc does not say.
+fn current_umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Umask:"))
+                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
 }
 
 /// A sink that collects bytes and writes them atomically to a file when the
