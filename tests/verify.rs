@@ -257,3 +257,57 @@ fn verify_needs_submissions() {
         ran.stderr
     );
 }
+
+#[test]
+fn verify_hides_the_answers_from_submissions() {
+    let s = Scratch::new();
+    let copy = quick_copy(&s);
+    // A "submission" that prints the answer file of the case, read by its
+    // absolute path; it only passes if it can read it.
+    let answers = std::fs::canonicalize(copy.join("sum/cases")).unwrap();
+    let peek = format!(
+        r#"#include <stdio.h>
+#include <string.h>
+int main(void){{ char first[64] = ""; scanf("%63s", first);
+  const char *names[] = {{"1-sample", "2-signs", "3-big"}}; char path[4096];
+  for (int i = 0; i < 3; i++) {{
+    snprintf(path, sizeof path, "%s/%s.in", "{dir}", names[i]);
+    FILE *in = fopen(path, "r"); char f[64] = ""; if (!in) continue;
+    fscanf(in, "%63s", f); fclose(in);
+    if (strcmp(f, first)) continue;
+    snprintf(path, sizeof path, "%s/%s.ans", "{dir}", names[i]);
+    FILE *a = fopen(path, "r"); int c; if (!a) return 0;
+    while ((c = fgetc(a)) != EOF) putchar(c);
+    return 0; }}
+  return 0; }}
+"#,
+        dir = answers.display()
+    );
+    std::fs::write(copy.join("sum/submissions/wrong_answer/peek.c"), peek).unwrap();
+    let ran = verify(
+        &s,
+        &copy.join("judge.toml"),
+        &["sum", "--format", "json", "--report", "v.json"],
+    );
+    let report: serde_json::Value = serde_json::from_str(&s.read("v.json")).unwrap();
+    let hidden = report["protections"]["on"].as_array().is_some_and(|a| {
+        a.iter()
+            .any(|p| p.as_str().is_some_and(|p| p.starts_with("mount namespace")))
+    });
+    if hidden {
+        // The cases are hidden: the peeker prints nothing, a WA, as its folder says.
+        assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+        assert!(
+            ran.stdout.contains("  ok    wrong_answer/peek.c"),
+            "{}",
+            ran.stdout
+        );
+    } else {
+        // Not hidden on this machine (the report says so): it reads them.
+        assert!(
+            ran.stdout.contains("  FAIL  wrong_answer/peek.c"),
+            "{}",
+            ran.stdout
+        );
+    }
+}

@@ -16,8 +16,7 @@ use super::{EXIT_FAILED, EXIT_OK, Failure, Outcome, load_config};
 use crate::cli::LimitsArgs;
 use crate::config::{Overrides, Span};
 use crate::exec::Limits;
-use crate::exec::interrupt::Interrupt;
-use crate::exec::sandbox::{Sandbox, SandboxOptions};
+use crate::exec::sandbox::Sandbox;
 use crate::judge::{CaseResult, regrade};
 use crate::submission::Toolchain;
 use crate::verdict::Verdict;
@@ -81,15 +80,14 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
         )));
     }
 
-    let interrupt = Interrupt::install()
-        .map_err(|e| Failure::Internal(format!("cannot catch signals: {e}")))?;
-    let sandbox = Arc::new(
-        Sandbox::new(SandboxOptions {
-            interrupt: Some(interrupt.fd()),
-            ..SandboxOptions::default()
-        })
-        .map_err(Failure::Internal)?,
-    );
+    let (interrupt, sandbox) = super::judging_sandbox(
+        Some(&config),
+        std::slice::from_ref(&problem),
+        true,
+        args.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        crate::exec::sandbox::SandboxMode::Auto,
+    )?;
     let problems = vec![problem.clone()];
     let cases = vec![cases];
     let jobs = args.jobs.unwrap_or(0);

@@ -126,7 +126,7 @@ pub fn stats(config_path: Option<&Path>, args: StatsArgs) -> Outcome {
         .max()
         .unwrap_or(6)
         .max(6);
-    let total_width = group_digits(stats.total).len();
+    let total_width = crate::puzzles::group_digits(stats.total).len();
     let write = |out: &mut dyn Write| -> std::io::Result<()> {
         writeln!(out, "{}: {}", puzzle.name(), stats.description)?;
         writeln!(
@@ -139,14 +139,14 @@ pub fn stats(config_path: Option<&Path>, args: StatsArgs) -> Outcome {
             writeln!(
                 out,
                 "{label:>width$}  {:>total_width$}  {share:.4}%",
-                group_digits(*count)
+                crate::puzzles::group_digits(*count)
             )?;
         }
         writeln!(
             out,
             "{:>width$}  {:>total_width$}",
             "total",
-            group_digits(stats.total)
+            crate::puzzles::group_digits(stats.total)
         )?;
         for note in &stats.notes {
             writeln!(out, "{note}")?;
@@ -157,25 +157,12 @@ pub fn stats(config_path: Option<&Path>, args: StatsArgs) -> Outcome {
     Ok(EXIT_OK)
 }
 
-/// 9465511770 → 9,465,511,770.
-pub fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
     fn digits_are_grouped() {
-        assert_eq!(super::group_digits(9465511770), "9,465,511,770");
-        assert_eq!(super::group_digits(192), "192");
-        assert_eq!(super::group_digits(1000), "1,000");
+        assert_eq!(crate::puzzles::group_digits(9465511770), "9,465,511,770");
+        assert_eq!(crate::puzzles::group_digits(192), "192");
+        assert_eq!(crate::puzzles::group_digits(1000), "1,000");
     }
 }

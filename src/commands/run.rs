@@ -9,9 +9,7 @@ use super::{Failure, Outcome, load_config, overrides, select};
 use crate::cases::Partition;
 use crate::cli::RunArgs;
 use crate::exec::builtin::BuiltinRunner;
-use crate::exec::interrupt::Interrupt;
 use crate::exec::process::ProcessRunner;
-use crate::exec::sandbox::{Sandbox, SandboxOptions};
 use crate::judge::{self, Job, Plan, Program, Reporter, RunInfo, RunOptions};
 use crate::puzzles::SolveOptions;
 use crate::report::human::{HumanReporter, Verbosity};
@@ -42,25 +40,16 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         ));
     }
 
-    let interrupt = Interrupt::install()
-        .map_err(|e| Failure::Internal(format!("cannot catch signals: {e}")))?;
     let workers = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let sandbox = Arc::new(
-        Sandbox::new(SandboxOptions {
-            interrupt: Some(interrupt.fd()),
-            mode: args.sandbox,
-            hide: hidden_paths(
-                config.as_ref(),
-                &selected.problems,
-                args.submission.is_some(),
-            ),
-            slots: workers,
-            ..SandboxOptions::default()
-        })
-        .map_err(Failure::Internal)?,
-    );
+    let (interrupt, sandbox) = super::judging_sandbox(
+        config.as_ref(),
+        &selected.problems,
+        args.submission.is_some(),
+        workers,
+        args.sandbox,
+    )?;
 
     let toolchain = Toolchain::new(config.as_ref());
     // One program per distinct command, shared by the problems that use it.
@@ -250,29 +239,4 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     drop(plan);
     drop(sandbox);
     Ok(code)
-}
-
-/// What submissions must not see: every cases root, judge.toml, and (when a
-/// submission is judged) the problems' reference solutions.
-fn hidden_paths(
-    config: Option<&crate::config::Config>,
-    problems: &[crate::config::Problem],
-    judging_a_submission: bool,
-) -> Vec<std::path::PathBuf> {
-    let mut hide: Vec<std::path::PathBuf> = problems.iter().map(|p| p.cases.clone()).collect();
-    if let Some(config) = config {
-        hide.push(config.path.clone());
-        hide.extend(config.problems.iter().map(|p| p.cases.clone()));
-    }
-    if judging_a_submission {
-        for solution in problems.iter().filter_map(|p| p.solution.as_deref()) {
-            if let Some(first) = shlex::split(solution).and_then(|w| w.into_iter().next()) {
-                hide.push(first.into());
-            }
-        }
-    }
-    hide.retain(|p| p.exists());
-    hide.sort();
-    hide.dedup();
-    hide
 }

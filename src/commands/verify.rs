@@ -16,8 +16,6 @@ use super::submissions::{self, Entrant, Readiness, Submission};
 use super::{EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, Failure, Outcome, load_config, overrides};
 use crate::cli::{CompareArgs, Selection, VerifyArgs};
 use crate::config::{Config, Problem, Span};
-use crate::exec::interrupt::Interrupt;
-use crate::exec::sandbox::{Sandbox, SandboxOptions};
 use crate::expect::Disagreement;
 use crate::judge::regrade;
 use crate::judge::{CaseResult, Report};
@@ -26,7 +24,6 @@ use crate::submission::Toolchain;
 use crate::verdict::Verdict;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
 pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
@@ -84,15 +81,14 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
         )));
     }
 
-    let interrupt = Interrupt::install()
-        .map_err(|e| Failure::Internal(format!("cannot catch signals: {e}")))?;
-    let sandbox = Arc::new(
-        Sandbox::new(SandboxOptions {
-            interrupt: Some(interrupt.fd()),
-            ..SandboxOptions::default()
-        })
-        .map_err(Failure::Internal)?,
-    );
+    let (interrupt, sandbox) = super::judging_sandbox(
+        Some(&config),
+        &problems,
+        true,
+        args.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        crate::exec::sandbox::SandboxMode::Auto,
+    )?;
     let readiness = submissions::build_all(&all, &toolchain, &sandbox)?;
     let mut entrants = Vec::new();
     let mut entrant_of = vec![None; all.len()];

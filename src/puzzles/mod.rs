@@ -360,6 +360,19 @@ pub struct StatsOptions {
     pub n: Option<u32>,
 }
 
+/// 9465511770 → `9,465,511,770`: counts in stats and notes.
+pub fn group_digits(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Whole-space facts: a distribution of optimal lengths.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stats {

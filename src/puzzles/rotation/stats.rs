@@ -151,7 +151,10 @@ pub fn stats() -> Result<Stats, String> {
         .map(|(d, n)| format!("{d}: {n}"))
         .collect();
     Ok(Stats {
-        description: format!("all {} boards, by optimal number of moves", group(BOARDS)),
+        description: format!(
+            "all {} boards, by optimal number of moves",
+            crate::puzzles::group_digits(BOARDS)
+        ),
         rows: counts
             .iter()
             .enumerate()
@@ -161,33 +164,20 @@ pub fn stats() -> Result<Stats, String> {
         notes: vec![
             format!(
                 "longest optimum: {longest} moves ({} boards)",
-                group(counts.last().copied().unwrap_or(0))
+                crate::puzzles::group_digits(counts.last().copied().unwrap_or(0))
             ),
             format!(
                 "placement distances: {} ({} placements of one digit, by moves to bring them into the centre)",
                 placement_counts.join(", "),
-                group(PLACEMENTS as u64)
+                crate::puzzles::group_digits(PLACEMENTS as u64)
             ),
             format!(
                 "counted over {} placements, one per orbit of the board's 8 symmetries, out of the {CELLS}-cell board's {}",
-                group(orbit_representatives().len() as u64),
-                group(PLACEMENTS as u64)
+                crate::puzzles::group_digits(orbit_representatives().len() as u64),
+                crate::puzzles::group_digits(PLACEMENTS as u64)
             ),
         ],
     })
-}
-
-/// 9465511770 → `9,465,511,770`.
-fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -291,8 +281,8 @@ mod tests {
 
     #[test]
     fn groups_digits() {
-        assert_eq!(group(BOARDS), "9,465,511,770");
-        assert_eq!(group(192), "192");
-        assert_eq!(group(1000), "1,000");
+        assert_eq!(crate::puzzles::group_digits(BOARDS), "9,465,511,770");
+        assert_eq!(crate::puzzles::group_digits(192), "192");
+        assert_eq!(crate::puzzles::group_digits(1000), "1,000");
     }
 }
