@@ -116,9 +116,17 @@ pub fn build(lang: &str, name: &str, source: &str) -> PathBuf {
         "c++" => ("c++", "cpp"),
         other => panic!("unknown language {other}"),
     };
-    let src = dir.join(format!("{name}-{hash:016x}.{ext}"));
+    // Tests run in parallel threads and processes: every build gets its
+    // own source and output names, and the last rename wins (same bytes).
+    static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let unique = format!(
+        "{}-{}",
+        std::process::id(),
+        BUILDS.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+    );
+    let src = dir.join(format!("{name}-{hash:016x}.{unique}.{ext}"));
     std::fs::write(&src, source).unwrap();
-    let tmp = dir.join(format!("{name}-{hash:016x}.{}.tmp", std::process::id()));
+    let tmp = dir.join(format!("{name}-{hash:016x}.{unique}.tmp"));
     let status = Command::new(compiler)
         .args(["-O2", "-o"])
         .arg(&tmp)
@@ -127,6 +135,7 @@ pub fn build(lang: &str, name: &str, source: &str) -> PathBuf {
         .unwrap_or_else(|e| panic!("cannot run {compiler}: {e}"));
     assert!(status.success(), "{compiler} failed on {name}");
     std::fs::rename(&tmp, &binary).unwrap();
+    let _ = std::fs::remove_file(&src);
     binary
 }
 
