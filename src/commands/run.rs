@@ -154,6 +154,23 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         }
     }
 
+    // Nothing to judge is a mistake (a wrong path, a filter that matches
+    // nothing), not a green run. An empty shard is fine.
+    if index == 0 {
+        let roots: Vec<String> = selected
+            .problems
+            .iter()
+            .map(|p| p.cases.display().to_string())
+            .collect();
+        return Err(Failure::Usage(match &args.selection.filter {
+            Some(glob) => format!(
+                "no case matches --filter {glob:?} (in {})",
+                roots.join(", ")
+            ),
+            None => format!("no cases found: no NAME.in file under {}", roots.join(", ")),
+        }));
+    }
+
     let info = RunInfo {
         programs: programs.iter().map(|p| p.label.clone()).collect(),
         problems: selected.problems.iter().map(judge::problem_info).collect(),

@@ -793,7 +793,7 @@ mod tests {
         let err = parse("memory_limit = 256\n").unwrap_err();
         assert_eq!(
             err,
-            "judge.toml:1:16: a size needs a unit in quotes, e.g. \"256s\" or \"256MiB\" (key `memory_limit`)"
+            "judge.toml:1:16: a size needs a unit in quotes, e.g. \"256MiB\" or \"256KiB\" (key `memory_limit`)"
         );
     }
 

@@ -109,6 +109,16 @@ impl fmt::Display for Size {
     }
 }
 
+/// "a duration needs a unit in quotes, e.g. \"2s\" or \"2ms\"".
+fn unit_hint(what: &str, n: &str) -> String {
+    let (a, b) = if what == "duration" {
+        ("s", "ms")
+    } else {
+        ("MiB", "KiB")
+    };
+    format!("a {what} needs a unit in quotes, e.g. \"{n}{a}\" or \"{n}{b}\"")
+}
+
 /// Accept a string with a unit; a bare number gets a message saying why not.
 fn deserialize_text<'de, D, T>(d: D, what: &str) -> Result<T, D::Error>
 where
@@ -125,12 +135,8 @@ where
     let raw = Raw::deserialize(d)?;
     match raw {
         Raw::Text(text) => text.parse().map_err(serde::de::Error::custom),
-        Raw::Integer(n) => Err(serde::de::Error::custom(format!(
-            "a {what} needs a unit in quotes, e.g. \"{n}s\" or \"{n}MiB\""
-        ))),
-        Raw::Float(n) => Err(serde::de::Error::custom(format!(
-            "a {what} needs a unit in quotes, e.g. \"{n}s\""
-        ))),
+        Raw::Integer(n) => Err(serde::de::Error::custom(unit_hint(what, &n.to_string()))),
+        Raw::Float(n) => Err(serde::de::Error::custom(unit_hint(what, &n.to_string()))),
     }
 }
 
