@@ -4,7 +4,9 @@
 //! This resolves names and paths only; building and running the programs is
 //! `check::tool`'s job.
 
-use super::{ProblemTable, RootTable, SpannedMessage, kattis::Package};
+use super::kattis::Package;
+use super::resolve::SpannedMessage;
+use super::schema::{ProblemTable, RootTable};
 use crate::check::external::{ExternalChecker, InputValidator, Protocol};
 use crate::check::tool::{DEFAULT_TOOL_TIME_LIMIT, Tool};
 use serde::Deserialize;

@@ -13,6 +13,7 @@ pub mod procfs;
 pub mod sandbox;
 pub mod signals;
 pub mod spawn;
+mod watch;
 
 use serde::{Deserialize, Serialize};
 use std::path::Path;

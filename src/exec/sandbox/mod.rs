@@ -25,23 +25,29 @@
 //! judge's own children. Spawns and sweeps exclude each other (an
 //! `RwLock`), so a sweep never mistakes a program that is just starting for
 //! an orphan.
+//!
+//! This file holds the [`Sandbox`] and its options; probing the machine is
+//! `isolation`, a worker slot and one run's share of it (`SlotGuard`) are
+//! `slot`.
 
 pub mod cgroup;
 pub mod child;
+mod isolation;
 pub mod namespaces;
+mod slot;
 
 use super::Limits;
-use super::process::{Trust, cpu_soft_limit};
-use cgroup::{CgroupReport, CgroupRoot, SlotCgroup};
-use child::ChildSetup;
-use namespaces::{NamespacePlan, SlotNamespaces};
+use super::process::Trust;
+use cgroup::CgroupRoot;
+use isolation::UIDS_PER_JUDGE;
+use namespaces::NamespacePlan;
 use serde::{Deserialize, Serialize};
+pub use slot::SlotGuard;
+use slot::SlotState;
 use std::collections::HashSet;
-use std::ffi::{CString, OsString};
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock, RwLockReadGuard};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 /// What the sandbox enforces on this machine, for the reports.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -97,47 +103,6 @@ pub struct SandboxOptions {
 /// The default first uid of the per-slot users (isolate uses 60000).
 pub const DEFAULT_UID_BASE: u32 = 61000;
 
-/// Users reserved per judge process: at most this many worker slots.
-const UIDS_PER_JUDGE: u32 = 256;
-
-/// Reserve a block of [`UIDS_PER_JUDGE`] user ids for this judge process, so
-/// that judges running at the same time (parallel CI jobs) never share a
-/// user: the first block whose lock file this process can `flock`. The lock
-/// goes with the process. Returns the block's first uid and the open lock.
-fn reserve_uid_block(base: u32) -> Result<(u32, std::fs::File), String> {
-    use std::os::fd::AsFd;
-    // A fixed place, not TMPDIR: every judge on the machine must see the
-    // same locks. The files stay (they are reused); the locks go with
-    // their processes.
-    let dir = ["/run/lock", "/var/lock", "/tmp"]
-        .iter()
-        .map(Path::new)
-        .find(|d| d.is_dir())
-        .unwrap_or(Path::new("/tmp"));
-    for block in 0..1024u32 {
-        let path = dir.join(format!("judge-uids-{base}-{block}.lock"));
-        let Ok(file) = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-        else {
-            continue;
-        };
-        if rustix::fs::flock(
-            file.as_fd(),
-            rustix::fs::FlockOperation::NonBlockingLockExclusive,
-        )
-        .is_ok()
-        {
-            return Ok((base + block * UIDS_PER_JUDGE, file));
-        }
-    }
-    Err(format!(
-        "no free block of user ids from {base} (1024 judges at once?)"
-    ))
-}
-
 impl Default for SandboxOptions {
     fn default() -> Self {
         SandboxOptions {
@@ -149,14 +114,6 @@ impl Default for SandboxOptions {
             uid_base: DEFAULT_UID_BASE,
         }
     }
-}
-
-/// One worker slot's standing resources.
-struct SlotState {
-    namespaces: Option<SlotNamespaces>,
-    cgroup: Option<Mutex<SlotCgroup>>,
-    /// (uid, gid) its programs run as (root isolation).
-    user: Option<(u32, u32)>,
 }
 
 /// Shared by every worker of a run.
@@ -260,131 +217,6 @@ impl Sandbox {
         }
         sandbox.choose_isolation(root);
         Ok(sandbox)
-    }
-
-    /// Probe namespaces and cgroups; fill in the protections.
-    fn choose_isolation(&mut self, root: bool) {
-        let (hide_dirs, hide_files): (Vec<PathBuf>, Vec<PathBuf>) =
-            self.hide.iter().cloned().partition(|p| p.is_dir());
-        // SAFETY: getuid/getgid cannot fail.
-        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-        let plan = NamespacePlan {
-            user: (!root).then_some((uid, gid)),
-            hide_dirs,
-            hide_files,
-            scratch: self.scratch_path.clone(),
-        };
-        // Making slot 0's namespaces is the probe: if it works, every slot's will.
-        let probe = namespaces::create(&plan);
-        let ns_ok = probe.is_ok();
-        self.isolation = match (root, ns_ok) {
-            (true, _) => Isolation::Root,
-            (false, true) => Isolation::UserNamespace,
-            (false, false) => Isolation::Plain,
-        };
-        self.protections.isolation = match self.isolation {
-            Isolation::Root => "root",
-            Isolation::UserNamespace => "user-namespace",
-            Isolation::Plain => "plain",
-        }
-        .to_string();
-        let on = &mut self.protections.on;
-        let off = &mut self.protections.off;
-        if root {
-            match reserve_uid_block(self.uid_base) {
-                Ok((first, lock)) => {
-                    self.uid_base = first;
-                    self._uid_lock = Some(lock);
-                }
-                Err(e) => off.push(format!(
-                    "a private block of user ids: {e}; sharing uids from {}",
-                    self.uid_base
-                )),
-            }
-            on.push(format!(
-                "own unprivileged user per worker (uid {}+): cannot signal the judge or read its memory, exact process cap",
-                self.uid_base
-            ));
-            if let Err(e) = std::fs::set_permissions(
-                &self.scratch_path,
-                std::os::unix::fs::PermissionsExt::from_mode(0o711),
-            ) {
-                off.push(format!("scratch directory permissions: {e}"));
-            }
-        } else {
-            off.push(
-                "separate user: the judge is not root, so a submission runs as you (it could signal the judge; run as root in CI)"
-                    .into(),
-            );
-            // Close the judge's /proc entries (its open answer files, its
-            // root directory link) to programs of the same user.
-            // SAFETY: prctl on ourselves.
-            unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
-        }
-        match &probe {
-            Ok(_) => {
-                on.push("network namespace: no network".into());
-                on.push(format!(
-                    "mount namespace: {} cases and judge file{} hidden, /tmp read-only",
-                    self.hide.len(),
-                    if self.hide.len() == 1 { "" } else { "s" }
-                ));
-                on.push("IPC and UTS namespaces".into());
-            }
-            Err(e) => off.push(format!(
-                "namespaces ({e}): a submission can use the network and read the cases and answer files"
-            )),
-        }
-        match CgroupRoot::detect(&format!("judge-{}", std::process::id())) {
-            Ok(root) => {
-                on.push(format!("{}: process cap, memory of every process, OOM kills", root.describe()));
-                self.cgroups = Some(root);
-            }
-            Err(e) => off.push(format!(
-                "cgroups ({e}): memory is measured per process (rusage), the process cap is RLIMIT_NPROC{}",
-                if root { "" } else { " (approximate: it counts all your processes)" }
-            )),
-        }
-        if ns_ok {
-            self.ns_plan = Some(plan);
-            if let (Ok(ns), Some(first)) = (probe, self.slots.first()) {
-                let state = self.make_slot(0, Some(ns));
-                let _ = first.set(state);
-            }
-        }
-    }
-
-    fn make_slot(
-        &self,
-        slot: usize,
-        namespaces: Option<SlotNamespaces>,
-    ) -> Result<SlotState, String> {
-        let namespaces = match (namespaces, &self.ns_plan) {
-            (Some(ns), _) => Some(ns),
-            (None, Some(plan)) => {
-                // The holder is a child of the judge: no orphan sweep may
-                // run while it lives.
-                let _no_sweep = self.spawn_lock.read().unwrap_or_else(|e| e.into_inner());
-                Some(namespaces::create(plan).map_err(|e| format!("slot {slot} namespaces: {e}"))?)
-            }
-            (None, None) => None,
-        };
-        let cgroup = match &self.cgroups {
-            Some(root) => Some(Mutex::new(
-                root.slot(slot)
-                    .map_err(|e| format!("slot {slot} cgroup: {e}"))?,
-            )),
-            None => None,
-        };
-        let user = (self.isolation == Isolation::Root).then(|| {
-            let id = self.uid_base + slot as u32;
-            (id, id)
-        });
-        Ok(SlotState {
-            namespaces,
-            cgroup,
-            user,
-        })
     }
 
     pub fn protections(&self) -> &Protections {
@@ -536,226 +368,6 @@ impl Drop for Sandbox {
             root.remove();
         }
         if let Some(dir) = self.scratch.take() {
-            remove_tree(dir);
-        }
-    }
-}
-
-/// One run's share of the sandbox. Dropping it removes the working
-/// directory.
-pub struct SlotGuard<'a> {
-    sandbox: &'a Sandbox,
-    state: Option<&'a SlotState>,
-    cgroup: Option<MutexGuard<'a, SlotCgroup>>,
-    workdir: Option<tempfile::TempDir>,
-    processes: u32,
-    trust: Trust,
-    spawn: Option<RwLockReadGuard<'a, ()>>,
-    main: Mutex<Option<i32>>,
-}
-
-impl SlotGuard<'_> {
-    pub fn workdir(&self) -> &Path {
-        self.workdir.as_ref().map_or(Path::new("/"), |w| w.path())
-    }
-
-    /// The whole environment of the program: for a submission nothing of
-    /// the judge's; a trusted tool gets the judge's environment (its PATH
-    /// finds the toolchain).
-    pub fn environment(&self) -> Vec<(OsString, OsString)> {
-        if self.trust == Trust::Trusted {
-            return std::env::vars_os().collect();
-        }
-        let dir = self.workdir().as_os_str().to_os_string();
-        vec![
-            ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
-            ("HOME".into(), dir.clone()),
-            ("TMPDIR".into(), dir),
-            ("LANG".into(), "C.UTF-8".into()),
-            ("ONLINE_JUDGE".into(), "1".into()),
-        ]
-    }
-
-    /// The limits and switches applied between fork and exec.
-    pub fn child_setup(&self, limits: &Limits) -> ChildSetup {
-        let unlimited = libc::RLIM_INFINITY;
-        let cpu = cpu_soft_limit(limits.time).as_secs().max(1);
-        let mut rlimits = vec![
-            (libc::RLIMIT_CPU, cpu, cpu + 1),
-            (libc::RLIMIT_CORE, 0, 0),
-            (libc::RLIMIT_FSIZE, limits.file_size, limits.file_size),
-        ];
-        // The memory limit: a cgroup's (resident memory of every process of
-        // the run; a program that overruns it is OOM-killed, a clear MLE),
-        // or else the address space (RLIMIT_AS; an allocation fails, and
-        // the program's reaction tells).
-        let cgroup_limits_memory = self.cgroup.as_ref().is_some_and(|cg| cg.limits_memory());
-        if let Some(memory) = limits.memory
-            && !cgroup_limits_memory
-        {
-            rlimits.push((libc::RLIMIT_AS, memory, memory));
-        }
-        let stack = limits.stack.unwrap_or(unlimited);
-        rlimits.push((libc::RLIMIT_STACK, stack, stack));
-        let mut setup = ChildSetup {
-            no_new_privs: true,
-            ..ChildSetup::default()
-        };
-        if self.trust == Trust::Untrusted {
-            rlimits.push((libc::RLIMIT_NOFILE, 256, 256));
-            // A pids cgroup caps processes and threads and counts refusals
-            // (the evidence a verdict names); RLIMIT_NPROC only when there
-            // is none.
-            let cgroup_caps = self.cgroup.as_ref().is_some_and(|cg| cg.limits_processes());
-            if !cgroup_caps && let Some(nproc) = self.nproc_limit() {
-                rlimits.push((libc::RLIMIT_NPROC, nproc, nproc));
-            }
-            if let Some(state) = self.state {
-                if let Some(ns) = &state.namespaces {
-                    setup.namespaces = ns
-                        .entries
-                        .iter()
-                        .map(|(fd, kind)| (fd.as_raw_fd(), *kind))
-                        .collect();
-                    setup.workdir =
-                        CString::new(self.workdir().as_os_str().as_encoded_bytes()).ok();
-                }
-                setup.user = state.user;
-            }
-            if let Some(cg) = &self.cgroup {
-                setup.cgroup_procs_fds = cg.join_fds();
-            }
-        }
-        setup.rlimits = rlimits;
-        setup
-    }
-
-    /// RLIMIT_NPROC counts every process of the real user. A worker's own
-    /// user (root isolation) makes it exact; otherwise it is the user's
-    /// current count plus the cap (approximate), and root without a switch
-    /// is not limited by it at all.
-    fn nproc_limit(&self) -> Option<u64> {
-        if self.state.and_then(|s| s.user).is_some() {
-            return Some(u64::from(self.processes));
-        }
-        // SAFETY: getuid cannot fail.
-        let uid = unsafe { libc::getuid() };
-        if uid == 0 {
-            return None;
-        }
-        let mine = super::procfs::processes()
-            .iter()
-            .filter(|p| p.uid == uid)
-            .count() as u64;
-        Some(mine + u64::from(self.processes))
-    }
-
-    /// Called right before spawning: holds off orphan sweeps until the new
-    /// main process is registered.
-    pub fn before_spawn(&mut self) {
-        self.spawn = Some(
-            self.sandbox
-                .spawn_lock
-                .read()
-                .unwrap_or_else(|e| e.into_inner()),
-        );
-    }
-
-    /// Called right after spawning (successfully or not).
-    pub fn after_spawn(&mut self, pid: Option<i32>) {
-        if let Some(pid) = pid {
-            self.sandbox
-                .active
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(pid);
-            *self.main.lock().unwrap_or_else(|e| e.into_inner()) = Some(pid);
-        }
-        self.spawn = None;
-    }
-
-    /// How many processes the run has now (its cgroup, or its group).
-    pub fn count_processes(&self, pgid: i32) -> usize {
-        if let Some(cg) = &self.cgroup {
-            return cg.processes().len();
-        }
-        super::procfs::processes()
-            .iter()
-            .filter(|p| p.pgid == pgid && p.state != 'Z')
-            .count()
-    }
-
-    /// Kill the whole process group, every process of the run's cgroup, and
-    /// every escaped descendant, until nothing of the run is left (bounded:
-    /// a few milliseconds). `main_reaped`: the runner has reaped the main
-    /// process, so its children are re-parented to the judge and can be swept.
-    pub fn kill_everything(&self, pgid: i32, main_reaped: bool) {
-        for round in 0..50 {
-            // SAFETY: signalling a process group we created.
-            let group_alive = unsafe { libc::kill(-pgid, libc::SIGKILL) } == 0;
-            let cgroup_alive = self.cgroup.as_ref().is_some_and(|cg| cg.kill_all());
-            let swept = if main_reaped {
-                self.sandbox.sweep_orphans()
-            } else {
-                0
-            };
-            let user_alive = main_reaped && !self.sandbox.children_list && self.kill_user();
-            if !group_alive && !cgroup_alive && swept == 0 && !user_alive {
-                return;
-            }
-            if round > 0 {
-                std::thread::sleep(Duration::from_micros(200));
-            }
-        }
-    }
-
-    /// Kill every process of the slot's user (when the kernel gives no
-    /// list of the judge's children): a forked helper takes the user's id
-    /// and calls kill(-1), as DOMjudge's runguard does. True if any was alive.
-    fn kill_user(&self) -> bool {
-        let Some((uid, gid)) = self.state.and_then(|s| s.user) else {
-            return false;
-        };
-        let _no_sweep = self
-            .sandbox
-            .spawn_lock
-            .read()
-            .unwrap_or_else(|e| e.into_inner());
-        // SAFETY: the child only makes system calls and exits.
-        unsafe {
-            let pid = libc::fork();
-            if pid == 0 {
-                if libc::setresgid(gid, gid, gid) != 0 || libc::setresuid(uid, uid, uid) != 0 {
-                    libc::_exit(2);
-                }
-                let any = libc::kill(-1, libc::SIGKILL) == 0;
-                libc::_exit(if any { 0 } else { 1 });
-            }
-            if pid < 0 {
-                return false;
-            }
-            let mut status = 0;
-            libc::waitpid(pid, &mut status, 0);
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
-        }
-    }
-
-    /// The cgroup's findings, when the run had a cgroup.
-    pub fn cgroup_report(&self) -> Option<CgroupReport> {
-        self.cgroup.as_ref().map(|cg| cg.report())
-    }
-}
-
-impl Drop for SlotGuard<'_> {
-    fn drop(&mut self) {
-        if let Some(pid) = *self.main.lock().unwrap_or_else(|e| e.into_inner()) {
-            self.sandbox
-                .active
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .remove(&pid);
-        }
-        if let Some(dir) = self.workdir.take() {
             remove_tree(dir);
         }
     }

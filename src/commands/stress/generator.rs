@@ -1,0 +1,92 @@
+//! `--generator CMD`: a source built by the toolchain or a command line,
+//! run trusted as `CMD SEED` for each round's input.
+
+use crate::commands::Failure;
+use crate::exec::RunError;
+use crate::exec::process::{Launch, Trust, launch, resolve_program};
+use crate::exec::sandbox::Sandbox;
+use crate::submission::{Built, Toolchain};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// A `--generator`: a source (built) or a command line, run trusted as
+/// `CMD SEED`.
+pub(super) struct Generator {
+    program: PathBuf,
+    args: Vec<OsString>,
+    display: String,
+}
+
+impl Generator {
+    pub(super) fn new(
+        text: &str,
+        toolchain: &Toolchain,
+        sandbox: &Sandbox,
+    ) -> Result<Generator, Failure> {
+        if let Some(source) = toolchain
+            .find_source(Path::new(text))
+            .map_err(Failure::Usage)?
+        {
+            return match toolchain.build(&source, sandbox, 0) {
+                Ok(Built::Ready(exe)) => Ok(Generator {
+                    program: exe.program,
+                    args: exe.args,
+                    display: text.to_string(),
+                }),
+                Ok(Built::CompileError(e)) => Err(Failure::Usage(format!(
+                    "the generator {text} does not compile: {}",
+                    e.message
+                ))),
+                Err(e) => Err(Failure::Usage(e.to_string())),
+            };
+        }
+        let words = shlex::split(text)
+            .filter(|w| !w.is_empty())
+            .ok_or_else(|| Failure::Usage(format!("--generator {text:?} is not a command line")))?;
+        let program = resolve_program(&words[0]).map_err(Failure::Usage)?;
+        Ok(Generator {
+            program,
+            args: words[1..].iter().map(OsString::from).collect(),
+            display: text.to_string(),
+        })
+    }
+
+    /// The input for a seed.
+    pub(super) fn input(&self, seed: u64, sandbox: &Sandbox) -> Result<Vec<u8>, Failure> {
+        let mut args = self.args.clone();
+        args.push(OsString::from(seed.to_string()));
+        let limits = crate::exec::Limits {
+            time: std::time::Duration::from_secs(30),
+            wall: std::time::Duration::from_secs(60),
+            memory: None,
+            stack: None,
+            output: 256 << 20,
+            file_size: 1 << 30,
+            processes: 64,
+        };
+        let outcome = launch(
+            sandbox,
+            &Launch {
+                program: &self.program,
+                args: &args,
+                stdin: None,
+                limits: &limits,
+                slot: 0,
+                trust: Trust::Trusted,
+            },
+        )
+        .map_err(|e| match e {
+            RunError::Interrupted => Failure::Interrupted,
+            RunError::Internal(m) => Failure::Internal(m),
+        })?;
+        if !outcome.exit.success() || outcome.limit_hit.is_some() {
+            return Err(Failure::Usage(format!(
+                "the generator `{} {seed}` failed: {}: {}",
+                self.display,
+                outcome.exit.describe(),
+                String::from_utf8_lossy(&outcome.stderr_tail).trim()
+            )));
+        }
+        Ok(outcome.stdout)
+    }
+}

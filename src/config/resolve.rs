@@ -1,0 +1,458 @@
+//! Resolution: from the serde tables of [`super::schema`], the
+//! command-line [`Overrides`] and a problem's package to the [`Problem`]s
+//! and [`Language`]s the judge works with, and the error helpers that name
+//! the file, line and column of a bad key.
+
+use super::schema::{ProblemTable, RootTable};
+use super::{
+    CheckKind, ConfigError, DEFAULT_MEMORY_LIMIT, DEFAULT_OUTPUT_LIMIT, DEFAULT_PROCESSES,
+    DEFAULT_TIME_LIMIT, Overrides, Problem, kattis, tools,
+};
+use crate::check::Comparison;
+use crate::exec::Limits;
+use crate::expect::Expectation;
+use crate::puzzles::{self, Puzzle};
+use crate::submission::Language;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use toml::Spanned;
+
+pub(super) fn resolve(
+    name: &str,
+    table: &ProblemTable,
+    root: &RootTable,
+    base: &Path,
+    path: &Path,
+    text: &str,
+    overrides: &Overrides,
+) -> Result<Problem, ConfigError> {
+    let at = |span: std::ops::Range<usize>| {
+        let (line, column) = line_col(text, span.start);
+        format!("{}:{line}:{column}", path.display())
+    };
+    let puzzle = match &table.puzzle {
+        Some(p) => Some(puzzles::find(p.get_ref()).ok_or_else(|| {
+            ConfigError(format!(
+                "{}: problem.{name}.puzzle: unknown puzzle {:?}; the built-in puzzles are {}",
+                at(p.span()),
+                p.get_ref(),
+                puzzles::names().join(", ")
+            ))
+        })?),
+        None => None,
+    };
+    let package =
+        match &table.package {
+            Some(p) => Some(kattis::load(&base.join(p.get_ref())).map_err(|e| {
+                ConfigError(format!("{}: problem.{name}.package: {e}", at(p.span())))
+            })?),
+            None => None,
+        };
+    let cases = match (&table.cases, &package) {
+        (Some(c), _) => base.join(c.get_ref()),
+        (None, Some(p)) => p.root.join("data"),
+        (None, None) => base.join("cases").join(name),
+    };
+    let mut problem = resolve_with(
+        name,
+        table,
+        root,
+        overrides,
+        puzzle,
+        cases,
+        Some(base),
+        package.as_ref(),
+    )
+    .map_err(|(message, span)| match span {
+        Some(span) => ConfigError(format!("{}: problem.{name}: {message}", at(span))),
+        None => ConfigError(format!("{}: problem.{name}: {message}", path.display())),
+    })?;
+    problem.submissions = match &table.submissions {
+        Some(s) => base.join(s.get_ref()),
+        None => base.join("submissions").join(name),
+    };
+    for (submission, expect) in &table.expect {
+        let verdicts = |list: &Option<Vec<Spanned<String>>>, key: &str| {
+            list.as_ref()
+                .map(|items| {
+                    items
+                        .iter()
+                        .map(|v| {
+                            crate::expect::parse_verdict(v.get_ref()).map_err(|e| {
+                                ConfigError(format!(
+                                    "{}: problem.{name}.expect.{submission:?}.{key}: {e}",
+                                    at(v.span())
+                                ))
+                            })
+                        })
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .transpose()
+        };
+        let permitted = verdicts(&expect.get_ref().permitted, "permitted")?;
+        let required = verdicts(&expect.get_ref().required, "required")?;
+        if permitted.is_none() && required.is_none() {
+            return Err(ConfigError(format!(
+                "{}: problem.{name}.expect.{submission:?}: say permitted = [...] and/or required = [...]",
+                at(expect.span())
+            )));
+        }
+        problem.expectations.push((
+            submission.clone(),
+            Expectation::declared(permitted, required),
+        ));
+    }
+    Ok(problem)
+}
+
+/// The built-in languages changed by `[language.NAME]` tables, then the
+/// new ones. Two languages may not claim one extension.
+pub(super) fn resolve_languages(
+    root: &RootTable,
+    path: &Path,
+    text: &str,
+) -> Result<Vec<Language>, ConfigError> {
+    let mut languages = crate::submission::builtin_languages();
+    for (name, table) in &root.language {
+        let (line, column) = line_col(text, table.span().start);
+        let at = format!("{}:{line}:{column}: language.{name}", path.display());
+        let t = table.get_ref();
+        for template in [&t.compile, &t.run, &t.interpreter].into_iter().flatten() {
+            if shlex::split(template).is_none_or(|w| w.is_empty()) {
+                return Err(ConfigError(format!(
+                    "{at}: {template:?} is not a command line (unbalanced quotes?)"
+                )));
+            }
+        }
+        if let Some(extensions) = &t.extensions
+            && let Some(bad) = extensions
+                .iter()
+                .find(|e| e.is_empty() || e.contains('/') || e.starts_with('.'))
+        {
+            return Err(ConfigError(format!(
+                "{at}: extension {bad:?}: write it without the dot, e.g. \"cpp\""
+            )));
+        }
+        match languages.iter_mut().find(|l| l.name == *name) {
+            Some(language) => {
+                if let Some(e) = &t.extensions {
+                    language.extensions = e.clone();
+                }
+                if let Some(c) = &t.compile {
+                    // An empty compile command means "nothing to compile".
+                    language.compile = (!c.trim().is_empty()).then(|| c.clone());
+                }
+                if let Some(r) = &t.run {
+                    language.run = r.clone();
+                }
+                if let Some(i) = &t.interpreter {
+                    language.interpreter = (!i.trim().is_empty()).then(|| i.clone());
+                }
+            }
+            None => {
+                let (Some(extensions), Some(run)) = (&t.extensions, &t.run) else {
+                    return Err(ConfigError(format!(
+                        "{at}: a new language needs extensions = [\"…\"] and run = \"…\" (the built-in languages are {})",
+                        crate::submission::builtin_languages()
+                            .iter()
+                            .map(|l| l.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                };
+                languages.push(Language {
+                    name: name.clone(),
+                    extensions: extensions.clone(),
+                    compile: t.compile.clone().filter(|c| !c.trim().is_empty()),
+                    run: run.clone(),
+                    interpreter: t.interpreter.clone().filter(|i| !i.trim().is_empty()),
+                });
+            }
+        }
+    }
+    // A language the file names wins an extension over a built-in one it
+    // does not name; two languages the file names may not share one.
+    let named = |l: &Language| root.language.contains_key(&l.name);
+    let mut claimed: std::collections::HashMap<String, String> = Default::default();
+    for language in languages.iter().filter(|l| named(l)) {
+        for ext in &language.extensions {
+            if let Some(other) = claimed.insert(ext.clone(), language.name.clone()) {
+                return Err(ConfigError(format!(
+                    "{}: languages {other} and {} both claim the extension .{ext}",
+                    path.display(),
+                    language.name
+                )));
+            }
+        }
+    }
+    for language in languages.iter_mut() {
+        if !root.language.contains_key(&language.name) {
+            language.extensions.retain(|e| !claimed.contains_key(e));
+        }
+    }
+    Ok(languages)
+}
+
+pub(super) type SpannedMessage = (String, Option<std::ops::Range<usize>>);
+
+/// Resolve one problem from its table, the file's top-level defaults, the
+/// command-line overrides and, for a package, the package. Precedence:
+/// flags, then the problem's table, then the package, then the top level,
+/// then the built-in defaults.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn resolve_with(
+    name: &str,
+    table: &ProblemTable,
+    root: &RootTable,
+    overrides: &Overrides,
+    puzzle: Option<&'static dyn Puzzle>,
+    cases: PathBuf,
+    base: Option<&Path>,
+    package: Option<&kattis::Package>,
+) -> Result<Problem, SpannedMessage> {
+    let check_span = table.check.as_ref().map(|c| c.span());
+    let package_kind = package.map(|p| {
+        if p.output_validator.is_some() {
+            CheckKind::Checker
+        } else {
+            CheckKind::Tokens
+        }
+    });
+    let kind = overrides
+        .comparison
+        .or(table.check.as_ref().map(|c| *c.get_ref()))
+        .or(table.checker.as_ref().map(|_| CheckKind::Checker))
+        .or(package_kind)
+        .unwrap_or(if puzzle.is_some() {
+            CheckKind::Puzzle
+        } else {
+            CheckKind::Tokens
+        });
+    let package_check = package.map(|p| p.default_check).unwrap_or_default();
+    let absolute = overrides
+        .float_tolerance
+        .or(table.float_absolute_tolerance)
+        .or(table.float_tolerance)
+        .or(root.float_absolute_tolerance)
+        .or(root.float_tolerance);
+    let relative = overrides
+        .float_tolerance
+        .or(table.float_relative_tolerance)
+        .or(table.float_tolerance)
+        .or(root.float_relative_tolerance)
+        .or(root.float_tolerance);
+    let configured_tolerance = absolute.is_some() || relative.is_some();
+    let (absolute, relative) = if configured_tolerance {
+        (absolute, relative)
+    } else {
+        (package_check.float_absolute, package_check.float_relative)
+    };
+    let base_dir = base.unwrap_or(Path::new("."));
+    let tool_time = tools::time_limit(table, root, package)?;
+    for t in [absolute, relative].into_iter().flatten() {
+        if !(t.is_finite() && t >= 0.0) {
+            return Err((
+                format!("float tolerance {t} must be a non-negative number"),
+                None,
+            ));
+        }
+    }
+    let comparison = match kind {
+        CheckKind::Exact => Comparison::Exact,
+        CheckKind::Lines => Comparison::Lines,
+        CheckKind::Tokens => Comparison::Tokens {
+            float: crate::check::text::FloatTolerance::new(absolute, relative),
+            case_insensitive: package.is_some() && !package_check.case_sensitive,
+        },
+        CheckKind::Checker => Comparison::Checker(tools::checker(
+            table,
+            package,
+            base_dir,
+            tool_time,
+            check_span.clone(),
+        )?),
+        CheckKind::Puzzle => {
+            if puzzle.is_none() {
+                return Err((
+                    format!(
+                        "check = \"puzzle\" needs a built-in puzzle: add puzzle = \"…\" (one of {})",
+                        puzzles::names().join(", ")
+                    ),
+                    check_span,
+                ));
+            }
+            Comparison::Puzzle
+        }
+    };
+    if let Some(checker) = &table.checker
+        && table.check.is_some()
+        && !matches!(comparison, Comparison::Checker(_))
+        && overrides.comparison.is_none()
+    {
+        return Err((
+            "checker = \"…\" is only used with check = \"checker\"".to_string(),
+            Some(checker.span()),
+        ));
+    }
+    if configured_tolerance && !matches!(comparison, Comparison::Tokens { .. }) {
+        return Err((
+            "a float tolerance only applies to check = \"tokens\"".to_string(),
+            check_span,
+        ));
+    }
+    let time = overrides
+        .time_limit
+        .or(table.time_limit.map(|s| s.0))
+        .or(package.and_then(|p| p.time_limit))
+        .or(root.time_limit.map(|s| s.0))
+        .unwrap_or(DEFAULT_TIME_LIMIT);
+    let wall = overrides
+        .wall_limit
+        .or(table.wall_limit.map(|s| s.0))
+        .or(root.wall_limit.map(|s| s.0))
+        .unwrap_or(time * 2 + Duration::from_secs(1));
+    let memory = overrides
+        .memory_limit
+        .or(table.memory_limit.map(|s| s.0))
+        .or(package.map(|p| p.memory))
+        .or(root.memory_limit.map(|s| s.0))
+        .unwrap_or(DEFAULT_MEMORY_LIMIT);
+    let stack = overrides
+        .stack_limit
+        .or(table.stack_limit.map(|s| s.0))
+        .or(root.stack_limit.map(|s| s.0))
+        .unwrap_or(memory);
+    let output = overrides
+        .output_limit
+        .or(table.output_limit.map(|s| s.0))
+        .or(package.map(|p| p.output))
+        .or(root.output_limit.map(|s| s.0))
+        .unwrap_or(DEFAULT_OUTPUT_LIMIT);
+    let file_size = table
+        .file_size_limit
+        .or(root.file_size_limit)
+        .map(|s| s.0)
+        .unwrap_or(output);
+    let processes = overrides
+        .processes
+        .or(table.processes)
+        .or(root.processes)
+        .unwrap_or(DEFAULT_PROCESSES);
+    if time.is_zero() || wall.is_zero() {
+        return Err(("time limits must be greater than zero".to_string(), None));
+    }
+    if processes == 0 {
+        return Err(("processes must be at least 1".to_string(), None));
+    }
+    let solution = table.solution.as_ref().map(|s| {
+        // A relative program path in `solution` is relative to judge.toml.
+        let command = s.get_ref().clone();
+        match (base, shlex::split(&command)) {
+            (Some(base), Some(words))
+                if !words.is_empty() && words[0].contains('/') && !words[0].starts_with('/') =>
+            {
+                let program = base.join(&words[0]);
+                let rest: Vec<String> = words[1..].to_vec();
+                let mut all = vec![program.to_string_lossy().into_owned()];
+                all.extend(rest);
+                shlex::try_join(all.iter().map(String::as_str)).unwrap_or(command)
+            }
+            _ => command,
+        }
+    });
+    if let Some(s) = &table.solution
+        && shlex::split(s.get_ref()).is_none_or(|w| w.is_empty())
+    {
+        return Err((
+            format!(
+                "solution {:?} is not a command line (unbalanced quotes?)",
+                s.get_ref()
+            ),
+            Some(s.span()),
+        ));
+    }
+    let validators = tools::validators(table, package, base_dir, tool_time)?;
+    // A package's cases are data/sample then data/secret, unless the table
+    // names its own cases.
+    let case_groups = if package.is_some() && table.cases.is_none() {
+        kattis::CASE_GROUPS.map(String::from).to_vec()
+    } else {
+        Vec::new()
+    };
+    let strict_from_package = package
+        .filter(|_| package_check.space_change_sensitive)
+        .map(|_| true);
+    Ok(Problem {
+        name: name.to_string(),
+        puzzle,
+        cases,
+        case_groups,
+        validators,
+        package: package.map(|p| p.root.clone()),
+        warnings: package.map(|p| p.warnings.clone()).unwrap_or_default(),
+        comparison,
+        lexmin: overrides
+            .lexmin
+            .or(table.lexmin)
+            .or(root.lexmin)
+            .unwrap_or_else(|| puzzle.is_some_and(|p| p.default_lexmin())),
+        strict: overrides
+            .strict
+            .or(table.strict)
+            .or(strict_from_package)
+            .or(root.strict)
+            .unwrap_or(false),
+        limits: Limits {
+            time,
+            wall,
+            memory: Some(memory),
+            stack: Some(stack),
+            output,
+            file_size,
+            processes,
+        },
+        solution,
+        submissions: base
+            .unwrap_or(Path::new("."))
+            .join("submissions")
+            .join(name),
+        expectations: Vec::new(),
+    })
+}
+
+/// Render a toml error as `path:line:column: message`, using the span.
+pub(super) fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim_end();
+    match e.span() {
+        Some(span) => {
+            let (line, column) = line_col(text, span.start);
+            let key = key_at(text, span.start)
+                .map(|k| format!(" (key `{k}`)"))
+                .unwrap_or_default();
+            format!("{}:{line}:{column}: {message}{key}", path.display())
+        }
+        None => format!("{}: {message}", path.display()),
+    }
+}
+
+/// The key on the line of `offset`, if the line is `key = value`.
+fn key_at(text: &str, offset: usize) -> Option<String> {
+    let start = text[..offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let line = text[start..].lines().next()?;
+    let (key, _) = line.split_once('=')?;
+    let key = key.trim();
+    (!key.is_empty() && !key.starts_with('[')).then(|| key.to_string())
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    line_col_of_bytes(text.as_bytes(), offset)
+}
+
+pub(super) fn line_col_of_bytes(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    (line, column)
+}

@@ -1,0 +1,143 @@
+//! Choosing the isolation a run gets: probing namespaces and cgroups
+//! ([`Sandbox::choose_isolation`], which fills in the [`Protections`]),
+//! and, under root, reserving this judge's block of per-slot user ids.
+
+use super::cgroup::CgroupRoot;
+use super::namespaces::{self, NamespacePlan};
+use super::{Isolation, Sandbox};
+use std::path::{Path, PathBuf};
+
+/// Users reserved per judge process: at most this many worker slots.
+pub(super) const UIDS_PER_JUDGE: u32 = 256;
+
+/// Reserve a block of [`UIDS_PER_JUDGE`] user ids for this judge process, so
+/// that judges running at the same time (parallel CI jobs) never share a
+/// user: the first block whose lock file this process can `flock`. The lock
+/// goes with the process. Returns the block's first uid and the open lock.
+fn reserve_uid_block(base: u32) -> Result<(u32, std::fs::File), String> {
+    use std::os::fd::AsFd;
+    // A fixed place, not TMPDIR: every judge on the machine must see the
+    // same locks. The files stay (they are reused); the locks go with
+    // their processes.
+    let dir = ["/run/lock", "/var/lock", "/tmp"]
+        .iter()
+        .map(Path::new)
+        .find(|d| d.is_dir())
+        .unwrap_or(Path::new("/tmp"));
+    for block in 0..1024u32 {
+        let path = dir.join(format!("judge-uids-{base}-{block}.lock"));
+        let Ok(file) = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+        else {
+            continue;
+        };
+        if rustix::fs::flock(
+            file.as_fd(),
+            rustix::fs::FlockOperation::NonBlockingLockExclusive,
+        )
+        .is_ok()
+        {
+            return Ok((base + block * UIDS_PER_JUDGE, file));
+        }
+    }
+    Err(format!(
+        "no free block of user ids from {base} (1024 judges at once?)"
+    ))
+}
+
+impl Sandbox {
+    /// Probe namespaces and cgroups; fill in the protections.
+    pub(super) fn choose_isolation(&mut self, root: bool) {
+        let (hide_dirs, hide_files): (Vec<PathBuf>, Vec<PathBuf>) =
+            self.hide.iter().cloned().partition(|p| p.is_dir());
+        // SAFETY: getuid/getgid cannot fail.
+        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        let plan = NamespacePlan {
+            user: (!root).then_some((uid, gid)),
+            hide_dirs,
+            hide_files,
+            scratch: self.scratch_path.clone(),
+        };
+        // Making slot 0's namespaces is the probe: if it works, every slot's will.
+        let probe = namespaces::create(&plan);
+        let ns_ok = probe.is_ok();
+        self.isolation = match (root, ns_ok) {
+            (true, _) => Isolation::Root,
+            (false, true) => Isolation::UserNamespace,
+            (false, false) => Isolation::Plain,
+        };
+        self.protections.isolation = match self.isolation {
+            Isolation::Root => "root",
+            Isolation::UserNamespace => "user-namespace",
+            Isolation::Plain => "plain",
+        }
+        .to_string();
+        let on = &mut self.protections.on;
+        let off = &mut self.protections.off;
+        if root {
+            match reserve_uid_block(self.uid_base) {
+                Ok((first, lock)) => {
+                    self.uid_base = first;
+                    self._uid_lock = Some(lock);
+                }
+                Err(e) => off.push(format!(
+                    "a private block of user ids: {e}; sharing uids from {}",
+                    self.uid_base
+                )),
+            }
+            on.push(format!(
+                "own unprivileged user per worker (uid {}+): cannot signal the judge or read its memory, exact process cap",
+                self.uid_base
+            ));
+            if let Err(e) = std::fs::set_permissions(
+                &self.scratch_path,
+                std::os::unix::fs::PermissionsExt::from_mode(0o711),
+            ) {
+                off.push(format!("scratch directory permissions: {e}"));
+            }
+        } else {
+            off.push(
+                "separate user: the judge is not root, so a submission runs as you (it could signal the judge; run as root in CI)"
+                    .into(),
+            );
+            // Close the judge's /proc entries (its open answer files, its
+            // root directory link) to programs of the same user.
+            // SAFETY: prctl on ourselves.
+            unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
+        }
+        match &probe {
+            Ok(_) => {
+                on.push("network namespace: no network".into());
+                on.push(format!(
+                    "mount namespace: {} cases and judge file{} hidden, /tmp read-only",
+                    self.hide.len(),
+                    if self.hide.len() == 1 { "" } else { "s" }
+                ));
+                on.push("IPC and UTS namespaces".into());
+            }
+            Err(e) => off.push(format!(
+                "namespaces ({e}): a submission can use the network and read the cases and answer files"
+            )),
+        }
+        match CgroupRoot::detect(&format!("judge-{}", std::process::id())) {
+            Ok(root) => {
+                on.push(format!("{}: process cap, memory of every process, OOM kills", root.describe()));
+                self.cgroups = Some(root);
+            }
+            Err(e) => off.push(format!(
+                "cgroups ({e}): memory is measured per process (rusage), the process cap is RLIMIT_NPROC{}",
+                if root { "" } else { " (approximate: it counts all your processes)" }
+            )),
+        }
+        if ns_ok {
+            self.ns_plan = Some(plan);
+            if let (Ok(ns), Some(first)) = (probe, self.slots.first()) {
+                let state = self.make_slot(0, Some(ns));
+                let _ = first.set(state);
+            }
+        }
+    }
+}

@@ -1,0 +1,279 @@
+//! A worker slot: its standing resources ([`SlotState`]: namespaces,
+//! cgroup, user) and one run's share of them ([`SlotGuard`]): the
+//! program's environment and limits, spawn registration, process counting
+//! and the kill-everything sweep when the run ends.
+
+use super::cgroup::{CgroupReport, SlotCgroup};
+use super::child::ChildSetup;
+use super::namespaces::{self, SlotNamespaces};
+use super::{Isolation, Sandbox, remove_tree};
+use crate::exec::Limits;
+use crate::exec::process::{Trust, cpu_soft_limit};
+use std::ffi::{CString, OsString};
+use std::os::fd::AsRawFd;
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard, RwLockReadGuard};
+use std::time::Duration;
+
+/// One worker slot's standing resources.
+pub(super) struct SlotState {
+    pub(super) namespaces: Option<SlotNamespaces>,
+    pub(super) cgroup: Option<Mutex<SlotCgroup>>,
+    /// (uid, gid) its programs run as (root isolation).
+    pub(super) user: Option<(u32, u32)>,
+}
+
+impl Sandbox {
+    pub(super) fn make_slot(
+        &self,
+        slot: usize,
+        namespaces: Option<SlotNamespaces>,
+    ) -> Result<SlotState, String> {
+        let namespaces = match (namespaces, &self.ns_plan) {
+            (Some(ns), _) => Some(ns),
+            (None, Some(plan)) => {
+                // The holder is a child of the judge: no orphan sweep may
+                // run while it lives.
+                let _no_sweep = self.spawn_lock.read().unwrap_or_else(|e| e.into_inner());
+                Some(namespaces::create(plan).map_err(|e| format!("slot {slot} namespaces: {e}"))?)
+            }
+            (None, None) => None,
+        };
+        let cgroup = match &self.cgroups {
+            Some(root) => Some(Mutex::new(
+                root.slot(slot)
+                    .map_err(|e| format!("slot {slot} cgroup: {e}"))?,
+            )),
+            None => None,
+        };
+        let user = (self.isolation == Isolation::Root).then(|| {
+            let id = self.uid_base + slot as u32;
+            (id, id)
+        });
+        Ok(SlotState {
+            namespaces,
+            cgroup,
+            user,
+        })
+    }
+}
+
+/// One run's share of the sandbox. Dropping it removes the working
+/// directory.
+pub struct SlotGuard<'a> {
+    pub(super) sandbox: &'a Sandbox,
+    pub(super) state: Option<&'a SlotState>,
+    pub(super) cgroup: Option<MutexGuard<'a, SlotCgroup>>,
+    pub(super) workdir: Option<tempfile::TempDir>,
+    pub(super) processes: u32,
+    pub(super) trust: Trust,
+    pub(super) spawn: Option<RwLockReadGuard<'a, ()>>,
+    pub(super) main: Mutex<Option<i32>>,
+}
+
+impl SlotGuard<'_> {
+    pub fn workdir(&self) -> &Path {
+        self.workdir.as_ref().map_or(Path::new("/"), |w| w.path())
+    }
+
+    /// The whole environment of the program: for a submission nothing of
+    /// the judge's; a trusted tool gets the judge's environment (its PATH
+    /// finds the toolchain).
+    pub fn environment(&self) -> Vec<(OsString, OsString)> {
+        if self.trust == Trust::Trusted {
+            return std::env::vars_os().collect();
+        }
+        let dir = self.workdir().as_os_str().to_os_string();
+        vec![
+            ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
+            ("HOME".into(), dir.clone()),
+            ("TMPDIR".into(), dir),
+            ("LANG".into(), "C.UTF-8".into()),
+            ("ONLINE_JUDGE".into(), "1".into()),
+        ]
+    }
+
+    /// The limits and switches applied between fork and exec.
+    pub fn child_setup(&self, limits: &Limits) -> ChildSetup {
+        let unlimited = libc::RLIM_INFINITY;
+        let cpu = cpu_soft_limit(limits.time).as_secs().max(1);
+        let mut rlimits = vec![
+            (libc::RLIMIT_CPU, cpu, cpu + 1),
+            (libc::RLIMIT_CORE, 0, 0),
+            (libc::RLIMIT_FSIZE, limits.file_size, limits.file_size),
+        ];
+        // The memory limit: a cgroup's (resident memory of every process of
+        // the run; a program that overruns it is OOM-killed, a clear MLE),
+        // or else the address space (RLIMIT_AS; an allocation fails, and
+        // the program's reaction tells).
+        let cgroup_limits_memory = self.cgroup.as_ref().is_some_and(|cg| cg.limits_memory());
+        if let Some(memory) = limits.memory
+            && !cgroup_limits_memory
+        {
+            rlimits.push((libc::RLIMIT_AS, memory, memory));
+        }
+        let stack = limits.stack.unwrap_or(unlimited);
+        rlimits.push((libc::RLIMIT_STACK, stack, stack));
+        let mut setup = ChildSetup {
+            no_new_privs: true,
+            ..ChildSetup::default()
+        };
+        if self.trust == Trust::Untrusted {
+            rlimits.push((libc::RLIMIT_NOFILE, 256, 256));
+            // A pids cgroup caps processes and threads and counts refusals
+            // (the evidence a verdict names); RLIMIT_NPROC only when there
+            // is none.
+            let cgroup_caps = self.cgroup.as_ref().is_some_and(|cg| cg.limits_processes());
+            if !cgroup_caps && let Some(nproc) = self.nproc_limit() {
+                rlimits.push((libc::RLIMIT_NPROC, nproc, nproc));
+            }
+            if let Some(state) = self.state {
+                if let Some(ns) = &state.namespaces {
+                    setup.namespaces = ns
+                        .entries
+                        .iter()
+                        .map(|(fd, kind)| (fd.as_raw_fd(), *kind))
+                        .collect();
+                    setup.workdir =
+                        CString::new(self.workdir().as_os_str().as_encoded_bytes()).ok();
+                }
+                setup.user = state.user;
+            }
+            if let Some(cg) = &self.cgroup {
+                setup.cgroup_procs_fds = cg.join_fds();
+            }
+        }
+        setup.rlimits = rlimits;
+        setup
+    }
+
+    /// RLIMIT_NPROC counts every process of the real user. A worker's own
+    /// user (root isolation) makes it exact; otherwise it is the user's
+    /// current count plus the cap (approximate), and root without a switch
+    /// is not limited by it at all.
+    fn nproc_limit(&self) -> Option<u64> {
+        if self.state.and_then(|s| s.user).is_some() {
+            return Some(u64::from(self.processes));
+        }
+        // SAFETY: getuid cannot fail.
+        let uid = unsafe { libc::getuid() };
+        if uid == 0 {
+            return None;
+        }
+        let mine = crate::exec::procfs::processes()
+            .iter()
+            .filter(|p| p.uid == uid)
+            .count() as u64;
+        Some(mine + u64::from(self.processes))
+    }
+
+    /// Called right before spawning: holds off orphan sweeps until the new
+    /// main process is registered.
+    pub fn before_spawn(&mut self) {
+        self.spawn = Some(
+            self.sandbox
+                .spawn_lock
+                .read()
+                .unwrap_or_else(|e| e.into_inner()),
+        );
+    }
+
+    /// Called right after spawning (successfully or not).
+    pub fn after_spawn(&mut self, pid: Option<i32>) {
+        if let Some(pid) = pid {
+            self.sandbox
+                .active
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(pid);
+            *self.main.lock().unwrap_or_else(|e| e.into_inner()) = Some(pid);
+        }
+        self.spawn = None;
+    }
+
+    /// How many processes the run has now (its cgroup, or its group).
+    pub fn count_processes(&self, pgid: i32) -> usize {
+        if let Some(cg) = &self.cgroup {
+            return cg.processes().len();
+        }
+        crate::exec::procfs::processes()
+            .iter()
+            .filter(|p| p.pgid == pgid && p.state != 'Z')
+            .count()
+    }
+
+    /// Kill the whole process group, every process of the run's cgroup, and
+    /// every escaped descendant, until nothing of the run is left (bounded:
+    /// a few milliseconds). `main_reaped`: the runner has reaped the main
+    /// process, so its children are re-parented to the judge and can be swept.
+    pub fn kill_everything(&self, pgid: i32, main_reaped: bool) {
+        for round in 0..50 {
+            // SAFETY: signalling a process group we created.
+            let group_alive = unsafe { libc::kill(-pgid, libc::SIGKILL) } == 0;
+            let cgroup_alive = self.cgroup.as_ref().is_some_and(|cg| cg.kill_all());
+            let swept = if main_reaped {
+                self.sandbox.sweep_orphans()
+            } else {
+                0
+            };
+            let user_alive = main_reaped && !self.sandbox.children_list && self.kill_user();
+            if !group_alive && !cgroup_alive && swept == 0 && !user_alive {
+                return;
+            }
+            if round > 0 {
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        }
+    }
+
+    /// Kill every process of the slot's user (when the kernel gives no
+    /// list of the judge's children): a forked helper takes the user's id
+    /// and calls kill(-1), as DOMjudge's runguard does. True if any was alive.
+    fn kill_user(&self) -> bool {
+        let Some((uid, gid)) = self.state.and_then(|s| s.user) else {
+            return false;
+        };
+        let _no_sweep = self
+            .sandbox
+            .spawn_lock
+            .read()
+            .unwrap_or_else(|e| e.into_inner());
+        // SAFETY: the child only makes system calls and exits.
+        unsafe {
+            let pid = libc::fork();
+            if pid == 0 {
+                if libc::setresgid(gid, gid, gid) != 0 || libc::setresuid(uid, uid, uid) != 0 {
+                    libc::_exit(2);
+                }
+                let any = libc::kill(-1, libc::SIGKILL) == 0;
+                libc::_exit(if any { 0 } else { 1 });
+            }
+            if pid < 0 {
+                return false;
+            }
+            let mut status = 0;
+            libc::waitpid(pid, &mut status, 0);
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+        }
+    }
+
+    /// The cgroup's findings, when the run had a cgroup.
+    pub fn cgroup_report(&self) -> Option<CgroupReport> {
+        self.cgroup.as_ref().map(|cg| cg.report())
+    }
+}
+
+impl Drop for SlotGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(pid) = *self.main.lock().unwrap_or_else(|e| e.into_inner()) {
+            self.sandbox
+                .active
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&pid);
+        }
+        if let Some(dir) = self.workdir.take() {
+            remove_tree(dir);
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! The event loop that watches one running program: its stdout and stderr
+//! pipes (stdout kept up to the output limit, the tail of stderr), its
+//! pidfd, the wall-clock deadline, its CPU time and the judge's interrupt
+//! pipe. It kills the run when a limit is hit and says what it saw
+//! ([`Watched`]); [`super::process::launch`] concludes the outcome.
+
+use super::{LimitHit, STDERR_TAIL};
+use crate::exec::procfs;
+use crate::exec::sandbox::SlotGuard;
+use rustix::event::{PollFd, PollFlags, Timespec, poll};
+use std::collections::VecDeque;
+use std::os::fd::OwnedFd;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The file descriptors a run is watched through.
+pub(super) struct Watch {
+    pub(super) pid: i32,
+    pub(super) stdout: Option<OwnedFd>,
+    pub(super) stderr: Option<OwnedFd>,
+    pub(super) pidfd: Option<OwnedFd>,
+    pub(super) interrupt: Option<Arc<OwnedFd>>,
+    pub(super) deadline: Instant,
+    pub(super) output_limit: u64,
+}
+
+pub(super) fn watch_fds(w: &Watch) -> (Option<&OwnedFd>, Option<&OwnedFd>) {
+    (w.stdout.as_ref(), w.stderr.as_ref())
+}
+
+/// What the event loop saw.
+#[derive(Default)]
+pub(super) struct Watched {
+    pub(super) stdout: Vec<u8>,
+    pub(super) stderr: VecDeque<u8>,
+    stdout_open: bool,
+    stderr_open: bool,
+    pub(super) limit_hit: Option<LimitHit>,
+    pub(super) interrupted: bool,
+    /// How many processes the run had when the judge killed it for time.
+    pub(super) group_size_at_kill: usize,
+}
+
+impl Watch {
+    /// Watch until the program exits, a limit is hit or the judge is
+    /// interrupted. CPU time is looked at from half the time limit on (a
+    /// program cannot use more CPU than wall-clock time per thread), so a
+    /// spinning program is stopped close to its limit, not at RLIMIT_CPU's
+    /// next whole second, and a fast one costs no look at all.
+    pub(super) fn run(&self, slot: &SlotGuard, cpu_limit: Duration) -> Watched {
+        for fd in [&self.stdout, &self.stderr].into_iter().flatten() {
+            let _ = set_nonblocking(fd);
+        }
+        let mut w = Watched {
+            stdout_open: self.stdout.is_some(),
+            stderr_open: self.stderr.is_some(),
+            ..Watched::default()
+        };
+        let started = Instant::now();
+        let check_every =
+            (cpu_limit / 10).clamp(Duration::from_millis(10), Duration::from_millis(200));
+        let mut next_cpu_check = started + (cpu_limit / 2).max(Duration::from_millis(10));
+        loop {
+            let now = Instant::now();
+            if now >= self.deadline {
+                w.group_size_at_kill = slot.count_processes(self.pid);
+                slot.kill_everything(self.pid, false);
+                w.limit_hit = Some(LimitHit::Wall);
+                return w;
+            }
+            if now >= next_cpu_check {
+                if procfs::cpu_time(self.pid).is_some_and(|cpu| cpu > cpu_limit) {
+                    w.group_size_at_kill = slot.count_processes(self.pid);
+                    slot.kill_everything(self.pid, false);
+                    w.limit_hit = Some(LimitHit::Cpu);
+                    return w;
+                }
+                next_cpu_check = now + check_every;
+            }
+            let mut wait = (self.deadline - now).min(next_cpu_check.saturating_duration_since(now));
+            if self.pidfd.is_none() {
+                // No pidfd (an old kernel): look at the child every 5 ms.
+                wait = wait.min(Duration::from_millis(5));
+            }
+            let timeout = Timespec {
+                tv_sec: wait.as_secs() as i64,
+                tv_nsec: i64::from(wait.subsec_nanos()),
+            };
+            let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(4);
+            let mut roles = Vec::with_capacity(4);
+            if w.stdout_open
+                && let Some(fd) = &self.stdout
+            {
+                fds.push(PollFd::new(fd, PollFlags::IN));
+                roles.push(Role::Stdout);
+            }
+            if w.stderr_open
+                && let Some(fd) = &self.stderr
+            {
+                fds.push(PollFd::new(fd, PollFlags::IN));
+                roles.push(Role::Stderr);
+            }
+            if let Some(fd) = &self.pidfd {
+                fds.push(PollFd::new(fd, PollFlags::IN));
+                roles.push(Role::Exit);
+            }
+            if let Some(fd) = &self.interrupt {
+                fds.push(PollFd::new(fd.as_ref(), PollFlags::IN));
+                roles.push(Role::Interrupt);
+            }
+            match poll(&mut fds, Some(&timeout)) {
+                Ok(_) => {}
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(_) => std::thread::sleep(Duration::from_millis(1)),
+            }
+            let ready: Vec<(Role, bool)> = fds
+                .iter()
+                .zip(&roles)
+                .map(|(fd, role)| (*role, !fd.revents().is_empty()))
+                .collect();
+            drop(fds);
+            let mut exited = self.pidfd.is_none() && has_exited(self.pid);
+            for (role, is_ready) in ready {
+                if !is_ready {
+                    continue;
+                }
+                match role {
+                    Role::Stdout => {
+                        if let Some(fd) = &self.stdout
+                            && !read_stdout(fd, &mut w, self.output_limit)
+                        {
+                            slot.kill_everything(self.pid, false);
+                            w.limit_hit = Some(LimitHit::Output);
+                            return w;
+                        }
+                    }
+                    Role::Stderr => {
+                        if let Some(fd) = &self.stderr {
+                            read_stderr(fd, &mut w);
+                        }
+                    }
+                    Role::Exit => exited = true,
+                    Role::Interrupt => {
+                        slot.kill_everything(self.pid, false);
+                        w.interrupted = true;
+                        return w;
+                    }
+                }
+            }
+            if exited {
+                return w;
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum Role {
+    Stdout,
+    Stderr,
+    Exit,
+    Interrupt,
+}
+
+impl Watched {
+    /// Read what the program left in its pipes, without waiting for an end
+    /// of file that an escaped descendant could hold back forever.
+    pub(super) fn drain(&mut self, fds: &(Option<&OwnedFd>, Option<&OwnedFd>), output_limit: u64) {
+        if self.limit_hit == Some(LimitHit::Output) {
+            return;
+        }
+        if let Some(fd) = fds.0
+            && self.stdout_open
+            && !read_stdout(fd, self, output_limit)
+        {
+            self.limit_hit = Some(LimitHit::Output);
+        }
+        if let Some(fd) = fds.1
+            && self.stderr_open
+        {
+            read_stderr(fd, self);
+        }
+    }
+}
+
+fn set_nonblocking(fd: &OwnedFd) -> rustix::io::Result<()> {
+    let flags = rustix::fs::fcntl_getfl(fd)?;
+    rustix::fs::fcntl_setfl(fd, flags | rustix::fs::OFlags::NONBLOCK)
+}
+
+/// Read all that is available now. False when the output limit is passed.
+fn read_stdout(fd: &OwnedFd, w: &mut Watched, limit: u64) -> bool {
+    let mut buf = [0u8; 65536];
+    loop {
+        match rustix::io::read(fd, &mut buf) {
+            Ok(0) => {
+                w.stdout_open = false;
+                return true;
+            }
+            Ok(n) => {
+                let room = (limit as usize).saturating_sub(w.stdout.len());
+                if n > room {
+                    w.stdout.extend_from_slice(&buf[..room]);
+                    return false;
+                }
+                w.stdout.extend_from_slice(&buf[..n]);
+            }
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(rustix::io::Errno::AGAIN) => return true,
+            Err(_) => {
+                w.stdout_open = false;
+                return true;
+            }
+        }
+    }
+}
+
+/// Read all that is available now, keeping only the last [`STDERR_TAIL`] bytes.
+fn read_stderr(fd: &OwnedFd, w: &mut Watched) {
+    let mut buf = [0u8; 16384];
+    loop {
+        match rustix::io::read(fd, &mut buf) {
+            Ok(0) => {
+                w.stderr_open = false;
+                return;
+            }
+            Ok(n) => {
+                let chunk = &buf[..n];
+                let chunk = &chunk[chunk.len().saturating_sub(STDERR_TAIL)..];
+                let overflow = (w.stderr.len() + chunk.len()).saturating_sub(STDERR_TAIL);
+                w.stderr.drain(..overflow.min(w.stderr.len()));
+                w.stderr.extend(chunk);
+            }
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return,
+        }
+    }
+}
+
+/// Has the child exited? Looks without reaping it (WNOWAIT), so that wait4
+/// still gets its resource usage.
+fn has_exited(pid: i32) -> bool {
+    // SAFETY: waitid on our own child with a zeroed siginfo out-parameter.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let r = libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        );
+        r == 0 && info.si_pid() != 0
+    }
+}

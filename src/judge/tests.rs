@@ -1,0 +1,305 @@
+//! The orchestration and the reporters with a fake runner: no process
+//! is spawned; each "program" answers by the input's file name.
+
+use super::*;
+use crate::check::Comparison;
+use crate::exec::{Exit, LimitHit, Limits};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// Answers by input name: `slow-*` sleeps first, `tle-*` hits the wall
+/// limit, `wa-*` prints the wrong answer; everything else is right.
+struct FakeRunner;
+
+impl Runner for FakeRunner {
+    fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError> {
+        let name = request
+            .input
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if name.starts_with("slow-") {
+            std::thread::sleep(Duration::from_millis(60));
+        }
+        let stdout = if name.starts_with("wa-") {
+            b"wrong\n".to_vec()
+        } else {
+            b"right\n".to_vec()
+        };
+        Ok(RunOutcome {
+            exit: Exit::Code(0),
+            cpu: Duration::from_millis(3),
+            wall: Duration::from_millis(4),
+            peak_rss_kib: Some(100),
+            memory_source: MemorySource::Rusage,
+            stdout,
+            stderr_tail: Vec::new(),
+            limit_hit: name.starts_with("tle-").then_some(LimitHit::Wall),
+            memory_evidence: None,
+            process_cap_hit: false,
+        })
+    }
+
+    fn describe(&self) -> String {
+        "fake".into()
+    }
+}
+
+/// Records the events it sees.
+#[derive(Default)]
+struct Recorder(Arc<Mutex<Vec<String>>>);
+
+impl Reporter for Recorder {
+    fn event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
+        let line = match event {
+            Event::Started(info) => format!("started {}", info.total),
+            Event::CaseStarted { case, .. } => format!("start {case}"),
+            Event::CaseFinished { result, done, .. } => {
+                format!("finish {} {} #{done}", result.case, result.verdict)
+            }
+            Event::Finished(report) => format!("finished {}", report.verdict),
+        };
+        self.0.lock().unwrap().push(line);
+        Ok(())
+    }
+}
+
+fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
+    std::fs::write(dir.join("right.ans"), "right\n").unwrap();
+    let problem = Problem {
+        name: "p".into(),
+        puzzle: None,
+        cases: dir.to_path_buf(),
+        comparison: Comparison::Tokens {
+            float: None,
+            case_insensitive: false,
+        },
+        lexmin: false,
+        strict: false,
+        limits: Limits::default(),
+        solution: None,
+        case_groups: Vec::new(),
+        validators: Vec::new(),
+        package: None,
+        warnings: Vec::new(),
+        submissions: PathBuf::new(),
+        expectations: Vec::new(),
+    };
+    let jobs = names
+        .iter()
+        .enumerate()
+        .map(|(index, name)| Job {
+            index,
+            problem: 0,
+            program: 0,
+            case: Case {
+                name: format!("{name}.in"),
+                input: PathBuf::from(format!("{name}.in")),
+                answer: Some(dir.join("right.ans")),
+            },
+        })
+        .collect();
+    Plan {
+        problems: vec![problem],
+        programs: vec![Program::new(Arc::new(FakeRunner), "fake")],
+        jobs,
+        tools: None,
+    }
+}
+
+#[test]
+fn report_is_in_case_order_whatever_the_finishing_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan(&["slow-a", "b", "wa-c", "d"], dir.path());
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let mut recorder = Recorder(Arc::clone(&events));
+    let options = RunOptions {
+        jobs: 2,
+        ..RunOptions::default()
+    };
+    let report = run(&plan, RunInfo::default(), &options, &mut recorder).unwrap();
+    let order: Vec<&str> = report.cases.iter().map(|c| c.case.as_str()).collect();
+    assert_eq!(order, ["slow-a.in", "b.in", "wa-c.in", "d.in"]);
+    assert_eq!(report.verdict, Verdict::WrongAnswer);
+    assert_eq!(report.summary[&Verdict::Accepted], 3);
+    assert_eq!(report.exit_code(), 1);
+    let events = events.lock().unwrap();
+    assert_eq!(events.first().map(String::as_str), Some("started 4"));
+    assert_eq!(events.last().map(String::as_str), Some("finished WA"));
+    // The slow first case finished after the others: streamed as they came.
+    let finish_a = events
+        .iter()
+        .position(|e| e.starts_with("finish slow-a"))
+        .unwrap();
+    let finish_b = events
+        .iter()
+        .position(|e| e.starts_with("finish b"))
+        .unwrap();
+    assert!(finish_b < finish_a, "{events:?}");
+    assert!(
+        events
+            .iter()
+            .any(|e| e == "finish wa-c.in WA #2" || e.starts_with("finish wa-c.in WA"))
+    );
+}
+
+#[test]
+fn fail_fast_marks_unlaunched_cases_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan(&["a", "tle-b", "c", "d"], dir.path());
+    let options = RunOptions {
+        jobs: 1,
+        fail_fast: true,
+        ..RunOptions::default()
+    };
+    let report = run(
+        &plan,
+        RunInfo::default(),
+        &options,
+        &mut Recorder::default(),
+    )
+    .unwrap();
+    let verdicts: Vec<Verdict> = report.cases.iter().map(|c| c.verdict).collect();
+    assert_eq!(
+        verdicts,
+        [
+            Verdict::Accepted,
+            Verdict::TimeLimit,
+            Verdict::Skipped,
+            Verdict::Skipped
+        ]
+    );
+    assert!(report.cases[2].message.contains("--fail-fast"));
+}
+
+#[test]
+fn interrupt_flag_stops_the_run_with_exit_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan(&["a", "b"], dir.path());
+    let flag = Arc::new(AtomicBool::new(true));
+    let options = RunOptions {
+        jobs: 1,
+        interrupted: Some(flag),
+        ..RunOptions::default()
+    };
+    let report = run(
+        &plan,
+        RunInfo::default(),
+        &options,
+        &mut Recorder::default(),
+    )
+    .unwrap();
+    assert!(report.cases.iter().all(|c| c.verdict == Verdict::Skipped));
+    assert_eq!(report.exit_code(), 130);
+}
+
+/// What the human reporter prints for a run of these cases.
+fn human_text(names: &[&str], verbosity: crate::report::human::Verbosity, color: bool) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan(names, dir.path());
+    let buffer = crate::report::FileSink::new();
+    let mut human =
+        crate::report::human::HumanReporter::new(Box::new(buffer.clone()), verbosity, color, false);
+    run(
+        &plan,
+        RunInfo::default(),
+        &RunOptions {
+            jobs: 1,
+            ..RunOptions::default()
+        },
+        &mut human,
+    )
+    .unwrap();
+    drop(human);
+    let path = dir.path().join("out.txt");
+    buffer.commit(&path).unwrap();
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn human_reporter_shows_failures_first_then_summary() {
+    use crate::report::human::Verbosity;
+    let text = human_text(&["a", "wa-b", "tle-c"], Verbosity::Normal, false);
+    let failures = text.find("Failures (2 of 3 cases):").expect(&text);
+    let summary = text.find("Summary:").expect(&text);
+    assert!(failures < summary, "{text}");
+    assert!(
+        text.contains("output line 1, token 1: expected \"right\", found \"wrong\""),
+        "{text}"
+    );
+    assert!(text.contains("      -right\n"), "diff shown: {text}");
+    // Failures as they happen, one line each, before the full blocks.
+    let live = text.find("WA   [").expect(&text);
+    assert!(live < failures, "{text}");
+    assert!(
+        !text.contains("AC   ["),
+        "accepted cases are not listed: {text}"
+    );
+    // The summary table: a header, then the problem's row, aligned.
+    let table: Vec<&str> = text[summary..].lines().skip(1).take(2).collect();
+    assert_eq!(
+        table[0].split_whitespace().collect::<Vec<_>>(),
+        [
+            "problem", "cases", "AC", "WA", "TLE", "max", "CPU", "max", "memory"
+        ],
+        "{text}"
+    );
+    assert_eq!(
+        table[1].split_whitespace().collect::<Vec<_>>(),
+        ["p", "3", "1", "1", "1", "0.003s", "100KiB"],
+        "{text}"
+    );
+    assert_eq!(table[0].len(), table[1].len(), "aligned: {text}");
+    assert!(text.contains("  slowest: "), "{text}");
+    assert!(text.trim_end().ends_with("(first: p/wa-b.in)"), "{text}");
+    assert!(
+        !text.contains('\u{1b}'),
+        "no colour asked, none given: {text:?}"
+    );
+}
+
+#[test]
+fn human_reporter_quiet_prints_one_line() {
+    use crate::report::human::Verbosity;
+    let text = human_text(&["a", "wa-b", "c"], Verbosity::Quiet, false);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.starts_with("WA: 2/3 accepted (WA 1) in "), "{text}");
+    let text = human_text(&["a"], Verbosity::Quiet, false);
+    assert!(text.starts_with("AC: 1/1 accepted in "), "{text}");
+    assert_eq!(text.lines().count(), 1, "{text}");
+}
+
+#[test]
+fn human_reporter_verbose_lists_every_case() {
+    use crate::report::human::Verbosity;
+    let text = human_text(&["a", "wa-b", "c"], Verbosity::Verbose, false);
+    let summary = text.find("Summary:").expect(&text);
+    for (code, name) in [("AC", "p/a.in"), ("WA", "p/wa-b.in"), ("AC", "p/c.in")] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(code) && l.contains(&format!("] {name}")))
+            .unwrap_or_else(|| panic!("no line for {name}: {text}"));
+        assert!(text.find(line).unwrap() < summary, "{text}");
+    }
+}
+
+#[test]
+fn human_reporter_colours_only_when_asked() {
+    use crate::report::human::Verbosity;
+    for verbosity in [Verbosity::Quiet, Verbosity::Normal, Verbosity::Verbose] {
+        let plain = human_text(&["a", "wa-b"], verbosity, false);
+        assert!(!plain.contains('\u{1b}'), "{plain:?}");
+        let coloured = human_text(&["a", "wa-b"], verbosity, true);
+        assert!(coloured.contains("\u{1b}["), "{coloured:?}");
+        // The same text once the colour codes are taken out.
+        let stripped = console::strip_ansi_codes(&coloured);
+        let lines = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| !l.contains(" accepted") && !l.contains("slowest"))
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(lines(&stripped), lines(&plain));
+    }
+}
