@@ -71,6 +71,10 @@ pub struct Plan {
     /// Where external checkers run (on the worker's slot, after the
     /// program); `None` when no problem has one.
     pub tools: Option<Arc<Sandbox>>,
+    /// Whether results name their program: when a problem is judged by
+    /// several (`judge verify`), not when each problem simply has its own
+    /// reference (a default `judge run`).
+    pub label_programs: bool,
 }
 
 /// How to run a plan.
@@ -392,7 +396,9 @@ fn base_result(
         tl_ratio: (cpu.as_secs_f64() / limit.as_secs_f64() * 1000.0).round() / 1000.0,
         time_limit_ms: ms(limit),
         exit: outcome.map(|o| o.exit.describe()),
-        program: (plan.programs.len() > 1).then(|| plan.programs[job.program].label.clone()),
+        program: plan
+            .label_programs
+            .then(|| plan.programs[job.program].label.clone()),
         diff: judgement.diff,
         stderr,
         figures: judgement.figures,

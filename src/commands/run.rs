@@ -184,6 +184,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         programs,
         jobs,
         tools,
+        label_programs: false,
     };
 
     // Reporters.

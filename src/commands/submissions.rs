@@ -270,6 +270,7 @@ pub fn trial(
         programs: entrants.into_iter().map(|e| e.program).collect(),
         jobs: plan_jobs,
         tools,
+        label_programs: true,
     };
     let progress = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
     let mut reporter = HumanReporter::new(

@@ -105,6 +105,7 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
         programs: vec![Program::new(Arc::new(FakeRunner), "fake")],
         jobs,
         tools: None,
+        label_programs: false,
     }
 }
 

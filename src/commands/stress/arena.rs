@@ -142,6 +142,7 @@ impl Arena<'_> {
             programs: vec![program.clone()],
             jobs: Vec::new(),
             tools: self.tools.clone(),
+            label_programs: false,
         };
         let job = Job {
             index: 0,

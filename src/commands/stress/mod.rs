@@ -27,8 +27,6 @@ mod shrink;
 use super::{EXIT_FAILED, EXIT_OK, Failure, Outcome, load_config, overrides};
 use crate::cli::{CompareArgs, StressArgs};
 use crate::config;
-use crate::exec::interrupt::Interrupt;
-use crate::exec::sandbox::{Sandbox, SandboxOptions};
 use crate::puzzles::GenSpec;
 use crate::report::write_atomically;
 use crate::submission::Toolchain;
@@ -36,7 +34,6 @@ use arena::{Arena, Candidate};
 use generator::Generator;
 use shrink::shrink_cases;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -73,15 +70,14 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
         }
     });
 
-    let interrupt = Interrupt::install()
-        .map_err(|e| Failure::Internal(format!("cannot catch signals: {e}")))?;
-    let sandbox = Arc::new(
-        Sandbox::new(SandboxOptions {
-            interrupt: Some(interrupt.fd()),
-            ..SandboxOptions::default()
-        })
-        .map_err(Failure::Internal)?,
-    );
+    // Rounds run one at a time: one worker slot.
+    let (interrupt, sandbox) = super::judging_sandbox(
+        config.as_ref(),
+        std::slice::from_ref(&problem),
+        true,
+        1,
+        crate::exec::sandbox::SandboxMode::Auto,
+    )?;
     let toolchain = Toolchain::new(config.as_ref());
     let submission =
         super::submission_program(&args.submission, None, &toolchain, &sandbox, false)?;
