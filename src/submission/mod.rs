@@ -321,21 +321,7 @@ impl Toolchain {
             let program =
                 resolve_program(&words[0]).map_err(|_| missing("compiler", words[0].clone()))?;
             let args: Vec<OsString> = words[1..].iter().map(OsString::from).collect();
-            let outcome = launch(
-                sandbox,
-                &Launch {
-                    program: &program,
-                    args: &args,
-                    stdin: None,
-                    limits: &self.compile_limits(),
-                    slot,
-                    trust: Trust::Trusted,
-                },
-            )
-            .map_err(|e| match e {
-                RunError::Interrupted => BuildError::Interrupted,
-                RunError::Internal(m) => BuildError::Internal(m),
-            })?;
+            let outcome = self.run_tool(sandbox, slot, &program, &args)?;
             if let Some(error) = compile_error(&outcome, self.compile_time_limit, &places) {
                 return Ok(Built::CompileError(error));
             }
@@ -352,6 +338,32 @@ impl Toolchain {
             .map_err(BuildError::Internal)?;
         let executable = self.executable(language, &entry, false, Some(compile_time), &shown)?;
         Ok(Built::Ready(executable))
+    }
+
+    /// Run a compiler or interpreter of the toolchain (trusted, under the
+    /// compile limits) with no input.
+    fn run_tool(
+        &self,
+        sandbox: &Sandbox,
+        slot: usize,
+        program: &std::path::Path,
+        args: &[OsString],
+    ) -> Result<crate::exec::RunOutcome, BuildError> {
+        launch(
+            sandbox,
+            &Launch {
+                program,
+                args,
+                stdin: None,
+                limits: &self.compile_limits(),
+                slot,
+                trust: Trust::Trusted,
+            },
+        )
+        .map_err(|e| match e {
+            RunError::Interrupted => BuildError::Interrupted,
+            RunError::Internal(m) => BuildError::Internal(m),
+        })
     }
 
     fn compile_limits(&self) -> Limits {
@@ -376,21 +388,7 @@ impl Toolchain {
     ) -> Result<Result<PathBuf, String>, BuildError> {
         let program = resolve_program(&words[0]).map_err(BuildError::Internal)?;
         let args: Vec<OsString> = words[1..].iter().map(OsString::from).collect();
-        let outcome = launch(
-            sandbox,
-            &Launch {
-                program: &program,
-                args: &args,
-                stdin: None,
-                limits: &self.compile_limits(),
-                slot,
-                trust: Trust::Trusted,
-            },
-        )
-        .map_err(|e| match e {
-            RunError::Interrupted => BuildError::Interrupted,
-            RunError::Internal(m) => BuildError::Internal(m),
-        })?;
+        let outcome = self.run_tool(sandbox, slot, &program, &args)?;
         if !outcome.exit.success() || outcome.limit_hit.is_some() {
             return Ok(Err(format!(
                 "{}: {}",
