@@ -25,6 +25,9 @@ pub struct Cli {
     pub command: Command,
 }
 
+// The help texts below are clap's, written for a terminal: `<expected verdict>` is
+// a placeholder there, not an HTML tag.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Judge cases: the reference solvers by default, or a submission.

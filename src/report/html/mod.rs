@@ -9,7 +9,7 @@
 //! The page loads nothing: CSS is inline, pictures are inline SVG or HTML
 //! tables, there is no script, and a Content-Security-Policy forbids any
 //! fetch. Everything that came from a run is escaped by `maud`, which
-//! escapes every interpolated string by default; [`text`] only cuts it to
+//! escapes every interpolated string by default; `text` only cuts it to
 //! size and makes control characters visible.
 //!
 //! It stays small on big runs: accepted cases get a grid cell and a table
