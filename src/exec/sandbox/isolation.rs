@@ -103,10 +103,6 @@ impl Sandbox {
                 "separate user: the judge is not root, so a submission runs as you (it could signal the judge; run as root in CI)"
                     .into(),
             );
-            // Close the judge's /proc entries (its open answer files, its
-            // root directory link) to programs of the same user.
-            // SAFETY: prctl on ourselves.
-            unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
         }
         match &probe {
             Ok(_) => {
@@ -138,6 +134,21 @@ impl Sandbox {
                 let state = self.make_slot(0, Some(ns));
                 let _ = first.set(state);
             }
+        }
+        if !root {
+            // A judge that is not root closes its /proc entries (its open
+            // answer files, its root directory link) to programs of the
+            // same user. Once it is non-dumpable, a namespace holder it
+            // forks can no longer write its own uid map, nor can the judge
+            // open the holder's namespaces: so every slot's namespaces are
+            // made now, before any case is read, instead of on first use.
+            if ns_ok {
+                for (slot, cell) in self.slots.iter().enumerate().skip(1) {
+                    let _ = cell.set(self.make_slot(slot, None));
+                }
+            }
+            // SAFETY: prctl on ourselves.
+            unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
         }
     }
 }
