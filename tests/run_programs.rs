@@ -254,3 +254,32 @@ int main(void){
         "a grandchild outlived its case"
     );
 }
+
+/// A bare name in `--submission` is looked up as the submission will run:
+/// on the sandbox's PATH first. A shim earlier on the judge's own PATH
+/// (pyenv's `~/.pyenv/shims/python3` is one) may work only for the judge's
+/// user; here the "shim" would print a wrong answer. A name only the
+/// judge's PATH has is still found.
+#[test]
+fn bare_names_resolve_on_the_sandbox_path_first() {
+    let s = Scratch::new();
+    s.write("cases/echo/1.in", "hello\n");
+    s.write("cases/echo/1.ans", "hello\n");
+    s.write("judge.toml", "[problem.echo]\ncases = \"cases/echo\"\n");
+    s.script("shims/cat", "echo shim");
+    s.script("shims/only-here", "exec cat");
+    let path = format!(
+        "{}:{}",
+        s.path().join("shims").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for (submission, verdict) in [("cat", "AC"), ("only-here", "AC")] {
+        let mut judge = s.judge();
+        judge
+            .env("PATH", &path)
+            .args(["run", "--format", "json", "--submission", submission]);
+        let ran = run(judge);
+        let report = ran.json();
+        assert_eq!(report["verdict"], verdict, "{submission}: {report:#}");
+    }
+}

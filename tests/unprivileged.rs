@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{run, Scratch};
+use common::{Scratch, run};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -15,7 +15,11 @@ const NOBODY: u32 = 65534;
 
 fn open_to_all(path: &Path) {
     let executable = std::fs::metadata(path).unwrap().permissions().mode() & 0o100 != 0;
-    let mode = if path.is_dir() || executable { 0o755 } else { 0o644 };
+    let mode = if path.is_dir() || executable {
+        0o755
+    } else {
+        0o644
+    };
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
 }
 
@@ -65,7 +69,15 @@ fn every_worker_judges_and_answers_stay_hidden() {
         ),
     );
     let mut judge = unprivileged_judge(&s);
-    judge.args(["run", "-j", "4", "--format", "json", "--submission", "bin/echo.sh"]);
+    judge.args([
+        "run",
+        "-j",
+        "4",
+        "--format",
+        "json",
+        "--submission",
+        "bin/echo.sh",
+    ]);
     let ran = run(judge);
     let report = ran.json();
     let isolation = report["protections"]["isolation"].as_str().unwrap_or("");

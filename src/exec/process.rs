@@ -16,7 +16,7 @@
 //! reaps it and concludes the [`RunOutcome`] from what was seen.
 
 use super::{Exit, LimitHit, Limits, MemorySource, RunError, RunOutcome, RunRequest, Runner};
-use crate::exec::sandbox::Sandbox;
+use crate::exec::sandbox::{SANDBOX_PATH, Sandbox};
 use crate::exec::spawn::{self, SpawnPlan, Streams};
 use crate::exec::watch::{Watch, watch_fds};
 use std::ffi::OsString;
@@ -60,7 +60,7 @@ impl ProcessRunner {
         let (first, rest) = words
             .split_first()
             .ok_or_else(|| "the submission command is empty".to_string())?;
-        let program = resolve_program(first)?;
+        let program = resolve_sandboxed_program(first)?;
         let args = rest.iter().map(OsString::from).collect();
         ProcessRunner::from_argv(program, args, command_line.to_string(), sandbox)
     }
@@ -101,16 +101,36 @@ impl ProcessRunner {
     }
 }
 
+/// Find an untrusted program (a submission, a `solution =` command) as
+/// it will run: a bare name first on the PATH the sandbox gives it
+/// ([`SANDBOX_PATH`]), then on the judge's own PATH. The judge's PATH may
+/// hold shims (pyenv, asdf, nvm: `~/.pyenv/shims/python3`) that only work
+/// for the judge's user, and would fail inside the sandbox as the
+/// submission's run-time error.
+pub fn resolve_sandboxed_program(name: &str) -> Result<PathBuf, String> {
+    if !name.contains('/') {
+        for dir in std::env::split_paths(SANDBOX_PATH) {
+            let candidate = dir.join(name);
+            if is_executable_file(&candidate) {
+                return Ok(candidate);
+            }
+        }
+    }
+    resolve_program(name)
+}
+
+fn is_executable_file(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
 /// Find the program as execvp would, but now and from the judge's own
 /// directory (the child starts in its private directory, where `./sol`
 /// would mean something else).
 pub fn resolve_program(name: &str) -> Result<PathBuf, String> {
-    use std::os::unix::fs::PermissionsExt;
-    let executable = |p: &Path| {
-        std::fs::metadata(p)
-            .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-            .unwrap_or(false)
-    };
+    let executable = is_executable_file;
     if name.contains('/') {
         let path = std::path::absolute(name).map_err(|e| format!("{name}: {e}"))?;
         if !path.exists() {
@@ -123,8 +143,7 @@ pub fn resolve_program(name: &str) -> Result<PathBuf, String> {
         }
         return Ok(path);
     }
-    let path_var =
-        std::env::var_os("PATH").unwrap_or_else(|| OsString::from("/usr/local/bin:/usr/bin:/bin"));
+    let path_var = std::env::var_os("PATH").unwrap_or_else(|| OsString::from(SANDBOX_PATH));
     for dir in std::env::split_paths(&path_var) {
         let candidate = dir.join(name);
         if executable(&candidate) {

@@ -20,7 +20,7 @@
 
 pub mod cache;
 
-use crate::exec::process::{Launch, Trust, launch, resolve_program};
+use crate::exec::process::{Launch, Trust, launch, resolve_program, resolve_sandboxed_program};
 use crate::exec::sandbox::Sandbox;
 use crate::exec::{Limits, RunError};
 use crate::judge::CompileError;
@@ -422,7 +422,7 @@ impl Toolchain {
             .iter()
             .map(|w| places.substitute(w))
             .collect();
-        let program = resolve_program(&words[0]).map_err(|e| {
+        let program = resolve_sandboxed_program(&words[0]).map_err(|e| {
             BuildError::Internal(format!(
                 "{shown}: the {} run command {:?}: {e}",
                 language.name, language.run

@@ -83,6 +83,9 @@ pub enum SandboxMode {
     Plain,
 }
 
+/// The PATH an untrusted program gets: the system's directories only.
+pub const SANDBOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
 /// Options a run sets.
 #[derive(Clone, Debug)]
 pub struct SandboxOptions {

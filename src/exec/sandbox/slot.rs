@@ -85,7 +85,7 @@ impl SlotGuard<'_> {
         }
         let dir = self.workdir().as_os_str().to_os_string();
         vec![
-            ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
+            ("PATH".into(), super::SANDBOX_PATH.into()),
             ("HOME".into(), dir.clone()),
             ("TMPDIR".into(), dir),
             ("LANG".into(), "C.UTF-8".into()),
