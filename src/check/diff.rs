@@ -3,8 +3,8 @@
 //! made visible on changed lines. Made with `similar`, over a bounded window
 //! around the first difference, so a 64 MiB output costs one linear scan.
 
-use super::whitespace::visible_cut;
-use similar::{ChangeTag, TextDiff};
+use super::whitespace::{visible, visible_cut};
+use similar::{Algorithm, ChangeTag, capture_diff_slices, group_diff_ops};
 
 /// Lines of context around a change.
 const CONTEXT: usize = 2;
@@ -13,9 +13,15 @@ const CONTEXT: usize = 2;
 const WINDOW: usize = 40;
 /// Characters shown of a line before it is cut with `…`.
 const LINE_WIDTH: usize = 100;
+/// Characters shown before the first difference when a changed line is
+/// cut to show where it differs.
+const LEAD: usize = 30;
 
 /// A unified diff of `expected` (the answer) against `found` (the output),
-/// or `None` when they are identical.
+/// or `None` when they are identical. Lines are compared whole and cut
+/// only for display: a changed line longer than [`LINE_WIDTH`] is shown
+/// around its first difference from the line it replaces, `…` marking
+/// each cut end.
 pub fn first_hunk(expected: &[u8], found: &[u8]) -> Option<String> {
     if expected == found {
         return None;
@@ -24,22 +30,12 @@ pub fn first_hunk(expected: &[u8], found: &[u8]) -> Option<String> {
     let got: Vec<&[u8]> = split_lines(found);
     let first = exp.iter().zip(&got).take_while(|(a, b)| a == b).count();
     let start = first.saturating_sub(CONTEXT);
-    let window = |lines: &[&[u8]]| -> Vec<String> {
-        lines
-            .iter()
-            .skip(start)
-            .take(WINDOW)
-            .map(|l| format!("{}\n", visible_cut(l, LINE_WIDTH)))
-            .collect()
-    };
-    let old = window(&exp);
-    let new = window(&got);
-    let old_refs: Vec<&str> = old.iter().map(String::as_str).collect();
-    let new_refs: Vec<&str> = new.iter().map(String::as_str).collect();
-    let diff = TextDiff::from_slices(&old_refs, &new_refs);
+    let old: Vec<&[u8]> = exp.iter().skip(start).take(WINDOW).copied().collect();
+    let new: Vec<&[u8]> = got.iter().skip(start).take(WINDOW).copied().collect();
+    let ops = capture_diff_slices(Algorithm::Myers, &old, &new);
     let mut out = String::from("--- expected (answer)\n+++ found (output)\n");
-    let Some(group) = diff.grouped_ops(CONTEXT).into_iter().next() else {
-        // Same lines: only the final newline differs.
+    let Some(group) = group_diff_ops(ops, CONTEXT).into_iter().next() else {
+        // The same lines: only the final newline differs.
         let which = if found.ends_with(b"\n") {
             "answer"
         } else {
@@ -63,14 +59,40 @@ pub fn first_hunk(expected: &[u8], found: &[u8]) -> Option<String> {
         new_range.len()
     ));
     for op in &group {
-        for change in diff.iter_changes(op) {
-            let sign = match change.tag() {
-                ChangeTag::Delete => '-',
-                ChangeTag::Insert => '+',
-                ChangeTag::Equal => ' ',
+        // A replaced line's counterpart: the line at the same place in the
+        // other side of the same change.
+        let (olds, news) = (op.old_range(), op.new_range());
+        for change in op.iter_changes(&old, &new) {
+            let line = change.value();
+            let (sign, other) = match change.tag() {
+                ChangeTag::Delete => {
+                    let i = change.old_index().unwrap_or(olds.start);
+                    (
+                        '-',
+                        new.get(news.start + (i - olds.start))
+                            .filter(|_| !news.is_empty()),
+                    )
+                }
+                ChangeTag::Insert => {
+                    let i = change.new_index().unwrap_or(news.start);
+                    (
+                        '+',
+                        old.get(olds.start + (i - news.start))
+                            .filter(|_| !olds.is_empty()),
+                    )
+                }
+                ChangeTag::Equal => (' ', None),
+            };
+            let shown = match other {
+                Some(other) => {
+                    let at = line.iter().zip(*other).take_while(|(a, b)| a == b).count();
+                    visible_around(line, at)
+                }
+                None => visible_cut(line, LINE_WIDTH),
             };
             out.push(sign);
-            out.push_str(change.value());
+            out.push_str(&shown);
+            out.push('\n');
         }
     }
     let missing_end = |text: &[u8], lines: usize| {
@@ -83,6 +105,27 @@ pub fn first_hunk(expected: &[u8], found: &[u8]) -> Option<String> {
         out.push_str("… (diff cut: only the first differing hunk is shown)\n");
     }
     Some(out)
+}
+
+/// A line made visible and cut to [`LINE_WIDTH`] characters so that its
+/// byte `at` (where it first differs from its counterpart) is in view.
+fn visible_around(line: &[u8], at: usize) -> String {
+    let shown = visible(line);
+    let total = shown.chars().count();
+    if total <= LINE_WIDTH {
+        return shown;
+    }
+    let before = visible(&line[..at.min(line.len())]).chars().count();
+    if before + LEAD < LINE_WIDTH {
+        return visible_cut(line, LINE_WIDTH);
+    }
+    let from = before - LEAD;
+    let mut cut = String::from("…");
+    cut.extend(shown.chars().skip(from).take(LINE_WIDTH - 2));
+    if from + LINE_WIDTH - 2 < total {
+        cut.push('…');
+    }
+    cut
 }
 
 fn split_lines(text: &[u8]) -> Vec<&[u8]> {
@@ -118,5 +161,21 @@ mod tests {
         let d = first_hunk(b"1\n2\n", b"1\n2").unwrap();
         assert!(d.contains("⏎"), "{d}");
         assert_eq!(first_hunk(b"same\n", b"same\n"), None);
+    }
+
+    #[test]
+    fn lines_differing_past_the_cut_show_where() {
+        let exp = format!("{}\n", "a".repeat(150));
+        let got = format!("{}b\n", "a".repeat(149));
+        let d = first_hunk(exp.as_bytes(), got.as_bytes()).unwrap();
+        assert!(!d.contains("no newline"), "{d}");
+        assert!(d.contains("@@ -1,1 +1,1 @@"), "{d}");
+        assert!(d.contains(&format!("\n+…{}b\n", "a".repeat(30))), "{d}");
+        assert!(d.contains(&format!("\n-…{}\n", "a".repeat(31))), "{d}");
+        // A long line differing early is cut at its end only.
+        let exp = format!("x{}\n", "a".repeat(300));
+        let got = format!("y{}\n", "a".repeat(300));
+        let d = first_hunk(exp.as_bytes(), got.as_bytes()).unwrap();
+        assert!(d.contains(&format!("\n+y{}…\n", "a".repeat(98))), "{d}");
     }
 }

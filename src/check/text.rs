@@ -8,7 +8,7 @@
 //! "output line 3, token 2: expected "5", found "6"".
 
 use super::whitespace::{layout_difference, visible_cut};
-use crate::puzzles::reader::{Tokens, quote};
+use crate::puzzles::reader::{SHOWN_TOKEN_BYTES, Tokens, quote};
 use crate::verdict::Verdict;
 
 /// Float tolerance for `tokens`: a pair of numeric tokens matches when the
@@ -142,17 +142,42 @@ fn tokens_match(
                         }
                         _ => String::new(),
                     };
+                    let (expected, found) = quote_pair(e.bytes, g.bytes);
                     return Err(format!(
-                        "output line {}, token {}: expected {}, found {}{tolerance}",
-                        g.pos.line,
-                        line_index.1,
-                        quote(e.bytes),
-                        quote(g.bytes)
+                        "output line {}, token {}: expected {expected}, found {found}{tolerance}",
+                        g.pos.line, line_index.1,
                     ));
                 }
             }
         }
     }
+}
+
+/// Two differing tokens quoted for a message. Long tokens that agree
+/// past what [`quote`] shows are quoted from a little before their first
+/// difference instead, with its byte offset, so the message shows it.
+fn quote_pair(expected: &[u8], found: &[u8]) -> (String, String) {
+    const LEAD: usize = 8;
+    let same = expected
+        .iter()
+        .zip(found)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if same < SHOWN_TOKEN_BYTES {
+        return (quote(expected), quote(found));
+    }
+    let from = same - LEAD;
+    let part = |token: &[u8]| {
+        let to = token.len().min(from + SHOWN_TOKEN_BYTES);
+        format!(
+            "…{}{} ({} bytes, the first difference at byte {})",
+            quote(&token[from..to]),
+            if to < token.len() { "…" } else { "" },
+            token.len(),
+            same + 1
+        )
+    };
+    (part(expected), part(found))
 }
 
 fn plural(n: usize) -> &'static str {
@@ -365,5 +390,18 @@ mod tests {
         let f = compare(b"1\n", b"\xff\xfe\n", TextMode::Lines, true);
         assert_eq!(f.verdict, WrongAnswer);
         assert!(f.message.contains("\\xff"), "{}", f.message);
+    }
+
+    #[test]
+    fn long_tokens_are_quoted_where_they_differ() {
+        let exp = format!("{}\n", "a".repeat(150));
+        let got = format!("{}b\n", "a".repeat(149));
+        let (v, m) = check(&exp, &got, TextMode::Tokens(None), false);
+        assert_eq!(v, WrongAnswer);
+        assert_eq!(
+            m,
+            "output line 1, token 1: expected …\"aaaaaaaaa\" (150 bytes, the first difference at byte 150), \
+             found …\"aaaaaaaab\" (150 bytes, the first difference at byte 150)"
+        );
     }
 }
