@@ -82,8 +82,8 @@ pub struct LimitArgs {
     /// Wall-clock limit (default: 2 × CPU limit + 1s).
     #[arg(long, value_name = "DURATION")]
     pub wall_limit: Option<Span>,
-    /// Memory limit, e.g. 256MiB.
-    #[arg(long, value_name = "SIZE")]
+    /// Memory limit, e.g. 256MiB (at least 1MiB).
+    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_memory)]
     pub memory_limit: Option<Size>,
     /// Stack limit (default: the memory limit).
     #[arg(long, value_name = "SIZE")]
@@ -92,7 +92,7 @@ pub struct LimitArgs {
     #[arg(long, value_name = "SIZE")]
     pub output_limit: Option<Size>,
     /// Processes and threads a run may have at once (default 64).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::config::parse_processes)]
     pub processes: Option<u32>,
 }
 
@@ -107,8 +107,9 @@ pub struct CompareArgs {
     /// Demand the lexicographically smallest shortest answer (true/false).
     #[arg(long, value_name = "BOOL")]
     pub lexmin: Option<bool>,
-    /// Absolute and relative float tolerance for tokens.
-    #[arg(long, value_name = "EPS")]
+    /// Absolute and relative float tolerance, for the problems compared as
+    /// tokens (others are not changed by it).
+    #[arg(long, value_name = "EPS", value_parser = crate::config::parse_tolerance)]
     pub float_tolerance: Option<f64>,
 }
 

@@ -265,8 +265,18 @@ pub fn select(
         } else {
             &[]
         };
-        let discovery =
-            cases::discover_groups(&root, groups).map_err(|e| Failure::Usage(e.to_string()))?;
+        let discovery = cases::discover_groups(&root, groups).map_err(|e| {
+            // A missing cases directory the configuration names says so.
+            if root == problem.cases && !root.exists() {
+                Failure::Usage(format!(
+                    "problem {}: its cases directory {} does not exist (cases = \"…\" in the configuration; `judge gen` can make cases)",
+                    problem.name,
+                    root.display()
+                ))
+            } else {
+                Failure::Usage(e.to_string())
+            }
+        })?;
         for w in &problem.warnings {
             if !warnings.contains(w) {
                 warnings.push(w.clone());

@@ -27,7 +27,7 @@ use schema::{ProblemTable, RootTable};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-pub use units::{Size, Span};
+pub use units::{Size, Span, parse_memory, parse_processes, parse_tolerance};
 
 /// Built-in defaults (DESIGN.md "judge.toml").
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
@@ -290,6 +290,59 @@ mod tests {
         let err = parse("[problem.x]\nmemory_limit = \"256 megs\"\n").unwrap_err();
         assert!(
             err.starts_with("judge.toml:2:16: \"256 megs\" is not a size"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn limits_that_cannot_work_name_key_and_line() {
+        let cases = [
+            (
+                "time_limit = \"0s\"",
+                "judge.toml:2:14: \"0s\" is too short (at least 1ms) (key `time_limit`)",
+            ),
+            (
+                "wall_limit = \"0.0001ms\"",
+                "judge.toml:2:14: \"0.0001ms\" is too short (at least 1ms) (key `wall_limit`)",
+            ),
+            (
+                "memory_limit = \"1KiB\"",
+                "judge.toml:2:16: 1KiB is too small for a memory limit (at least 1MiB: no program starts in less) (key `memory_limit`)",
+            ),
+            (
+                "processes = 0",
+                "judge.toml:2:13: 0 processes: at least 1 (the program itself) (key `processes`)",
+            ),
+            (
+                "float_tolerance = -1",
+                "judge.toml:2:19: a float tolerance must be a non-negative number, not -1 (key `float_tolerance`)",
+            ),
+            (
+                "lexmin = true",
+                "judge.toml:2:10: problem.x: lexmin only applies to a puzzle problem (puzzle = \"…\"): other problems' answers are compared, not proven smallest",
+            ),
+        ];
+        for (line, expected) in cases {
+            let err = parse(&format!("[problem.x]\n{line}\n")).unwrap_err();
+            assert_eq!(err, expected);
+        }
+    }
+
+    #[test]
+    fn a_default_tolerance_leaves_problems_not_compared_as_tokens_alone() {
+        let c = parse(
+            "float_tolerance = 1e-6\n[problem.sum]\n[problem.rotation]\npuzzle = \"rotation\"\n",
+        )
+        .unwrap();
+        assert!(matches!(
+            c.problems[0].comparison,
+            Comparison::Tokens { float: Some(_), .. }
+        ));
+        assert!(matches!(c.problems[1].comparison, Comparison::Puzzle));
+        let err =
+            parse("[problem.r]\npuzzle = \"rotation\"\nfloat_tolerance = 1e-6\n").unwrap_err();
+        assert!(
+            err.contains("a float tolerance only applies to check = \"tokens\""),
             "{err}"
         );
     }

@@ -229,6 +229,9 @@ pub(super) fn resolve_with(
             CheckKind::Tokens
         });
     let package_check = package.map(|p| p.default_check).unwrap_or_default();
+    // A tolerance from the flag or the top level is a default for every
+    // problem compared as tokens, and leaves the others alone; one the
+    // problem's own table sets must fit its check (below).
     let absolute = overrides
         .float_tolerance
         .or(table.float_absolute_tolerance)
@@ -241,6 +244,9 @@ pub(super) fn resolve_with(
         .or(table.float_tolerance)
         .or(root.float_relative_tolerance)
         .or(root.float_tolerance);
+    let table_tolerance = table.float_tolerance.is_some()
+        || table.float_absolute_tolerance.is_some()
+        || table.float_relative_tolerance.is_some();
     let configured_tolerance = absolute.is_some() || relative.is_some();
     let (absolute, relative) = if configured_tolerance {
         (absolute, relative)
@@ -249,14 +255,6 @@ pub(super) fn resolve_with(
     };
     let base_dir = base.unwrap_or(Path::new("."));
     let tool_time = tools::time_limit(table, root, package)?;
-    for t in [absolute, relative].into_iter().flatten() {
-        if !(t.is_finite() && t >= 0.0) {
-            return Err((
-                format!("float tolerance {t} must be a non-negative number"),
-                None,
-            ));
-        }
-    }
     let comparison = match kind {
         CheckKind::Exact => Comparison::Exact,
         CheckKind::Lines => Comparison::Lines,
@@ -294,7 +292,15 @@ pub(super) fn resolve_with(
             Some(checker.span()),
         ));
     }
-    if configured_tolerance && !matches!(comparison, Comparison::Tokens { .. }) {
+    if let Some(lexmin) = &table.lexmin
+        && puzzle.is_none()
+    {
+        return Err((
+            "lexmin only applies to a puzzle problem (puzzle = \"…\"): other problems' answers are compared, not proven smallest".to_string(),
+            Some(lexmin.span()),
+        ));
+    }
+    if table_tolerance && !matches!(comparison, Comparison::Tokens { .. }) {
         return Err((
             "a float tolerance only applies to check = \"tokens\"".to_string(),
             check_span,
@@ -393,7 +399,7 @@ pub(super) fn resolve_with(
         comparison,
         lexmin: overrides
             .lexmin
-            .or(table.lexmin)
+            .or(table.lexmin.as_ref().map(|l| *l.get_ref()))
             .or(root.lexmin)
             .unwrap_or_else(|| puzzle.is_some_and(|p| p.default_lexmin())),
         strict: overrides

@@ -5,7 +5,7 @@
 
 use super::CheckKind;
 use super::tools::OneOrMany;
-use super::units::{Size, Span};
+use super::units::{self, Size, Span};
 use crate::check::external::Protocol;
 use serde::Deserialize;
 use toml::Spanned;
@@ -17,15 +17,20 @@ use toml::Spanned;
 pub(super) struct RootTable {
     pub(super) time_limit: Option<Span>,
     pub(super) wall_limit: Option<Span>,
+    #[serde(default, deserialize_with = "units::memory_limit")]
     pub(super) memory_limit: Option<Size>,
     pub(super) stack_limit: Option<Size>,
     pub(super) output_limit: Option<Size>,
     pub(super) file_size_limit: Option<Size>,
+    #[serde(default, deserialize_with = "units::processes")]
     pub(super) processes: Option<u32>,
     pub(super) strict: Option<bool>,
     pub(super) lexmin: Option<bool>,
+    #[serde(default, deserialize_with = "units::tolerance")]
     pub(super) float_tolerance: Option<f64>,
+    #[serde(default, deserialize_with = "units::tolerance")]
     pub(super) float_absolute_tolerance: Option<f64>,
+    #[serde(default, deserialize_with = "units::tolerance")]
     pub(super) float_relative_tolerance: Option<f64>,
     pub(super) checker_time_limit: Option<Span>,
     pub(super) compile_time_limit: Option<Span>,
@@ -73,15 +78,20 @@ pub(super) struct ProblemTable {
     pub(super) solution: Option<Spanned<String>>,
     pub(super) time_limit: Option<Span>,
     pub(super) wall_limit: Option<Span>,
+    #[serde(default, deserialize_with = "units::memory_limit")]
     pub(super) memory_limit: Option<Size>,
     pub(super) stack_limit: Option<Size>,
     pub(super) output_limit: Option<Size>,
     pub(super) file_size_limit: Option<Size>,
+    #[serde(default, deserialize_with = "units::processes")]
     pub(super) processes: Option<u32>,
     pub(super) strict: Option<bool>,
-    pub(super) lexmin: Option<bool>,
+    pub(super) lexmin: Option<Spanned<bool>>,
+    #[serde(default, deserialize_with = "units::tolerance")]
     pub(super) float_tolerance: Option<f64>,
+    #[serde(default, deserialize_with = "units::tolerance")]
     pub(super) float_absolute_tolerance: Option<f64>,
+    #[serde(default, deserialize_with = "units::tolerance")]
     pub(super) float_relative_tolerance: Option<f64>,
     pub(super) submissions: Option<Spanned<String>>,
     #[serde(default)]

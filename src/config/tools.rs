@@ -160,7 +160,9 @@ mod tests {
         assert!(
             parse("[problem.p]\nchecker = \"x\"\nchecker_time_limit = \"0s\"\n")
                 .unwrap_err()
-                .contains("checker_time_limit must be greater than zero")
+                .contains(
+                    "judge.toml:3:22: \"0s\" is too short (at least 1ms) (key `checker_time_limit`)"
+                )
         );
     }
 }

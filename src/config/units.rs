@@ -49,6 +49,11 @@ impl std::str::FromStr for Span {
         if !seconds.is_finite() || seconds > 86_400.0 {
             return Err(format!("{text:?} is too long (at most 24 hours)"));
         }
+        // Every duration the judge reads is a limit or a step; below a
+        // millisecond it cannot be measured (and would show as 0ms).
+        if seconds < 0.001 {
+            return Err(format!("{text:?} is too short (at least 1ms)"));
+        }
         Ok(Span(Duration::from_secs_f64(seconds)))
     }
 }
@@ -77,6 +82,78 @@ impl std::str::FromStr for Size {
         }
         Ok(Size(bytes.round() as u64))
     }
+}
+
+/// The smallest memory limit: below it no program starts (and a memory
+/// cgroup cannot even be set up), so every case would be IE or RE.
+pub const MIN_MEMORY: u64 = 1 << 20;
+
+/// A memory limit: a [`Size`] of at least [`MIN_MEMORY`].
+pub fn parse_memory(text: &str) -> Result<Size, String> {
+    let size: Size = text.parse()?;
+    if size.0 < MIN_MEMORY {
+        return Err(format!(
+            "{text:?} is too small for a memory limit (at least 1MiB: no program starts in less)"
+        ));
+    }
+    Ok(size)
+}
+
+/// A process count: at least 1 (the program itself).
+pub fn parse_processes(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(0) => Err("0 processes: at least 1 (the program itself)".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{text:?} is not a whole number of processes")),
+    }
+}
+
+/// A float tolerance: a finite number, not negative.
+pub fn parse_tolerance(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number (a float tolerance such as 1e-6)"))?;
+    check_tolerance(value)
+}
+
+fn check_tolerance(value: f64) -> Result<f64, String> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(format!(
+            "a float tolerance must be a non-negative number, not {value}"
+        ))
+    }
+}
+
+/// `deserialize_with` for an optional memory limit (see [`parse_memory`]);
+/// an error here carries the value's line and column.
+pub(super) fn memory_limit<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Size>, D::Error> {
+    let size = Size::deserialize(d)?;
+    if size.0 < MIN_MEMORY {
+        return Err(serde::de::Error::custom(format!(
+            "{size} is too small for a memory limit (at least 1MiB: no program starts in less)"
+        )));
+    }
+    Ok(Some(size))
+}
+
+/// `deserialize_with` for an optional process count (at least 1).
+pub(super) fn processes<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    match u32::deserialize(d)? {
+        0 => Err(serde::de::Error::custom(
+            "0 processes: at least 1 (the program itself)",
+        )),
+        n => Ok(Some(n)),
+    }
+}
+
+/// `deserialize_with` for an optional float tolerance (finite, not negative).
+pub(super) fn tolerance<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    check_tolerance(f64::deserialize(d)?)
+        .map(Some)
+        .map_err(serde::de::Error::custom)
 }
 
 impl fmt::Display for Span {
