@@ -274,6 +274,11 @@ pub struct MergeArgs {
     /// Format of the merged report (json, junit, ndjson, html; default json).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    /// Merge even when shards are missing (a shard job that died): the
+    /// merged report then says which are missing. Without it, a missing
+    /// or repeated shard is an error.
+    #[arg(long)]
+    pub partial: bool,
 }
 
 #[derive(Debug, Args)]

@@ -147,14 +147,44 @@ fn shards_merge_into_the_unsharded_report() {
         assert_eq!(merged["verdict"], whole["verdict"]);
         assert_eq!(merged["summary"], whole["summary"]);
     }
-    // A case in two shards is an error naming both files.
+    // A shard given twice is an error naming both files.
     let mut cmd = s.judge();
     cmd.args(["merge", "count-1.json", "count-1.json"]);
     let ran = run(cmd);
     assert_eq!(ran.code, 2);
     assert!(
         ran.stderr
-            .contains("is in both count-1.json and count-1.json"),
+            .contains("count-1.json and count-1.json are both shard count:1/4"),
+        "{}",
+        ran.stderr
+    );
+    // Missing shards (a CI job that died) are an error, or with --partial
+    // a warning in the merged report; shards of two partitions never mix.
+    let mut cmd = s.judge();
+    cmd.args(["merge", "count-1.json", "count-3.json"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("shards count:2/4, count:4/4 missing"),
+        "{}",
+        ran.stderr
+    );
+    let mut cmd = s.judge();
+    cmd.args(["merge", "--partial", "count-1.json", "count-3.json"]);
+    let ran = run(cmd);
+    let partial = ran.json();
+    assert!(
+        partial["warnings"]
+            .to_string()
+            .contains("incomplete: shards count:2/4, count:4/4 missing"),
+        "{partial:#}"
+    );
+    let mut cmd = s.judge();
+    cmd.args(["merge", "count-1.json", "hash-2.json"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("different --partition settings"),
         "{}",
         ran.stderr
     );

@@ -9,8 +9,9 @@ use std::path::Path;
 use std::time::Duration;
 
 /// Read and merge shard reports. Every problem (malformed JSON, a case in
-/// two shards, an unknown version) is an error naming the file.
-pub fn merge_files(paths: &[&Path]) -> Result<Report, String> {
+/// two shards, an unknown version, a shard missing unless `partial`) is an
+/// error naming the file.
+pub fn merge_files(paths: &[&Path], partial: bool) -> Result<Report, String> {
     let mut parsed = Vec::new();
     for path in paths {
         let bytes =
@@ -25,6 +26,7 @@ pub fn merge_files(paths: &[&Path]) -> Result<Report, String> {
             .into_iter()
             .map(|(p, r)| (p.display().to_string(), r))
             .collect(),
+        partial,
     )
 }
 
@@ -50,11 +52,15 @@ pub fn parse(bytes: &[u8]) -> Result<Report, String> {
     serde_json::from_value(value).map_err(|e| format!("not a judge JSON report: {e}"))
 }
 
-/// Merge parsed reports (named for messages).
-pub fn merge(reports: Vec<(String, Report)>) -> Result<Report, String> {
+/// Merge parsed reports (named for messages). Reports of shards
+/// (`--partition`) must be the whole set, each once: `count:1/3`,
+/// `count:2/3` and `count:3/3`. With `partial`, a missing shard is a
+/// warning in the merged report instead of an error.
+pub fn merge(reports: Vec<(String, Report)>, partial: bool) -> Result<Report, String> {
     if reports.is_empty() {
         return Err("nothing to merge: give one or more JSON reports".to_string());
     }
+    let missing = check_shards(&reports, partial)?;
     let mut by_index: BTreeMap<(usize, Option<String>), (String, CaseResult)> = BTreeMap::new();
     let mut info = RunInfo::default();
     let mut interrupted = false;
@@ -80,6 +86,9 @@ pub fn merge(reports: Vec<(String, Report)>) -> Result<Report, String> {
         if info.protections.on.is_empty() {
             info.protections.on = report.info.protections.on;
         }
+        if info.protections.isolation.is_empty() {
+            info.protections.isolation = report.info.protections.isolation;
+        }
         info.warnings.extend(report.info.warnings);
         info.jobs = info.jobs.max(report.info.jobs);
         for case in report.cases {
@@ -95,10 +104,81 @@ pub fn merge(reports: Vec<(String, Report)>) -> Result<Report, String> {
     }
     let cases: Vec<CaseResult> = by_index.into_values().map(|(_, c)| c).collect();
     info.total = cases.len();
+    if let Some(missing) = missing {
+        info.warnings.push(missing);
+    }
     Ok(Report::new(
         info,
         cases,
         interrupted,
         Duration::from_secs_f64(elapsed / 1000.0),
     ))
+}
+
+/// The shards the reports are of: every report of a partitioned run must
+/// name the same partition kind and count, and together cover each shard
+/// once. Reports of unpartitioned runs are merged as they are (a case in
+/// two of them is still an error). Returns the warning for missing shards
+/// when `partial` lets them pass.
+fn check_shards(reports: &[(String, Report)], partial: bool) -> Result<Option<String>, String> {
+    let mut kind_total: Option<(String, u64, &str)> = None;
+    let mut seen: BTreeMap<u64, &str> = BTreeMap::new();
+    for (name, report) in reports {
+        let Some(text) = &report.info.partition else {
+            if let Some((_, _, first)) = &kind_total {
+                return Err(format!(
+                    "{name} is not a shard (no --partition), but {first} is: merge the shards of one run"
+                ));
+            }
+            continue;
+        };
+        let shard: crate::cases::Partition = text
+            .parse()
+            .map_err(|e| format!("{name}: its partition: {e}"))?;
+        let (kind, k, n) = match shard {
+            crate::cases::Partition::Count { shard, total } => ("count", shard, total),
+            crate::cases::Partition::Hash { shard, total } => ("hash", shard, total),
+        };
+        match &kind_total {
+            None => {
+                if let Some((other, _)) = reports.iter().find(|(_, r)| r.info.partition.is_none()) {
+                    return Err(format!(
+                        "{other} is not a shard (no --partition), but {name} is: merge the shards of one run"
+                    ));
+                }
+                kind_total = Some((kind.to_string(), n, name));
+            }
+            Some((first_kind, first_n, first)) if (first_kind.as_str(), *first_n) != (kind, n) => {
+                return Err(format!(
+                    "{name} is shard {text}, but {first} is of {first_kind}:K/{first_n}: the shards come from different --partition settings"
+                ));
+            }
+            Some(_) => {}
+        }
+        if let Some(other) = seen.insert(k, name) {
+            return Err(format!("{other} and {name} are both shard {text}"));
+        }
+    }
+    let Some((kind, n, _)) = kind_total else {
+        return Ok(None);
+    };
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| !seen.contains_key(k))
+        .map(|k| format!("{kind}:{k}/{n}"))
+        .collect();
+    if missing.is_empty() {
+        return Ok(None);
+    }
+    let list = missing.join(", ");
+    if partial {
+        Ok(Some(format!(
+            "incomplete: shard{} {list} missing; this report covers only part of the run",
+            if missing.len() == 1 { "" } else { "s" }
+        )))
+    } else {
+        Err(format!(
+            "shard{} {list} missing: a merge of part of a run would look like a whole run (merge every shard, or pass --partial)",
+            if missing.len() == 1 { "" } else { "s" }
+        ))
+    }
 }
