@@ -442,3 +442,40 @@ fn reports_are_readable_like_any_created_file() {
     } as u32;
     assert_eq!(mode, 0o666 & !umask, "mode {mode:o}");
 }
+
+/// A reader that stops reading is not an error: the judge finishes its
+/// work, still writes the `--report` file, and exits with its own code
+/// (`judge list` used to panic, `judge run` to stop with an IE).
+#[test]
+fn a_closed_stdout_stops_output_not_work() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    let ab = build("c", "ab", AB_C);
+    let closed = |args: &[&str]| {
+        let mut cmd = s.judge();
+        cmd.args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn().expect("spawn judge");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("wait");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stderr) = closed(&["list"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let (code, stderr) = closed(&[
+        "run",
+        "-v",
+        "--report",
+        "r.json",
+        "--submission",
+        ab.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("internal error"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&s.read("r.json")).unwrap();
+    assert_eq!(report["summary"]["AC"], 3);
+}

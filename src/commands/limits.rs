@@ -14,6 +14,7 @@
 use super::submissions::{self, Entrant, Readiness, Submission};
 use super::{EXIT_FAILED, EXIT_OK, Failure, Outcome, load_config};
 use crate::cli::LimitsArgs;
+use crate::commands::stdout::{out, outln};
 use crate::config::{Overrides, Span};
 use crate::exec::Limits;
 use crate::exec::sandbox::Sandbox;
@@ -169,7 +170,7 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
         }
     }
     let Some((slowest_ms, slowest_label, slowest_case)) = slowest else {
-        print!("{out}");
+        out!("{out}");
         for w in &warnings {
             eprintln!("warning: {w}");
         }
@@ -260,13 +261,13 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
             }
         }
     }
-    print!("{out}");
+    out!("{out}");
     for w in &warnings {
-        println!("warning: {w}");
+        outln!("warning: {w}");
     }
     if args.write {
         write_limit(&config.path, &problem.name, limit)?;
-        println!(
+        outln!(
             "wrote time_limit = \"{}\" to [problem.{}] in {}",
             Span(limit),
             problem.name,

@@ -1,6 +1,7 @@
 //! `judge list`: the problems of judge.toml, their case counts and limits.
 
 use super::{EXIT_OK, Failure, Outcome, load_config};
+use crate::commands::stdout::outln;
 use crate::config::{Overrides, Size, Span};
 use std::path::Path;
 
@@ -57,7 +58,7 @@ pub fn list(config_path: Option<&Path>) -> Outcome {
             .zip(&widths)
             .map(|(cell, w)| format!("{cell:<w$}"))
             .collect();
-        println!("{}", line.join("  ").trim_end());
+        outln!("{}", line.join("  ").trim_end());
     }
     Ok(EXIT_OK)
 }

@@ -19,7 +19,7 @@ pub fn merge(args: MergeArgs) -> Outcome {
         Some(path) => report::write_atomically(path, &bytes)
             .map_err(|e| Failure::Internal(format!("cannot write {}: {e}", path.display())))?,
         None => {
-            let mut out = std::io::stdout().lock();
+            let mut out = super::stdout::Stdout;
             out.write_all(&bytes)
                 .and_then(|_| out.flush())
                 .map_err(|e| Failure::Internal(format!("cannot write: {e}")))?;

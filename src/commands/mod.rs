@@ -9,6 +9,7 @@ pub mod list;
 pub mod merge;
 pub mod puzzle;
 pub mod run;
+pub mod stdout;
 pub mod stress;
 pub mod submissions;
 pub mod validate;

@@ -28,7 +28,7 @@ pub fn solve(config_path: Option<&Path>, args: SolveArgs) -> Outcome {
     };
     match puzzle.solve(&input, &options) {
         Ok(output) => {
-            let mut stdout = std::io::stdout().lock();
+            let mut stdout = super::stdout::Stdout;
             stdout
                 .write_all(&output)
                 .and_then(|_| stdout.flush())
@@ -118,7 +118,7 @@ pub fn stats(config_path: Option<&Path>, args: StatsArgs) -> Outcome {
     let stats = puzzle
         .stats(&StatsOptions { n: args.n })
         .map_err(Failure::Usage)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = super::stdout::Stdout;
     let width = stats
         .rows
         .iter()

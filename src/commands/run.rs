@@ -212,7 +212,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     let progress = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
     let human = || -> Box<dyn Reporter> {
         Box::new(HumanReporter::new(
-            Box::new(std::io::stdout()),
+            Box::new(super::stdout::Stdout),
             verbosity,
             color,
             progress,
@@ -227,7 +227,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
             Box::new(Tee(all))
         }
         (None, _, Some(format)) if format != Format::Human => {
-            machine_reporter(format, Box::new(std::io::stdout())).unwrap_or_else(human)
+            machine_reporter(format, Box::new(super::stdout::Stdout)).unwrap_or_else(human)
         }
         _ => human(),
     };

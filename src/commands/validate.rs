@@ -18,6 +18,7 @@ use crate::check::external::{ExternalChecker, InputValidator, Validity};
 use crate::check::mutate::{self, Mutation};
 use crate::check::tool::ToolContext;
 use crate::cli::ValidateArgs;
+use crate::commands::stdout::outln;
 use crate::config::{Overrides, Problem};
 use crate::exec::sandbox::{Sandbox, SandboxOptions};
 use crate::puzzles::{CheckRequest, Puzzle, SolveOptions};
@@ -38,12 +39,12 @@ struct Tally {
 
 impl Tally {
     fn error(&mut self, line: String) {
-        println!("{line}");
+        outln!("{line}");
         self.errors += 1;
     }
 
     fn warn(&mut self, line: String) {
-        println!("warning: {line}");
+        outln!("warning: {line}");
         self.warnings += 1;
     }
 
@@ -90,7 +91,7 @@ pub fn validate(config_path: Option<&Path>, args: ValidateArgs) -> Outcome {
             }
         }
         if !checked {
-            println!(
+            outln!(
                 "{}: no validator (not a built-in puzzle, no validator or checker configured); {} case{} found",
                 problem.name,
                 cases.len(),
@@ -99,7 +100,7 @@ pub fn validate(config_path: Option<&Path>, args: ValidateArgs) -> Outcome {
         }
     }
     let files = tally.files.len();
-    println!(
+    outln!(
         "validated {files} file{}: {} error{}, {} warning{}",
         if files == 1 { "" } else { "s" },
         tally.errors,
@@ -294,7 +295,7 @@ fn validate_inputs<'c>(
                 }
             }
         }
-        println!(
+        outln!(
             "{}: input validator {}: {} input{} checked, {} invalid; {tried} mutation{} of {} valid input{} probed, {}",
             problem.name,
             validator.tool.display,
@@ -392,7 +393,7 @@ fn validate_answers(
             }
         }
     }
-    println!(
+    outln!(
         "{}: checker {} ({}): {} answer file{} given as outputs, {} accepted; {tried} mutation{} of {} answer{} probed, {}",
         problem.name,
         checker.tool.display,

@@ -147,7 +147,7 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
     let mut out: Box<dyn std::io::Write> = if machine_to_stdout {
         Box::new(std::io::stderr())
     } else {
-        Box::new(std::io::stdout())
+        Box::new(super::stdout::Stdout)
     };
     let table = render(
         &problems,
@@ -186,7 +186,7 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
             }
             None => {
                 use std::io::Write;
-                let _ = std::io::stdout().write_all(&bytes);
+                let _ = super::stdout::Stdout.write_all(&bytes);
             }
         }
     }

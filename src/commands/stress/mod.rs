@@ -26,6 +26,7 @@ mod shrink;
 
 use super::{EXIT_FAILED, EXIT_OK, Failure, Outcome, load_config, overrides};
 use crate::cli::{CompareArgs, StressArgs};
+use crate::commands::stdout::outln;
 use crate::config;
 use crate::puzzles::GenSpec;
 use crate::report::write_atomically;
@@ -185,7 +186,7 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
         return Err(Failure::Interrupted);
     }
     let Some((seed, candidate, finding)) = found else {
-        println!(
+        outln!(
             "no difference in {round} round{} (seeds {}..{}) in {:.1}s",
             if round == 1 { "" } else { "s" },
             args.seed,
@@ -194,7 +195,7 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
         );
         return Ok(EXIT_OK);
     };
-    println!("round {round} (seed {seed}): {}", finding.describe());
+    outln!("round {round} (seed {seed}): {}", finding.describe());
     let runs_before = arena.runs.get();
     let (input, answer, finding, about) = match (puzzle, candidate) {
         (Some(p), Candidate::Cases(cases)) => {
@@ -254,7 +255,7 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
     if arena.interrupted.load(Ordering::SeqCst) {
         return Err(Failure::Interrupted);
     }
-    println!(
+    outln!(
         "shrunk to {about} ({} run{})",
         arena.runs.get() - runs_before,
         if arena.runs.get() - runs_before == 1 {
@@ -263,7 +264,7 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
             "s"
         }
     );
-    println!("the submission: {}", finding.describe());
+    outln!("the submission: {}", finding.describe());
 
     let stem = args
         .name
@@ -292,12 +293,12 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
         write_atomically(path, bytes)
             .map_err(|e| Failure::Internal(format!("{}: cannot write: {e}", path.display())))?;
     }
-    println!(
+    outln!(
         "wrote {} and {}",
         files[0].0.display(),
         files[1].0.display()
     );
-    println!("reproduce: {}", reproduce(config_path, &args, seed));
+    outln!("reproduce: {}", reproduce(config_path, &args, seed));
     Ok(EXIT_FAILED)
 }
 

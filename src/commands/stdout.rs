@@ -1,0 +1,66 @@
+//! Standard output for every command. A reader that stops reading (`judge
+//! list | head -1`, `judge run | less` quit early) is not an error: output
+//! stops, the work goes on to its end (a `--report` file is still
+//! written, scratch files are still removed), and the exit code is the
+//! command's own. Any other write error is reported once on stderr.
+
+use std::io::{ErrorKind, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set once stdout fails: nothing more is written to it.
+static CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Whether stdout has been closed by its reader (or failed).
+pub fn closed() -> bool {
+    CLOSED.load(Ordering::Relaxed)
+}
+
+/// `std::io::stdout()` that swallows a closed pipe (see the module).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stdout;
+
+impl Stdout {
+    fn failed(e: std::io::Error) -> std::io::Result<()> {
+        if !CLOSED.swap(true, Ordering::Relaxed) && e.kind() != ErrorKind::BrokenPipe {
+            eprintln!("judge: cannot write to stdout: {e}; the rest of the output is dropped");
+        }
+        Ok(())
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if closed() {
+            return Ok(buf.len());
+        }
+        match std::io::stdout().lock().write_all(buf) {
+            Ok(()) => Ok(buf.len()),
+            Err(e) => Self::failed(e).map(|()| buf.len()),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if closed() {
+            return Ok(());
+        }
+        std::io::stdout().lock().flush().or_else(Self::failed)
+    }
+}
+
+/// `println!` through [`Stdout`].
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!($crate::commands::stdout::Stdout, $($arg)*);
+    }};
+}
+
+/// `print!` through [`Stdout`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!($crate::commands::stdout::Stdout, $($arg)*);
+    }};
+}
+
+pub(crate) use {out, outln};
