@@ -113,6 +113,14 @@ impl Sandbox {
                     if self.hide.len() == 1 { "" } else { "s" }
                 ));
                 on.push("IPC and UTS namespaces".into());
+                off.push(format!(
+                    "PID namespace: a submission can see the machine's processes in /proc ({})",
+                    if root {
+                        "their command lines, not their memory: it runs as another user"
+                    } else {
+                        "and, being you, trace your other processes where the kernel allows"
+                    }
+                ));
             }
             Err(e) => off.push(format!(
                 "namespaces ({e}): a submission can use the network and read the cases and answer files"
