@@ -7,8 +7,10 @@
 //!   `space`). Each move is written with its two cells in reading order
 //!   (upper or left cell first: `1222`), and moves compare as those strings.
 //! - Checker: any legal shortest sequence is accepted, a move may name its
-//!   two cells in either order; with `lexmin` the sequence, each move put in
-//!   reading order, must equal the reference.
+//!   two cells in either order; with `lexmin` the moves, compared as the
+//!   4-digit strings written (PROBLEMS.md), must be the reference's, so a
+//!   move must also be written with its cells in reading order (`2212` is
+//!   a larger string than `1222`).
 //! - Stats: the distribution of optimal lengths over all 12,870 × 12,870
 //!   ordered (start, target) pairs, computed once per symmetry class.
 //!
@@ -326,6 +328,7 @@ fn verify(
         .map_err(|e| Finding::new(1, count_token.pos.line, e.message()))?;
     printed.end_line();
     let mut moves: Vec<(Move, usize)> = Vec::new();
+    let mut written: Vec<Vec<u8>> = Vec::new();
     for index in 1..=count {
         let token = printed.next(
             1,
@@ -337,6 +340,7 @@ fn verify(
         let m = parse_move(&token, index as usize)
             .map_err(|what| Finding::new(1, token.pos.line, what))?;
         moves.push((m, token.pos.line));
+        written.push(token.bytes.to_vec());
         printed.end_line();
     }
     let accepted = printed.finish(
@@ -377,16 +381,23 @@ fn verify(
             format!("{} moves, optimum is {}", moves.len(), best.len()),
         ));
     }
-    if lexmin && let Some(i) = (0..best.len()).find(|&i| moves[i].0 != best[i]) {
-        let expected: Vec<String> = best.iter().map(|&m| space::move_text(m)).collect();
+    let expected: Vec<String> = best.iter().map(|&m| space::move_text(m)).collect();
+    if lexmin && let Some(i) = (0..best.len()).find(|&i| written[i] != expected[i].as_bytes()) {
+        let shown = String::from_utf8_lossy(&written[i]);
+        let why = if moves[i].0 == best[i] {
+            format!(
+                "move {} is written {shown}: the same swap, but the smallest writes it {} (the upper or left cell first; moves compare as the strings written)",
+                i + 1,
+                expected[i]
+            )
+        } else {
+            format!("move {} is {shown}, expected {}", i + 1, expected[i])
+        };
         return Err(Finding::new(
             1,
             moves[i].1,
             format!(
-                "not the lexicographically smallest shortest sequence: move {} is {}, expected {} (the smallest is {})",
-                i + 1,
-                space::move_text(moves[i].0),
-                expected[i],
+                "not the lexicographically smallest shortest sequence: {why} (the smallest is {})",
                 expected.join(" ")
             ),
         ));

@@ -51,6 +51,18 @@ fn statement_sample() {
         "{}",
         wa.message
     );
+    // Cells in reverse order: the same swaps, accepted as shortest, but as
+    // written strings not the smallest.
+    let reversed = b"4\n2212\n2414\n4232\n4443\n";
+    assert_eq!(check(reversed).verdict, Verdict::Accepted);
+    let wa = check_with(SAMPLE, reversed, None, true);
+    assert_eq!(wa.verdict, Verdict::WrongAnswer);
+    assert!(
+        wa.message
+            .contains("move 1 is written 2212: the same swap, but the smallest writes it 1222"),
+        "{}",
+        wa.message
+    );
 }
 
 #[test]
