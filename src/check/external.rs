@@ -109,8 +109,12 @@ pub fn said(text: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(text);
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     let first = lines.next()?;
-    let mut line: String = first.chars().take(300).collect();
-    if line.len() < first.len() || lines.next().is_some() {
+    let kept: String = first.chars().take(300).collect();
+    let cut = kept.len() < first.len() || lines.next().is_some();
+    // A checker may quote the contestant's output: terminal escapes and
+    // reordering characters are shown, not obeyed.
+    let mut line = super::whitespace::escaped(&kept);
+    if cut {
         line.push_str(" …");
     }
     Some(line)
@@ -298,6 +302,10 @@ mod tests {
         );
         assert_eq!(said(b"a\nb\n"), Some("a …".into()));
         assert_eq!(said(b" \n\t\n"), None);
+        assert_eq!(
+            said("found \x1b[2J\u{202e}x".as_bytes()),
+            Some("found \\x1b[2J\\u{202e}x".into())
+        );
         let long = "x".repeat(400);
         assert_eq!(said(long.as_bytes()).unwrap().chars().count(), 302);
     }

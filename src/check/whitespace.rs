@@ -5,8 +5,43 @@
 //! final newline is missing. Used by the text comparisons and by the puzzle
 //! checkers in strict mode.
 
+/// Whether a character is invisible or reorders the text around it: the
+/// bidirectional controls (a right-to-left override can make a line read
+/// differently from its bytes, "Trojan Source"), zero-width characters,
+/// the byte-order mark and the Unicode line separators. A report shows
+/// them as `\u{…}` instead of passing them to a terminal or a browser.
+pub fn is_deceptive(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
+}
+
+/// Text shown as it is, except control characters (`\xNN`) and invisible
+/// or reordering characters (`\u{NNNN}`, see [`is_deceptive`]): for a
+/// message a tool wrote, which may quote a contestant's output.
+pub fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else if is_deceptive(c) {
+            out.push_str(&format!("\\u{{{:04x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A line with its white space made visible; other control bytes and
-/// non-UTF-8 bytes escaped as `\xNN`.
+/// non-UTF-8 bytes escaped as `\xNN`, invisible and reordering characters
+/// (see [`is_deceptive`]) as `\u{NNNN}`.
 pub fn visible(line: &[u8]) -> String {
     let mut out = String::new();
     for chunk in line.utf8_chunks() {
@@ -16,6 +51,7 @@ pub fn visible(line: &[u8]) -> String {
                 '\t' => out.push('→'),
                 '\r' => out.push('␍'),
                 c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+                c if is_deceptive(c) => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
                 c => out.push(c),
             }
         }
@@ -119,6 +155,12 @@ mod tests {
         assert_eq!(visible(b"a b\tc\r"), "a·b→c␍");
         assert_eq!(visible(b"\xff\x01"), "\\xff\\x01");
         assert_eq!(visible_cut(b"abcdef", 4), "abc…");
+        // A right-to-left override and a zero-width space are shown, not obeyed.
+        assert_eq!(
+            visible("ab\u{202e}cd\u{200b}".as_bytes()),
+            "ab\\u{202e}cd\\u{200b}"
+        );
+        assert_eq!(visible("é".as_bytes()), "é");
     }
 
     #[test]

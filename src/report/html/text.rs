@@ -1,8 +1,10 @@
 //! Text from a run made fit for the page, before `maud` escapes it: cut to
-//! a byte budget on a character boundary (with `…`), and control
-//! characters shown as their Unicode pictures (`␛`, `␀`, `␍`), so a
-//! program's terminal codes or NUL bytes neither vanish nor reach the HTML
-//! parser. Escaping is not done here: maud does it for every string.
+//! a byte budget on a character boundary (with `…`), control characters
+//! shown as their Unicode pictures (`␛`, `␀`, `␍`), so a program's terminal
+//! codes or NUL bytes neither vanish nor reach the HTML parser, and
+//! invisible or reordering characters (a right-to-left override) as
+//! `\u{202e}`, so the page reads as the bytes do. Escaping is not done
+//! here: maud does it for every string.
 
 /// One line: every control character, newlines too, made visible.
 pub fn line(text: &str, max_bytes: usize) -> String {
@@ -21,6 +23,16 @@ fn fit(text: &str, max_bytes: usize, keep_lines: bool) -> String {
     let mut out = String::with_capacity(text.len().min(max_bytes) + 3);
     let mut spent = 0;
     for c in text.chars() {
+        if crate::check::whitespace::is_deceptive(c) {
+            let shown = format!("\\u{{{:04x}}}", c as u32);
+            if spent + shown.len() > max_bytes {
+                out.push('…');
+                return out;
+            }
+            spent += shown.len();
+            out.push_str(&shown);
+            continue;
+        }
         let shown = picture(c, keep_lines);
         let cost = match shown {
             '&' => 5,
@@ -57,6 +69,7 @@ mod tests {
         assert_eq!(line("a\x1b[31mb\0\r\n", 100), "a␛[31mb␀␍␊");
         assert_eq!(block("a\tb\nc\x07", 100), "a\tb\nc␇");
         assert_eq!(line("\u{85}", 10), "\u{fffd}");
+        assert_eq!(line("a\u{202e}b", 100), "a\\u{202e}b");
     }
 
     #[test]
