@@ -122,6 +122,17 @@ pub fn classify_run(outcome: &RunOutcome, limits: &Limits) -> Option<Judgement> 
     }
     let cpu_over = outcome.cpu > limits.time;
     match outcome.limit_hit {
+        Some(LimitHit::Wall) if !cpu_over && outcome.process_cap_hit => {
+            return Some(Judgement::new(
+                Verdict::TimeLimit,
+                format!(
+                    "wall-clock limit {} reached: killed; it had reached the process limit of {} (the CPU time counted, {}, is the main process's: children still running are not counted)",
+                    seconds(limits.wall),
+                    limits.processes,
+                    seconds(outcome.cpu)
+                ),
+            ));
+        }
         Some(LimitHit::Wall) if !cpu_over => {
             return Some(Judgement::new(
                 Verdict::TimeLimit,
