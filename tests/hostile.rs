@@ -267,6 +267,26 @@ int main(void){ size_t n = (size_t)4 << 30;
     }
 }
 
+/// With no memory cgroup (`--sandbox plain`, or a machine without one)
+/// the limit is RLIMIT_AS and a C program sees malloc fail: one that grows
+/// to the limit and then aborts is MLE by its peak, not RE.
+#[test]
+fn growing_to_the_limit_then_aborting_is_mle_without_a_cgroup() {
+    let zoo = Zoo::new();
+    let grower = build(
+        "c",
+        "grow_then_abort",
+        r#"#include <stdlib.h>
+#include <string.h>
+int main(void){ for (;;) { char *p = malloc(1 << 20); if (!p) abort(); memset(p, 1, 1 << 20); } }"#,
+    );
+    let (report, _) = zoo.run(&grower, &["--memory-limit", "256MiB", "--sandbox", "plain"]);
+    let c = only_case(&report);
+    assert_eq!(c["verdict"], "MLE", "{c:#}");
+    let message = c["message"].as_str().unwrap();
+    assert!(message.contains("within 10% of the limit"), "{c:#}");
+}
+
 #[test]
 fn deep_recursion_is_a_named_stack_overflow() {
     let zoo = Zoo::new();

@@ -281,6 +281,7 @@ pub fn launch(sandbox: &Sandbox, launch: &Launch<'_>) -> Result<RunOutcome, RunE
         cgroup: cgroup.as_ref(),
         stderr_tail: &stderr_tail,
         group_size_at_kill: watched.group_size_at_kill,
+        peak_rss_kib: usage.max_rss_kib,
     };
     let (limit_hit, memory_evidence, process_cap_hit) = evidence.conclude();
     let (peak_rss_kib, memory_source) = match cgroup.as_ref().and_then(|c| c.peak_bytes) {
@@ -310,6 +311,8 @@ struct Evidence<'a> {
     cgroup: Option<&'a crate::exec::sandbox::cgroup::CgroupReport>,
     stderr_tail: &'a [u8],
     group_size_at_kill: usize,
+    /// Peak resident memory of the main process (rusage).
+    peak_rss_kib: u64,
 }
 
 impl Evidence<'_> {
@@ -343,6 +346,24 @@ impl Evidence<'_> {
                 memory_evidence =
                     Some(format!("an allocation failed (the program said \"{hit}\")"));
             }
+        }
+        // Without a memory cgroup the limit is RLIMIT_AS, and a failed
+        // allocation is whatever the program makes of it: an abort, an
+        // exit code. A failure (not a SIGSEGV, which may be a stack
+        // overflow) with the resident peak within 10% of the limit is
+        // taken as running out of memory. A single huge allocation that
+        // fails at once leaves the peak low and stays RE.
+        if memory_evidence.is_none()
+            && failed
+            && self.cgroup.is_none()
+            && self.exit != Exit::Signal(libc::SIGSEGV)
+            && let Some(limit) = self.limits.memory
+            && self.peak_rss_kib.saturating_mul(1024) >= limit / 10 * 9
+        {
+            memory_evidence = Some(format!(
+                "it failed with its peak memory {} within 10% of the limit (address-space limit; no memory cgroup here)",
+                crate::config::Size(self.peak_rss_kib * 1024)
+            ));
         }
         if limit_hit.is_none() && memory_evidence.is_some() {
             limit_hit = Some(LimitHit::Memory);
