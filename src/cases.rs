@@ -65,14 +65,32 @@ pub fn discover(root: &Path) -> Result<Discovery, DiscoveryError> {
                 continue;
             }
         };
-        if !entry.file_type().is_file() {
-            continue;
-        }
         let path = entry.path();
         let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
             continue;
         };
         if ext != INPUT_EXT && !ANSWER_EXTS.contains(&ext) {
+            continue;
+        }
+        let kind = entry.file_type();
+        if !kind.is_file() {
+            // A FIFO would block the reader forever, a device is not data.
+            if !kind.is_dir() {
+                use std::os::unix::fs::FileTypeExt;
+                let what = if kind.is_fifo() {
+                    "a FIFO"
+                } else if kind.is_socket() {
+                    "a socket"
+                } else if kind.is_block_device() || kind.is_char_device() {
+                    "a device"
+                } else {
+                    "not a regular file"
+                };
+                warnings.push(format!(
+                    "{}: {what}, not a case file; skipped",
+                    path.display()
+                ));
+            }
             continue;
         }
         let rel = relative_name(root, path);
@@ -439,5 +457,30 @@ mod tests {
             let case = format!("{i}.in");
             assert_eq!(shards.iter().filter(|s| s.keeps(i, "p", &case)).count(), 1);
         }
+    }
+
+    #[test]
+    fn a_fifo_is_named_and_skipped_never_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("1.in"), "1\n").unwrap();
+        std::fs::write(dir.path().join("1.ans"), "1\n").unwrap();
+        let fifo = std::ffi::CString::new(
+            dir.path()
+                .join("2.in")
+                .into_os_string()
+                .into_encoded_bytes(),
+        )
+        .unwrap();
+        // SAFETY: a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        let d = discover(dir.path()).unwrap();
+        assert_eq!(d.cases.len(), 1);
+        assert!(
+            d.warnings
+                .iter()
+                .any(|w| w.ends_with("2.in: a FIFO, not a case file; skipped")),
+            "{:?}",
+            d.warnings
+        );
     }
 }

@@ -268,15 +268,30 @@ fn report_is_written_atomically_and_a_write_failure_is_ie_with_verdicts_kept() {
         .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "temporary report files left behind");
+    // A report into a directory that does not exist is refused before
+    // anything runs.
     let mut cmd = s.judge();
     cmd.args(["run", "--report", "no/such/dir/r.json", "--submission"])
+        .arg(&ab);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 2);
+    assert_eq!(ran.stdout, "");
+    assert!(
+        ran.stderr
+            .contains("--report no/such/dir/r.json: the directory no/such/dir does not exist"),
+        "{}",
+        ran.stderr
+    );
+    // One that fails only when written (no file can be made in /proc) is
+    // an internal error, and the verdicts already printed stand.
+    let mut cmd = s.judge();
+    cmd.args(["run", "--report", "/proc/r.json", "--submission"])
         .arg(&ab);
     let ran = run(cmd);
     assert_eq!(ran.code, 3);
     assert!(ran.stdout.contains("AC: 3/3 accepted"), "{}", ran.stdout);
     assert!(
-        ran.stderr
-            .contains("cannot write the report no/such/dir/r.json"),
+        ran.stderr.contains("cannot write the report /proc/r.json"),
         "{}",
         ran.stderr
     );

@@ -188,6 +188,9 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     };
 
     // Reporters.
+    if let Some(path) = &args.report {
+        crate::report::check_target(path).map_err(Failure::Usage)?;
+    }
     let report_format = match (&args.report, args.format) {
         (Some(path), None | Some(Format::Human)) => {
             Some(Format::from_extension(path).ok_or_else(|| {

@@ -68,6 +68,27 @@ impl Reporter for Tee {
     }
 }
 
+/// Check, before any work, that a report can be written to `path`: its
+/// directory exists and is a directory (a typo is an error at once, not
+/// after the whole run).
+pub fn check_target(path: &Path) -> Result<(), String> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(format!(
+            "--report {}: the directory {} does not exist",
+            path.display(),
+            dir.display()
+        ));
+    }
+    if path.is_dir() {
+        return Err(format!("--report {}: is a directory", path.display()));
+    }
+    Ok(())
+}
+
 /// Write `bytes` to `path` atomically: a temporary file beside it, flushed
 /// and synced, then renamed over the target. The file gets the mode a
 /// plainly created file would (0666 less the umask), not the temporary
