@@ -47,7 +47,8 @@ pub enum Command {
     /// Merge the JSON reports of shards (--partition) into one report.
     Merge(MergeArgs),
     /// Judge every submission in submissions/<expected verdict>/ and check
-    /// each got the verdict its folder (or its declaration) expects.
+    /// each got the verdict its folder (or its declaration) expects. Works
+    /// on judge.toml's problems, or on a Kattis package (its submissions/).
     Verify(VerifyArgs),
     /// Derive a time limit from the accepted submissions; check the
     /// time_limit_exceeded ones against it.
@@ -283,9 +284,10 @@ pub struct MergeArgs {
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// Problems to verify (default: every problem in judge.toml with a
-    /// submissions directory).
-    #[arg(value_name = "PROBLEM")]
+    /// Problems to verify: judge.toml names or Kattis package directories
+    /// (default: every problem in judge.toml with a submissions directory,
+    /// or, with no judge.toml, the package in the current directory).
+    #[arg(value_name = "PROBLEM|PACKAGE")]
     pub problems: Vec<String>,
 
     /// Only cases whose name matches.
@@ -304,14 +306,25 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
 
-    /// Report format on stdout (json, ndjson, junit), or in --report FILE;
-    /// the table of submissions stays on stdout.
+    /// Report format (json, ndjson, junit, html): on stdout, or in --report
+    /// FILE. With a report on stdout, the table of submissions goes to
+    /// stderr; otherwise it is on stdout.
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<Format>,
 
-    /// Write the report of every case (each with its `program`) to FILE.
+    /// Write the report of every case (each with its `program`) and each
+    /// submission's expectation and outcome to FILE (.json, .html, …).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+
+    /// A submission whose compiler or interpreter is not installed is
+    /// skipped with a warning instead of failing the verification.
+    #[arg(long)]
+    pub allow_missing: bool,
+
+    /// One line: the outcome and the counts.
+    #[arg(long, short = 'q', conflicts_with = "verbose")]
+    pub quiet: bool,
 
     /// Every case of every submission, not only the table.
     #[arg(long, short = 'v')]

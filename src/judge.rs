@@ -23,6 +23,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 pub mod regrade;
+pub mod verified;
+
+pub use verified::{Status, SubmissionOutcome, Verification};
 
 /// A program to run: the submission, a reference solution or a built-in solver.
 #[derive(Clone)]
@@ -164,6 +167,11 @@ pub struct ProblemInfo {
     pub check: String,
     pub time_limit_ms: f64,
     pub memory_limit_kib: Option<u64>,
+    /// The time limit the cases ran under when it differs from the limit
+    /// (`judge verify` runs at the limit × its margin, then grades at the
+    /// limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_time_limit_ms: Option<f64>,
 }
 
 /// A reporter consumes events; it renders, it never decides.
@@ -183,6 +191,10 @@ pub struct Report {
     pub info: RunInfo,
     pub interrupted: bool,
     pub elapsed_ms: f64,
+    /// `judge verify`'s outcome: each submission's expectation and whether
+    /// it agreed (absent from other commands' reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<Verification>,
 }
 
 impl Report {
@@ -204,6 +216,7 @@ impl Report {
             info,
             interrupted,
             elapsed_ms: ms(elapsed),
+            verify: None,
         }
     }
 
@@ -477,6 +490,7 @@ pub fn problem_info(problem: &Problem) -> ProblemInfo {
         check: problem.comparison.name().to_string(),
         time_limit_ms: ms(problem.limits.time),
         memory_limit_kib: problem.limits.memory.map(|m| m / 1024),
+        run_time_limit_ms: None,
     }
 }
 

@@ -31,12 +31,14 @@ fn python_lines(stdout: &str) -> Vec<&str> {
 #[test]
 fn the_examples_verify() {
     let s = Scratch::new();
-    let ran = verify(
-        &s,
-        &examples().join("judge.toml"),
-        &["--report", "verify.json"],
-    );
     let python = installed("python3");
+    // Without python3 the Python submissions cannot run: allowed here, so
+    // that the rest is still verified.
+    let mut args = vec!["--report", "verify.json"];
+    if !python {
+        args.push("--allow-missing");
+    }
+    let ran = verify(&s, &examples().join("judge.toml"), &args);
     assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
     let table = &ran.stdout;
     for line in [
@@ -79,8 +81,8 @@ fn the_examples_verify() {
             assert!(line.trim_start().starts_with("ok"), "{line}");
         }
     } else {
-        // No python3 here: the Python submissions are named as not run and
-        // do not fail the verification.
+        // No python3 here: the Python submissions are named as not run and,
+        // with --allow-missing, do not fail the verification.
         for line in python_lines(table) {
             assert!(
                 line.contains("not run: the python interpreter `python3` is not installed"),
@@ -101,25 +103,57 @@ fn the_examples_verify() {
         table.contains("permitted AC TLE"),
         "the first-line declaration: {table}"
     );
-    // The report: every case of every submission, labelled.
+    // The report: every case of every submission, labelled with its
+    // problem (two problems are verified).
     let report: serde_json::Value =
         serde_json::from_str(&s.read("verify.json")).expect("a JSON report");
     let cases = report["cases"].as_array().unwrap();
     assert!(cases.iter().all(|c| c["program"].is_string()), "{report}");
     let overflow: Vec<&str> = cases
         .iter()
-        .filter(|c| c["program"] == "wrong_answer/overflow.c")
+        .filter(|c| c["program"] == "sum/wrong_answer/overflow.c")
         .map(|c| c["verdict"].as_str().unwrap())
         .collect();
     assert_eq!(overflow, ["AC", "AC", "WA"]);
     let spin = cases
         .iter()
-        .find(|c| c["program"] == "time_limit_exceeded/spin.c")
+        .find(|c| c["program"] == "sum/time_limit_exceeded/spin.c")
         .unwrap();
     assert_eq!(spin["verdict"], "TLE");
     assert_eq!(spin["time_limit_ms"], 500.0, "graded at the limit: {spin}");
     let indexes: Vec<u64> = cases.iter().map(|c| c["index"].as_u64().unwrap()).collect();
     assert!(indexes.windows(2).all(|w| w[0] < w[1]), "{indexes:?}");
+    // The verify outcome, and each submission's expectation and agreement.
+    let v = &report["verify"];
+    assert_eq!(v["outcome"], "OK", "{v}");
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["total"], 20);
+    let subs = v["submissions"].as_array().unwrap();
+    assert_eq!(subs.len(), 20);
+    let overflow = subs
+        .iter()
+        .find(|s| s["program"] == "sum/wrong_answer/overflow.c")
+        .unwrap();
+    assert_eq!(overflow["problem"], "sum");
+    assert_eq!(overflow["path"], "wrong_answer/overflow.c");
+    assert_eq!(overflow["expected"], "WA");
+    assert_eq!(overflow["expected_from"], "folder");
+    assert_eq!(overflow["permitted"], serde_json::json!(["AC", "WA"]));
+    assert_eq!(overflow["required"], serde_json::json!(["WA"]));
+    assert_eq!(overflow["status"], "ok");
+    assert_eq!(overflow["agrees"], true);
+    assert_eq!(overflow["got"], serde_json::json!({"AC": 2, "WA": 1}));
+    let crash = subs
+        .iter()
+        .find(|s| s["program"] == "sum/run_time_error/crash.c")
+        .unwrap();
+    assert_eq!(crash["expected_from"], "judge.toml");
+    assert_eq!(crash["required"], serde_json::Value::Null);
+    // The problems carry their real limits, and the limit the runs had.
+    let sum = &report["problems"][0];
+    assert_eq!(sum["name"], "sum");
+    assert_eq!(sum["time_limit_ms"], 500.0, "{sum}");
+    assert_eq!(sum["run_time_limit_ms"], 750.0, "{sum}");
 }
 
 #[test]
@@ -208,7 +242,7 @@ fn a_first_line_declaration_replaces_the_folder() {
 }
 
 #[test]
-fn a_missing_interpreter_marks_its_submissions_not_run() {
+fn a_missing_interpreter_fails_unless_allowed() {
     let s = Scratch::new();
     let copy = quick_copy(&s);
     let toml = std::fs::read_to_string(copy.join("judge.toml")).unwrap();
@@ -219,11 +253,50 @@ fn a_missing_interpreter_marks_its_submissions_not_run() {
         ),
     )
     .unwrap();
-    let ran = verify(&s, &copy.join("judge.toml"), &["sum"]);
-    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    // By default a submission that cannot run fails the verification,
+    // naming the tool.
+    let ran = verify(&s, &copy.join("judge.toml"), &["sum", "--report", "v.json"]);
+    assert_eq!(ran.code, 1, "{}\n{}", ran.stdout, ran.stderr);
     let rows = python_lines(&ran.stdout);
     assert_eq!(rows.len(), 7, "{}", ran.stdout);
     for row in rows {
+        assert!(
+            row.trim_start().starts_with("MISS")
+                && row
+                    .contains("not run: the python interpreter `no-such-python3` is not installed"),
+            "{row}"
+        );
+    }
+    assert!(
+        ran.stdout.contains(
+            "  MISS sum/accepted/sum.py: not run: the python interpreter `no-such-python3` is not installed (install it, or pass --allow-missing"
+        ),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains(
+            "FAIL: 8 of 15 submissions as expected, 7 not run: a compiler or interpreter is missing"
+        ),
+        "{}",
+        ran.stdout
+    );
+    let report: serde_json::Value = serde_json::from_str(&s.read("v.json")).unwrap();
+    assert_eq!(report["verify"]["ok"], false);
+    assert_eq!(report["verify"]["not_run"], 7);
+    let py = report["verify"]["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == "accepted/sum.py")
+        .unwrap();
+    assert_eq!(py["status"], "not_run");
+    assert_eq!(py["agrees"], false);
+
+    // --allow-missing: listed as not run, with a warning, and no failure.
+    let ran = verify(&s, &copy.join("judge.toml"), &["sum", "--allow-missing"]);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    for row in python_lines(&ran.stdout) {
         assert!(
             row.trim_start().starts_with("skip")
                 && row
@@ -239,7 +312,7 @@ fn a_missing_interpreter_marks_its_submissions_not_run() {
     );
     assert!(
         ran.stdout
-            .contains("OK: 8 of 15 submissions as expected, 7 not run"),
+            .contains("OK: 8 of 15 submissions as expected, 7 not run (--allow-missing)"),
         "{}",
         ran.stdout
     );

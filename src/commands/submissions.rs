@@ -24,8 +24,11 @@ pub struct Submission {
     /// The problem's index in the command's list.
     pub problem: usize,
     /// The path relative to the submissions directory (`accepted/sum.c`):
-    /// its label in reports.
+    /// the default label.
     pub rel: String,
+    /// Its label in reports (the `program` of its cases): `rel`, or
+    /// `problem/rel` when several problems are judged together.
+    pub label: String,
     pub path: PathBuf,
     pub expectation: Expectation,
     /// The source, or why the path is not one.
@@ -104,6 +107,7 @@ pub fn discover(
         };
         found.push(Submission {
             problem: index,
+            label: rel.clone(),
             rel,
             path,
             expectation,
@@ -182,12 +186,14 @@ pub fn build_all(
                         exe.display,
                         Arc::clone(sandbox),
                     ) {
-                        Ok(runner) => Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.rel))),
+                        Ok(runner) => {
+                            Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.label)))
+                        }
                         Err(e) => Ok(Readiness::NotRun(e)),
                     }
                 }
                 Ok(Built::CompileError(error)) => {
-                    let mut program = Program::new(Arc::new(crate::submission::NotBuilt), &s.rel);
+                    let mut program = Program::new(Arc::new(crate::submission::NotBuilt), &s.label);
                     program.compile_error = Some(error);
                     Ok(Readiness::Ready(program))
                 }

@@ -67,10 +67,11 @@ pub(super) fn resolve(
         Some(span) => ConfigError(format!("{}: problem.{name}: {message}", at(span))),
         None => ConfigError(format!("{}: problem.{name}: {message}", path.display())),
     })?;
-    problem.submissions = match &table.submissions {
-        Some(s) => base.join(s.get_ref()),
-        None => base.join("submissions").join(name),
-    };
+    // A package keeps its submissions in `<package>/submissions/` (set by
+    // `resolve_with`); otherwise `submissions/NAME` beside judge.toml.
+    if let Some(s) = &table.submissions {
+        problem.submissions = base.join(s.get_ref());
+    }
     for (submission, expect) in &table.expect {
         let verdicts = |list: &Option<Vec<Spanned<String>>>, key: &str| {
             list.as_ref()
@@ -418,10 +419,15 @@ pub(super) fn resolve_with(
             processes,
         },
         solution,
-        submissions: base
-            .unwrap_or(Path::new("."))
-            .join("submissions")
-            .join(name),
+        // A Kattis package's own `submissions/<expected verdict>/`, else
+        // `submissions/NAME` beside judge.toml.
+        submissions: match package {
+            Some(p) => p.root.join("submissions"),
+            None => base
+                .unwrap_or(Path::new("."))
+                .join("submissions")
+                .join(name),
+        },
         expectations: Vec::new(),
     })
 }

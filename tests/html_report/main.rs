@@ -63,6 +63,7 @@ fn info(problems: &[&str], programs: &[&str]) -> RunInfo {
                 check: "tokens".into(),
                 time_limit_ms: 1000.0,
                 memory_limit_kib: Some(262_144),
+                run_time_limit_ms: None,
             })
             .collect(),
         ..RunInfo::default()

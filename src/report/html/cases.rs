@@ -126,6 +126,27 @@ fn matrix(page: &Page<'_>) -> Markup {
                             th.program title=(text::line(program, 500)) { code { (text::line(program, 60)) } }
                         }
                     }
+                    @if let Some(v) = &page.report.verify {
+                        tr.expected {
+                            th { "expected" }
+                            @for program in &page.programs {
+                                td { @if let Some(s) = super::verified::of_program(v, program) { (text::line(&s.expected, 60)) } }
+                            }
+                        }
+                        tr.verified {
+                            th { "verify" }
+                            @for program in &page.programs {
+                                td {
+                                    @if let Some(s) = super::verified::of_program(v, program) {
+                                        span.badge.(super::verified::class(s.status)) title=(s.reason.as_deref().map(|r| text::line(r, 300)).unwrap_or_default()) { (s.status.word()) }
+                                        @if let (Some(case), Some(href)) = (&s.case, super::verified::case_href(page, s)) {
+                                            " " a href=(href) title=(text::line(case, 300)) { small { (text::line(case, 24)) } }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                     tr.totals {
                         th { "overall" }
                         @for positions in &per_program {

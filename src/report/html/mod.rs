@@ -22,6 +22,7 @@ mod cases;
 mod detail;
 mod text;
 mod timing;
+mod verified;
 
 use crate::config::Size;
 use crate::judge::{CaseResult, Event, Report, Reporter};
@@ -84,13 +85,18 @@ pub fn render(report: &Report) -> Vec<u8> {
                     content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 meta name="color-scheme" content="light dark";
-                title { (report.verdict.code()) " · " (page.accepted) "/" (report.cases.len()) " accepted · judge" }
+                @if let Some(v) = &report.verify {
+                    title { (verified::title(v)) }
+                } @else {
+                    title { (report.verdict.code()) " · " (page.accepted) "/" (report.cases.len()) " accepted · judge" }
+                }
                 style { (PreEscaped(STYLE)) }
             }
             body {
                 div.page {
                     (header(&page))
                     main {
+                        @if let Some(v) = &report.verify { (verified::section(&page, v)) }
                         (cases::grid(&page))
                         (timing::section(&page))
                         (detail::failures(&page))
@@ -261,8 +267,18 @@ fn header(page: &Page<'_>) -> Markup {
     let total = report.cases.len();
     let first_failure = report.cases.iter().position(|c| !c.verdict.is_accepted());
     let info = &report.info;
+    // A verification expects WA, TLE, … from some submissions: its header
+    // says whether verify passed, not the run's first non-AC verdict.
+    let top = match &report.verify {
+        Some(v) if v.ok => "v-ac",
+        Some(_) => "v-wa",
+        None => class(report.verdict),
+    };
     html! {
-        header.top.(class(report.verdict)) {
+        header.top.(top) {
+            @if let Some(v) = &report.verify {
+                (verified::overall(page, v))
+            } @else {
             div.overall {
                 span.big.badge.(class(report.verdict)) { (report.verdict.code()) }
                 div {
@@ -276,6 +292,7 @@ fn header(page: &Page<'_>) -> Markup {
                     }
                 }
                 (counts(&report.summary))
+            }
             }
             @if report.interrupted {
                 p.alert { "Interrupted: the cases not run are marked SKIP." }
@@ -328,7 +345,14 @@ fn problems(page: &Page<'_>) -> Markup {
                     tr {
                         th { (text::line(name, 200)) }
                         td { @if let Some(p) = described { (p.check) } }
-                        td.num { @if let Some(p) = described { (seconds(p.time_limit_ms)) } }
+                        td.num {
+                            @if let Some(p) = described {
+                                (seconds(p.time_limit_ms))
+                                @if let Some(run) = p.run_time_limit_ms {
+                                    br; small.muted title="judge verify runs at the limit × its margin, then grades at the limit" { "run at " (seconds(run)) }
+                                }
+                            }
+                        }
                         td.num { @if let Some(p) = described { (memory(p.memory_limit_kib)) } }
                         td.num { (counted.values().sum::<usize>()) }
                         td.num { (seconds(*max_cpu)) }

@@ -1,0 +1,362 @@
+//! `judge verify [PROBLEM…]`: judge every submission of each problem on
+//! every case in one parallel plan, at the time limit × `--margin`, grade
+//! each case at the limit from the measured times, and check each
+//! submission got what it is expected to get (its `submissions/<folder>/`,
+//! its `judge:` first line, or a judge.toml `expect` table).
+//!
+//! The problems are judge.toml's, or Kattis packages (a directory with
+//! problem.yaml, read with its own `submissions/`): named on the command
+//! line, or the current directory when there is no judge.toml.
+//!
+//! Prints a table of submissions × outcome, each disagreement with the case
+//! that disagreed and why, and a warning for each submission whose verdict
+//! differs between the limit and the margin ("sensitive to the time
+//! limit"); `-q` prints only the last line. Exit 0 all agree, 1 some
+//! disagree or could not run (a compiler or interpreter is missing; with
+//! `--allow-missing` such a submission is skipped with a warning), 2 usage,
+//! 3 an internal error (an IE case, or a report that could not be
+//! written), 130 interrupted. The report (`--report`, `--format`) carries
+//! the outcome in `verify`.
+
+mod assess;
+mod table;
+
+use super::submissions::{self, Entrant, Readiness, Submission};
+use super::{EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, Failure, Outcome, load_config, overrides};
+use crate::cli::{CompareArgs, Selection, VerifyArgs};
+use crate::config::{self, Config, Overrides, Problem};
+use crate::judge::regrade;
+use crate::judge::{CaseResult, Report};
+use crate::report::Format;
+use crate::submission::Toolchain;
+use assess::Assessed;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
+    if !(args.margin >= 1.0 && args.margin.is_finite()) {
+        return Err(Failure::Usage(format!(
+            "--margin {}: a factor of at least 1 is needed",
+            args.margin
+        )));
+    }
+    if args.jobs == Some(0) {
+        return Err(Failure::Usage("-j 0: at least one worker is needed".into()));
+    }
+    let overrides = overrides(&args.limits, &CompareArgs::default())?;
+    let config = load_config(config_path, &overrides)?;
+    let targets = targets(config.as_ref(), &args.problems, &overrides)?;
+    let problems: Vec<Problem> = targets.iter().map(|t| t.problem.clone()).collect();
+    let toolchain = Toolchain::new(config.as_ref());
+    let mut warnings = Vec::new();
+    let mut cases = Vec::new();
+    let mut all: Vec<Submission> = Vec::new();
+    for (i, target) in targets.iter().enumerate() {
+        let problem = &target.problem;
+        // A package's cases as `judge run PKG` finds them; a configured
+        // problem's by its name.
+        let (selection_config, paths, name) = match &target.package {
+            Some(root) => (None, vec![root.clone()], None),
+            None => (config.as_ref(), Vec::new(), Some(problem.name.clone())),
+        };
+        let selection = Selection {
+            paths,
+            problem: name,
+            filter: args.filter.clone(),
+        };
+        let selected = super::select(selection_config, &selection, &overrides)?;
+        warnings.extend(selected.warnings);
+        let problem_cases = selected.cases.into_iter().next().unwrap_or_default();
+        if problem_cases.is_empty() {
+            warnings.push(format!("{}: no cases to judge", problem.name));
+        }
+        cases.push(problem_cases);
+        let mut found = submissions::discover(problem, i, &toolchain, &mut warnings)?;
+        if targets.len() > 1 {
+            // Two problems may both have accepted/sum.c: name the problem.
+            for s in &mut found {
+                s.label = format!("{}/{}", problem.name, s.rel);
+            }
+        }
+        all.extend(found);
+    }
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    if all.is_empty() {
+        return Err(Failure::Usage(format!(
+            "no submissions to verify in {}",
+            problems
+                .iter()
+                .map(|p| p.submissions.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+
+    let (interrupt, sandbox) = super::judging_sandbox(
+        config.as_ref(),
+        &problems,
+        true,
+        args.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        crate::exec::sandbox::SandboxMode::Auto,
+    )?;
+    let readiness = submissions::build_all(&all, &toolchain, &sandbox)?;
+    let mut entrants = Vec::new();
+    let mut entrant_of = vec![None; all.len()];
+    let mut not_run = vec![None; all.len()];
+    for (i, (submission, ready)) in all.iter().zip(readiness).enumerate() {
+        match ready {
+            Readiness::Ready(program) => {
+                entrant_of[i] = Some(entrants.len());
+                entrants.push(Entrant {
+                    problem: submission.problem,
+                    program,
+                });
+            }
+            Readiness::NotRun(why) => not_run[i] = Some(why),
+        }
+    }
+    let margin_limits: Vec<_> = problems
+        .iter()
+        .map(|p| regrade::at_margin(&p.limits, args.margin))
+        .collect();
+    let trial = submissions::trial(
+        &problems,
+        &cases,
+        &margin_limits,
+        entrants,
+        1,
+        args.jobs.unwrap_or(0),
+        Some(interrupt.flag()),
+        &sandbox,
+    )?;
+
+    // Grade at the limit; decide each submission.
+    let mut graded_cases: Vec<CaseResult> = Vec::new();
+    let mut assessed: Vec<Assessed> = Vec::new();
+    for (i, submission) in all.iter().enumerate() {
+        let name = &problems[submission.problem].name;
+        let Some(e) = entrant_of[i] else {
+            let why = not_run[i].as_deref().unwrap_or("it could not be built");
+            assessed.push(assess::not_run(name, submission, why, args.allow_missing));
+            continue;
+        };
+        let limits = &problems[submission.problem].limits;
+        let raw: Vec<&CaseResult> = trial.results[e].iter().filter_map(|r| r.first()).collect();
+        let graded: Vec<CaseResult> = raw.iter().map(|r| regrade::regrade(r, limits)).collect();
+        assessed.push(assess::assess(name, submission, &raw, &graded));
+        graded_cases.extend(graded);
+    }
+    graded_cases.sort_by_key(|c| c.index);
+    let mut info = trial.report.info.clone();
+    // The report's problems carry their real limits, with the limit the
+    // runs were made under (× the margin) beside them.
+    info.problems = problems
+        .iter()
+        .zip(&margin_limits)
+        .map(|(p, at_margin)| {
+            let mut described = crate::judge::problem_info(p);
+            described.run_time_limit_ms = Some((at_margin.time.as_secs_f64() * 1e6).round() / 1e3);
+            described
+        })
+        .collect();
+    let mut report = Report::new(
+        info,
+        graded_cases,
+        trial.report.interrupted,
+        Duration::from_secs_f64(trial.report.elapsed_ms / 1000.0),
+    );
+    let verification = table::verification(
+        &assessed,
+        report.interrupted,
+        args.allow_missing,
+        args.margin,
+    );
+
+    let machine_to_stdout =
+        args.report.is_none() && args.format.is_some_and(|f| f != Format::Human);
+    let mut out: Box<dyn std::io::Write> = if machine_to_stdout {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(super::stdout::Stdout)
+    };
+    let text = if args.quiet {
+        format!("{}\n", table::last_line(&verification, report.interrupted))
+    } else {
+        let counts: Vec<usize> = cases.iter().map(Vec::len).collect();
+        table::render(
+            &table::Context {
+                problems: &problems,
+                cases: &counts,
+                all: &all,
+                report: &report,
+                margin: args.margin,
+                verbose: args.verbose,
+            },
+            &assessed,
+            &verification,
+        )
+    };
+    let _ = out.write_all(text.as_bytes());
+    drop(out);
+
+    let mut code = if report.interrupted {
+        super::EXIT_INTERRUPTED
+    } else if verification.internal_errors > 0 {
+        EXIT_INTERNAL
+    } else if !verification.ok {
+        EXIT_FAILED
+    } else {
+        EXIT_OK
+    };
+    report.verify = Some(verification);
+    if let Some(format) = machine_format(&args)? {
+        let bytes = crate::report::render(format, &report)
+            .map_err(|e| Failure::Internal(format!("cannot render the report: {e}")))?;
+        match &args.report {
+            Some(path) => {
+                if let Err(e) = crate::report::write_atomically(path, &bytes) {
+                    eprintln!(
+                        "judge: internal error: cannot write the report {}: {e}",
+                        path.display()
+                    );
+                    code = code.max(EXIT_INTERNAL);
+                }
+            }
+            None => {
+                use std::io::Write;
+                let _ = super::stdout::Stdout.write_all(&bytes);
+            }
+        }
+    }
+    Ok(code)
+}
+
+/// A problem to verify, and the package it was read from when it is not
+/// one of judge.toml's.
+struct Target {
+    problem: Problem,
+    package: Option<PathBuf>,
+}
+
+/// The problems to verify: judge.toml's (all with a submissions directory,
+/// or those named), packages named by their directory, or with no
+/// judge.toml and no names the package in the current directory.
+fn targets(
+    config: Option<&Config>,
+    names: &[String],
+    overrides: &Overrides,
+) -> Result<Vec<Target>, Failure> {
+    let configured = |problem: Problem| Target {
+        problem,
+        package: None,
+    };
+    if names.is_empty() {
+        return match config {
+            Some(config) => Ok(chosen_problems(config, &[])?
+                .into_iter()
+                .map(configured)
+                .collect()),
+            None if config::kattis::is_package(Path::new(".")) => {
+                Ok(vec![package_target(Path::new("."), overrides)?])
+            }
+            None => Err(Failure::Usage(
+                "judge verify needs a judge.toml (here, or --config FILE) naming the problems, or a problem package: run it in a directory with problem.yaml, or name one (judge verify PACKAGE_DIR)".into(),
+            )),
+        };
+    }
+    names
+        .iter()
+        .map(|name| {
+            let path = Path::new(name);
+            match config {
+                Some(config) if config.problem(name).is_some() || !config::kattis::is_package(path) => {
+                    Ok(configured(
+                        chosen_problems(config, std::slice::from_ref(name))?.remove(0),
+                    ))
+                }
+                _ if config::kattis::is_package(path) => package_target(path, overrides),
+                _ => Err(Failure::Usage(format!(
+                    "{name}: not a problem package (no problem.yaml in it), and no judge.toml here (or --config FILE) names problems"
+                ))),
+            }
+        })
+        .collect()
+}
+
+/// A Kattis package as a problem, with its own `submissions/`.
+fn package_target(root: &Path, overrides: &Overrides) -> Result<Target, Failure> {
+    let problem =
+        config::package_problem(root, overrides).map_err(|e| Failure::Usage(e.to_string()))?;
+    if !problem.submissions.is_dir() {
+        return Err(Failure::Usage(format!(
+            "package {}: no submissions directory {} (submissions/<expected verdict>/ with the programs to verify)",
+            root.display(),
+            problem.submissions.display()
+        )));
+    }
+    Ok(Target {
+        problem,
+        package: Some(root.to_path_buf()),
+    })
+}
+
+fn machine_format(args: &VerifyArgs) -> Result<Option<Format>, Failure> {
+    Ok(match (&args.report, args.format) {
+        (Some(path), None | Some(Format::Human)) => {
+            Some(Format::from_extension(path).ok_or_else(|| {
+                Failure::Usage(format!(
+                    "--report {}: say --format json, ndjson or junit (the extension does not tell)",
+                    path.display()
+                ))
+            })?)
+        }
+        (_, Some(Format::Human)) | (None, None) => None,
+        (_, Some(f)) => Some(f),
+    })
+}
+
+/// The problems named, or every problem with a submissions directory.
+pub fn chosen_problems(config: &Config, names: &[String]) -> Result<Vec<Problem>, Failure> {
+    if names.is_empty() {
+        let with: Vec<Problem> = config
+            .problems
+            .iter()
+            .filter(|p| p.submissions.is_dir())
+            .cloned()
+            .collect();
+        if with.is_empty() {
+            return Err(Failure::Usage(format!(
+                "no problem in {} has a submissions directory (submissions/NAME beside it, or submissions = \"DIR\" in its table)",
+                config.path.display()
+            )));
+        }
+        return Ok(with);
+    }
+    names
+        .iter()
+        .map(|name| {
+            let problem = config.problem(name).ok_or_else(|| {
+                Failure::Usage(format!(
+                    "no problem {name:?} in {} (its problems: {})",
+                    config.path.display(),
+                    config
+                        .problems
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?;
+            if !problem.submissions.is_dir() {
+                return Err(Failure::Usage(format!(
+                    "problem {name}: no submissions directory {} (set submissions = \"DIR\" in its table)",
+                    problem.submissions.display()
+                )));
+            }
+            Ok(problem.clone())
+        })
+        .collect()
+}
