@@ -56,11 +56,7 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
         files.push((args.out.join(format!("{stem}.ans")), answer));
     }
     if !args.force {
-        let existing: Vec<String> = files
-            .iter()
-            .filter(|(p, _)| p.exists())
-            .map(|(p, _)| p.display().to_string())
-            .collect();
+        let existing = existing(files.iter().map(|(p, _)| p.as_path()));
         if !existing.is_empty() {
             let shown = existing
                 .iter()
@@ -96,4 +92,34 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
         if files.len() == 1 { "" } else { "s" }
     );
     Ok(EXIT_OK)
+}
+
+/// The paths that name an existing directory entry of any kind. A dangling
+/// symbolic link counts (`exists()` follows links and would miss it, and
+/// the atomic rename would then replace the link without `--force`).
+fn existing<'p>(paths: impl Iterator<Item = &'p Path>) -> Vec<String> {
+    paths
+        .filter(|p| std::fs::symlink_metadata(p).is_ok())
+        .map(|p| p.display().to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dangling_symlink_counts_as_existing() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let link = dir.path().join("gen-1.in");
+        let file = dir.path().join("gen-1.ans");
+        let free = dir.path().join("gen-2.in");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).expect("a symlink");
+        std::fs::write(&file, b"x").expect("a file");
+        let found = existing([link.as_path(), file.as_path(), free.as_path()].into_iter());
+        assert_eq!(
+            found,
+            vec![link.display().to_string(), file.display().to_string()]
+        );
+    }
 }

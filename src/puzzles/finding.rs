@@ -111,6 +111,11 @@ impl<'a> Printed<'a> {
         self.tokens.peek()
     }
 
+    /// The token `n` places ahead (0: the next one), without reading it.
+    pub fn peek_at(&mut self, n: usize) -> Option<Token<'a>> {
+        self.tokens.clone().nth(n)
+    }
+
     /// End the current canonical line: the format puts a line break here.
     pub fn end_line(&mut self) {
         self.canonical.push(b'\n');

@@ -6,9 +6,10 @@
 //! space; `No moves needed` is three tokens), case by case, keeping each
 //! token's line for the message. Findings, in the order they are looked for:
 //! a malformed token; `No moves needed` when moves are needed or moves when
-//! none are; moves that leave the centre mixed (with figures of the board
-//! before and after); a wrong centre digit; a sequence longer than the
-//! optimum; a shortest one that is not the smallest (when `lexmin`); missing
+//! none are; moves that leave the centre mixed; a wrong centre digit; a
+//! sequence longer than the optimum; a shortest one that is not the
+//! smallest (when `lexmin`). Each of these carries figures of the board
+//! before and after the moves (one board for `No moves needed`); missing
 //! cases; output after the last case. Each is WA naming the case and the
 //! output line. In strict mode an accepted output must also be laid out
 //! exactly as the reference prints it, else PE.
@@ -176,8 +177,26 @@ fn judge_case(
             )
         });
     }
+    let mut end = *board;
+    for &letter in printed.moves {
+        if let Some(m) = Move::from_letter(letter) {
+            end.apply(m);
+        }
+    }
+    // Every finding from here on is about legal moves: it shows the board
+    // before them and after them.
+    let boards = || {
+        vec![
+            board.figure("the board before the moves"),
+            end.figure(format!("the board after {}", shown(printed.moves))),
+        ]
+    };
+    let wrong = |line: usize, message: String| Finding {
+        figures: boards(),
+        ..Finding::wrong(line, message)
+    };
     if count > 0 && optimum == 0 {
-        return Err(Finding::wrong(
+        return Err(wrong(
             line,
             format!(
                 "found {count} moves {}, but no moves are needed: the centre already holds {}",
@@ -186,30 +205,18 @@ fn judge_case(
             ),
         ));
     }
-    let mut end = *board;
-    for &letter in printed.moves {
-        if let Some(m) = Move::from_letter(letter) {
-            end.apply(m);
-        }
-    }
     let Some(reached) = end.centre_digit() else {
-        return Err(Finding {
-            figures: vec![
-                board.figure("the board before the moves"),
-                end.figure(format!("the board after {}", shown(printed.moves))),
-            ],
-            ..Finding::wrong(
-                line,
-                format!(
-                    "the centre is not uniform after {}: it holds {}",
-                    quote(printed.moves),
-                    centre_text(&end)
-                ),
-            )
-        });
+        return Err(wrong(
+            line,
+            format!(
+                "the centre is not uniform after {}: it holds {}",
+                quote(printed.moves),
+                centre_text(&end)
+            ),
+        ));
     };
     if printed.digit != reached {
-        return Err(Finding::wrong(
+        return Err(wrong(
             printed.digit_line,
             format!(
                 "wrong centre digit: expected {reached}, found {}",
@@ -218,10 +225,7 @@ fn judge_case(
         ));
     }
     if count > optimum {
-        return Err(Finding::wrong(
-            line,
-            format!("{count} moves, optimum is {optimum}"),
-        ));
+        return Err(wrong(line, format!("{count} moves, optimum is {optimum}")));
     }
     if count < optimum {
         return Err(Finding {
@@ -245,7 +249,7 @@ fn judge_case(
             .find(|(_, (a, b))| **a != *b)
             .map(|(i, (&a, b))| (i, char::from(a), char::from(b)))
             .unwrap_or((0, '?', '?'));
-        return Err(Finding::wrong(
+        return Err(wrong(
             line,
             format!(
                 "not the smallest of the shortest answers: position {}: found {}, smallest is {}; expected {smallest}",

@@ -203,6 +203,50 @@ fn a_mixed_centre_shows_the_board_before_and_after() {
     );
 }
 
+/// Every WA whose moves were legal shows the board before and after them,
+/// the centre highlighted (the golden folders hold one of each finding).
+#[test]
+fn every_wrong_answer_with_legal_moves_shows_both_boards() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/checkers/rotation");
+    for (folder, case) in [
+        ("wrong-digit", 2),
+        ("longer-than-optimal", 1),
+        ("not-lexmin", 1),
+        ("moves-when-none-are-needed", 1),
+        ("centre-not-uniform", 1),
+    ] {
+        let read = |file: &str| std::fs::read(dir.join(folder).join(file)).unwrap_or_default();
+        let report = check(&read("input"), &read("output"), None, true, false);
+        assert_eq!(
+            report.verdict,
+            Verdict::WrongAnswer,
+            "{folder}: {}",
+            report.message
+        );
+        let titles: Vec<&str> = report.figures.iter().map(|f| f.title.as_str()).collect();
+        assert_eq!(titles.len(), 2, "{folder}: {titles:?}");
+        assert_eq!(
+            titles[0],
+            format!("the board before the moves (case {case})"),
+            "{folder}"
+        );
+        assert!(
+            titles[1].starts_with("the board after ")
+                && titles[1].ends_with(&format!("(case {case})")),
+            "{folder}: {titles:?}"
+        );
+        for figure in &report.figures {
+            let centre = figure
+                .rows
+                .iter()
+                .flatten()
+                .flatten()
+                .filter(|c| c.highlight);
+            assert_eq!(centre.count(), 8, "{folder}");
+        }
+    }
+}
+
 #[test]
 fn a_ten_megabyte_line_is_judged_quickly_and_without_panic() {
     let input = file_of(&[Board::default()]);

@@ -16,6 +16,9 @@
 //!
 //! It does not judge how the contestant found the sequence, and it reads no
 //! more than the count and the moves: anything after them is extra output.
+//! It replays the moves as it reads them and keeps only the board reached
+//! and the first optimum-many moves, and a count above [`READ_LIMIT`] is
+//! wrong from the count line alone: memory does not grow with the output.
 
 mod space;
 #[cfg(test)]
@@ -284,36 +287,78 @@ fn pair_at(length: u8, rng: &mut ChaCha8Rng) -> (Grid, Grid) {
     pick(target, rng).unwrap_or((target, target))
 }
 
-/// Parse a move token: four digits; `None` with the reason otherwise.
-fn parse_move(token: &reader::Token<'_>, index: usize) -> Result<Move, String> {
+/// Why a move token is not a legal move.
+struct BadMove {
+    what: String,
+    /// The cells it names that are on the board, to mark in a figure.
+    cells: Grid,
+    /// False when the token is not even four digits (no board is shown).
+    digits: bool,
+}
+
+/// Parse a move token: four digits naming two adjacent cells.
+fn parse_move(token: &reader::Token<'_>, index: usize) -> Result<Move, BadMove> {
     let b = token.bytes;
     let shown = token.quoted();
     if b.len() != 4 || !b.iter().all(u8::is_ascii_digit) {
-        return Err(format!(
-            "move {index}: found {shown}, expected a move r1c1r2c2 (four digits: the rows and columns of two adjacent cells, 1 to 4)"
-        ));
+        return Err(BadMove {
+            what: format!(
+                "move {index}: found {shown}, expected a move r1c1r2c2 (four digits: the rows and columns of two adjacent cells, 1 to 4)"
+            ),
+            cells: 0,
+            digits: false,
+        });
     }
     let d: Vec<u8> = b.iter().map(|c| c - b'0').collect();
+    let on_board = |r: u8, c: u8| (1..=4).contains(&r) && (1..=4).contains(&c);
+    let cells = [(d[0], d[1]), (d[2], d[3])]
+        .iter()
+        .filter(|&&(r, c)| on_board(r, c))
+        .fold(0, |acc: Grid, &(r, c)| acc | 1 << ((r - 1) * 4 + (c - 1)));
     for cell in [(d[0], d[1]), (d[2], d[3])] {
-        if !(1..=4).contains(&cell.0) || !(1..=4).contains(&cell.1) {
-            return Err(format!(
-                "move {index} {shown}: cell ({}, {}) is off the 4×4 board (rows and columns are 1 to 4)",
-                cell.0, cell.1
-            ));
+        if !on_board(cell.0, cell.1) {
+            return Err(BadMove {
+                what: format!(
+                    "move {index} {shown}: cell ({}, {}) is off the 4×4 board (rows and columns are 1 to 4)",
+                    cell.0, cell.1
+                ),
+                cells,
+                digits: true,
+            });
         }
     }
     let a = (d[0] - 1) * 4 + (d[1] - 1);
     let c = (d[2] - 1) * 4 + (d[3] - 1);
     let (a, c) = (a.min(c), a.max(c));
     if !space::MOVES.contains(&(a, c)) {
-        return Err(format!(
-            "move {index} {shown}: cells ({}, {}) and ({}, {}) are not adjacent (a move swaps two cells that share an edge)",
-            d[0], d[1], d[2], d[3]
-        ));
+        return Err(BadMove {
+            what: format!(
+                "move {index} {shown}: cells ({}, {}) and ({}, {}) are not adjacent (a move swaps two cells that share an edge)",
+                d[0], d[1], d[2], d[3]
+            ),
+            cells,
+            digits: true,
+        });
     }
     Ok((a, c))
 }
 
+/// The most moves a count may announce for the moves to be read: 50 times
+/// the longest optimum, so a longer count is wrong whatever follows it.
+/// Above it the checker answers from the count line alone, and reads and
+/// stores nothing more: its memory and time do not grow with the output.
+pub const READ_LIMIT: u64 = 1000;
+
+/// A shortest move as read: the move, its line and the bytes written.
+type Read<'a> = (Move, usize, &'a [u8]);
+
+/// Read the count and the moves, replaying them as they are read: the
+/// board reached and the first `best.len()` moves (all that the lexmin
+/// comparison needs) are kept, nothing else. Findings, in the order looked
+/// for: a malformed count; a count above [`READ_LIMIT`]; a malformed or
+/// illegal move (with the board it was played on); too few moves; a further
+/// move after the count's; other extra output; the target not reached; a
+/// length other than the optimum; not the smallest (with `lexmin`).
 fn verify(
     output: &[u8],
     start: Grid,
@@ -323,12 +368,24 @@ fn verify(
 ) -> Result<Accepted, Finding> {
     let mut printed = Printed::new(output);
     let count_token = printed.next(1, "the number of moves")?;
+    let count_line = count_token.pos.line;
     let count = count_token
         .parse_in(0, finding::MAX_COUNT, "the number of moves")
-        .map_err(|e| Finding::new(1, count_token.pos.line, e.message()))?;
+        .map_err(|e| Finding::new(1, count_line, e.message()))?;
     printed.end_line();
-    let mut moves: Vec<(Move, usize)> = Vec::new();
-    let mut written: Vec<Vec<u8>> = Vec::new();
+    if count > READ_LIMIT {
+        return Err(Finding::new(
+            1,
+            count_line,
+            format!(
+                "the count announces {count} moves, but the optimum is {}: no two boards are more than {MAX_LENGTH} moves apart, so a count above {READ_LIMIT} is wrong whatever follows (the moves were not read)",
+                best.len()
+            ),
+        ));
+    }
+    let mut board = start;
+    let mut kept: Vec<Read<'_>> = Vec::with_capacity(best.len());
+    let mut last_line = count_line;
     for index in 1..=count {
         let token = printed.next(
             1,
@@ -338,19 +395,35 @@ fn verify(
             ),
         )?;
         let m = parse_move(&token, index as usize)
-            .map_err(|what| Finding::new(1, token.pos.line, what))?;
-        moves.push((m, token.pos.line));
-        written.push(token.bytes.to_vec());
+            .map_err(|bad| illegal(bad, token.pos.line, board, index - 1))?;
+        board = space::apply(board, m);
+        if kept.len() < best.len() {
+            kept.push((m, token.pos.line, token.bytes));
+        }
+        last_line = token.pos.line;
         printed.end_line();
+    }
+    if let Some(next) = printed.peek()
+        && parse_move(&next, count as usize + 1).is_ok()
+    {
+        let after = if count == 0 {
+            "right after it".to_string()
+        } else {
+            format!("after move {count}")
+        };
+        return Err(Finding::new(
+            1,
+            next.pos.line,
+            format!(
+                "the count on line {count_line} announces {count} moves, but more moves follow: found {} {after}",
+                next.quoted()
+            ),
+        ));
     }
     let accepted = printed.finish(
         &format!("after the {count} moves the count announced"),
         String::new(),
     )?;
-    let board = moves
-        .iter()
-        .fold(start, |board, &(m, _)| space::apply(board, m));
-    let last_line = moves.last().map_or(count_token.pos.line, |&(_, line)| line);
     if board != target {
         return Err(Finding::new(
             1,
@@ -363,10 +436,7 @@ fn verify(
         )
         .with_figures(vec![
             grid4::figure(
-                format!(
-                    "board reached after {} moves (wrong cells marked)",
-                    moves.len()
-                ),
+                format!("board reached after {count} moves (wrong cells marked)"),
                 board,
                 SYMBOLS,
                 board ^ target,
@@ -374,17 +444,22 @@ fn verify(
             grid4::figure("target board", target, SYMBOLS, 0),
         ]));
     }
-    if moves.len() != best.len() {
+    if count != best.len() as u64 {
         return Err(Finding::new(
             1,
-            count_token.pos.line,
-            format!("{} moves, optimum is {}", moves.len(), best.len()),
+            count_line,
+            format!("{count} moves, optimum is {}", best.len()),
         ));
     }
     let expected: Vec<String> = best.iter().map(|&m| space::move_text(m)).collect();
-    if lexmin && let Some(i) = (0..best.len()).find(|&i| written[i] != expected[i].as_bytes()) {
-        let shown = String::from_utf8_lossy(&written[i]);
-        let why = if moves[i].0 == best[i] {
+    if lexmin
+        && let Some((i, &(m, line, written))) = kept
+            .iter()
+            .enumerate()
+            .find(|&(i, &(_, _, written))| written != expected[i].as_bytes())
+    {
+        let shown = String::from_utf8_lossy(written);
+        let why = if m == best[i] {
             format!(
                 "move {} is written {shown}: the same swap, but the smallest writes it {} (the upper or left cell first; moves compare as the strings written)",
                 i + 1,
@@ -395,7 +470,7 @@ fn verify(
         };
         return Err(Finding::new(
             1,
-            moves[i].1,
+            line,
             format!(
                 "not the lexicographically smallest shortest sequence: {why} (the smallest is {})",
                 expected.join(" ")
@@ -411,4 +486,33 @@ fn verify(
         summary,
         ..accepted
     })
+}
+
+/// The finding for an illegal move, played on `board` after `played` legal
+/// moves: four digits that are not a move get the board (in the message and
+/// as a figure, the cells named marked).
+fn illegal(bad: BadMove, line: usize, board: Grid, played: u64) -> Finding {
+    if !bad.digits {
+        return Finding::new(1, line, bad.what);
+    }
+    let when = match played {
+        0 => "the start board".to_string(),
+        1 => "the board after 1 move".to_string(),
+        n => format!("the board after {n} moves"),
+    };
+    Finding::new(
+        1,
+        line,
+        format!(
+            "{}; it was played on {when}, {}",
+            bad.what,
+            grid4::render_inline(board, SYMBOLS)
+        ),
+    )
+    .with_figures(vec![grid4::figure(
+        format!("{when} (the cells the move names marked)"),
+        board,
+        SYMBOLS,
+        bad.cells,
+    )])
 }

@@ -187,7 +187,7 @@ fn checker_findings() {
         (
             b"4\n1222\n1133\n",
             Verdict::WrongAnswer,
-            "move 2 \"1133\": cells (1, 1) and (3, 3) are not adjacent",
+            "move 2 \"1133\": cells (1, 1) and (3, 3) are not adjacent (a move swaps two cells that share an edge); it was played on the board after 1 move, 1011/0100/1110/0010",
         ),
         (
             b"4\n1222\n1424\n",
@@ -197,7 +197,17 @@ fn checker_findings() {
         (
             b"3\n1222\n1424\n3242\n4344\n",
             Verdict::WrongAnswer,
-            "output line 5: extra output after the 3 moves",
+            "case 1, output line 5: the count on line 1 announces 3 moves, but more moves follow: found \"4344\" after move 3",
+        ),
+        (
+            b"3\n1222\n1424\n3242\nxyz\n",
+            Verdict::WrongAnswer,
+            "output line 5: extra output after the 3 moves the count announced: found \"xyz\"",
+        ),
+        (
+            b"0\n1222\n",
+            Verdict::WrongAnswer,
+            "the count on line 1 announces 0 moves, but more moves follow: found \"1222\" right after it",
         ),
         (
             b"2\n1222\n1424\n",
@@ -251,6 +261,20 @@ fn checker_findings() {
         "{}",
         report.message
     );
+    let bad = check(b"4\n1222\n1133\n");
+    assert_eq!(bad.figures.len(), 1);
+    assert_eq!(
+        bad.figures[0].to_text(),
+        "the board after 1 move (the cells the move names marked):\n[1] 0  1  1\n 0  1  0  0\n 1  1 [1] 0\n 0  0  1  0\n"
+    );
+    let off = check(b"4\n5112\n");
+    assert!(
+        off.message
+            .contains("it was played on the start board, 1111/0000/1110/0010"),
+        "{}",
+        off.message
+    );
+    assert!(check(b"4\n1a22\n").figures.is_empty());
     let long_count = format!("{}\n", "9".repeat(400));
     assert!(check(long_count.as_bytes()).message.contains("too large"));
 }
@@ -386,4 +410,56 @@ proptest! {
         let _ = Swap.validate(&input[..at]);
         let _ = check_with(&input, b"0\n", None, false);
     }
+}
+
+/// Memory and time do not grow with the output: a count above the read
+/// limit is answered from the count line, a small count reads one token
+/// past its moves, and only the optimum's number of moves is kept.
+#[test]
+fn long_outputs_are_not_read_whole() {
+    let many = "1222\n".repeat(200_000);
+    let report = check(format!("{}\n{many}", READ_LIMIT + 1).as_bytes());
+    assert_eq!(report.verdict, Verdict::WrongAnswer);
+    assert_eq!(
+        report.message,
+        format!(
+            "case 1, output line 1: the count announces {} moves, but the optimum is 4: no two boards are more than 20 moves apart, so a count above {READ_LIMIT} is wrong whatever follows (the moves were not read)",
+            READ_LIMIT + 1
+        )
+    );
+    // The garbage after the count is never looked at.
+    let report = check(format!("{}\n\u{ff}", finding::MAX_COUNT).as_bytes());
+    assert!(
+        report.message.contains("the moves were not read"),
+        "{}",
+        report.message
+    );
+    // At the limit every move is read and replayed: a 1000-move sequence
+    // that reaches the target is too long, one that does not misses it.
+    let back_and_forth = format!("1000\n{}", "1112\n".repeat(1000));
+    let report = check_with(
+        b"1111\n0000\n1110\n0010\n1111\n0000\n1110\n0010\n",
+        back_and_forth.as_bytes(),
+        None,
+        false,
+    );
+    assert_eq!(
+        report.message,
+        "case 1, output line 1: 1000 moves, optimum is 0"
+    );
+    let report = check(back_and_forth.as_bytes());
+    assert!(
+        report.message.contains("do not reach the target"),
+        "{}",
+        report.message
+    );
+    // A short count followed by many moves stops at the first extra one.
+    let report = check(format!("2\n{many}").as_bytes());
+    assert!(
+        report
+            .message
+            .contains("announces 2 moves, but more moves follow"),
+        "{}",
+        report.message
+    );
 }
