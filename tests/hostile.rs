@@ -420,7 +420,8 @@ fn submission_cannot_signal_the_judge_as_root() {
         r#"#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
-int main(void){ if (kill(getppid(), SIGKILL) == 0) return 9; printf("3\n7\n"); return 0; }"#,
+int main(void){ pid_t judge = getppid(); /* 0 in a PID namespace: the judge is outside it */
+  if (judge > 0 && kill(judge, SIGKILL) == 0) return 9; printf("3\n7\n"); return 0; }"#,
     );
     let (report, _) = zoo.run(&killer, &[]);
     if protection_on(&report, "own unprivileged user") {
@@ -521,4 +522,35 @@ int main(void){ int n = 0, ok = 1; const char *allowed[] = {"PATH=", "HOME=", "T
     let ran = run(cmd);
     let report = ran.json();
     assert_eq!(only_case(&report)["verdict"], "AC", "{report:#}");
+}
+
+/// As root each worker has its own PID namespace: a submission sees only
+/// its own processes in /proc (and the namespace's init, which shows no
+/// command line of the judge's).
+#[test]
+fn a_submission_sees_only_its_own_processes() {
+    let zoo = Zoo::new();
+    let counter = build(
+        "c",
+        "process_counter",
+        r#"#include <dirent.h>
+#include <stdio.h>
+#include <ctype.h>
+#include <string.h>
+int main(void){ DIR *d = opendir("/proc"); struct dirent *e; int n = 0;
+  while (d && (e = readdir(d))) if (isdigit((unsigned char)e->d_name[0])) n++;
+  char line[256] = ""; FILE *f = fopen("/proc/1/cmdline", "r");
+  if (f) { size_t k = fread(line, 1, sizeof line - 1, f); line[k] = 0; fclose(f); }
+  if (n <= 3 && strstr(line, "judge-init") == line) { printf("3\n7\n"); return 0; }
+  printf("saw %d processes, pid 1 is %s\n", n, line); return 0; }"#,
+    );
+    let (report, _) = zoo.run(&counter, &[]);
+    let c = only_case(&report);
+    if protection_on(&report, "PID namespace") {
+        assert_eq!(c["verdict"], "AC", "{c:#}");
+    } else {
+        let off = report["protections"]["off"].to_string();
+        assert!(off.contains("PID namespace"), "{off}");
+        assert_eq!(c["verdict"], "WA", "{c:#}");
+    }
 }

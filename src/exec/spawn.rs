@@ -112,6 +112,13 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         errno: 0,
     };
     let shares_memory = !setup.enters_user_namespace();
+    // A PID namespace is entered by this thread for the clone, and left
+    // right after: `setns(CLONE_NEWPID)` sets where the caller's next
+    // children go. Only with a shared-memory clone (root isolation).
+    let pid_namespace = match setup.pid_namespace {
+        Some(fd) if shares_memory => Some((fd, home_pid_namespace()?)),
+        _ => None,
+    };
     // SAFETY: signals are blocked around the clone so that no handler runs
     // in the child; the child runs `child_main` on its own stack (or, for a
     // fork, in its own copy of memory) and ends in exec or `_exit`.
@@ -120,6 +127,13 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         let mut old: libc::sigset_t = std::mem::zeroed();
         libc::sigfillset(&mut all);
         libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+        if let Some((fd, _)) = pid_namespace
+            && libc::setns(fd, libc::CLONE_NEWPID) != 0
+        {
+            let e = std::io::Error::last_os_error();
+            libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+            return Err(format!("entering the PID namespace: {e}"));
+        }
         let pid = if shares_memory {
             let mut stack = vec![0u8; 128 * 1024];
             let top = stack.as_mut_ptr().add(stack.len());
@@ -139,15 +153,29 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
             }
             pid
         };
+        let clone_error = std::io::Error::last_os_error();
+        let back = match pid_namespace {
+            Some((_, home)) => libc::setns(home, libc::CLONE_NEWPID) == 0,
+            None => true,
+        };
         libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
-        pid
+        if !back {
+            // Later children of this thread would start in the slot's
+            // namespace, where its init would kill them: stop here.
+            let e = std::io::Error::last_os_error();
+            panic!("cannot return to the judge's PID namespace: {e}");
+        }
+        (pid, clone_error)
     };
+    let (pid, clone_error) = pid;
     if pid < 0 {
-        return Err(format!(
-            "{}: {}",
-            STAGES[4],
-            std::io::Error::last_os_error()
-        ));
+        if pid_namespace.is_some() && clone_error.raw_os_error() == Some(libc::ENOMEM) {
+            return Err(format!(
+                "{}: {clone_error} (the worker's PID namespace has lost its init)",
+                STAGES[4]
+            ));
+        }
+        return Err(format!("{}: {clone_error}", STAGES[4]));
     }
     if !shares_memory {
         // A forked child cannot write into our memory: learn of an exec
@@ -168,6 +196,21 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         ));
     }
     Ok(pid)
+}
+
+/// The judge's own PID namespace (to return to after a clone into a
+/// slot's), opened once.
+fn home_pid_namespace() -> Result<i32, String> {
+    static HOME: std::sync::OnceLock<Result<std::os::fd::OwnedFd, String>> =
+        std::sync::OnceLock::new();
+    HOME.get_or_init(|| {
+        std::fs::File::open("/proc/self/ns/pid")
+            .map(std::os::fd::OwnedFd::from)
+            .map_err(|e| format!("/proc/self/ns/pid: {e}"))
+    })
+    .as_ref()
+    .map(std::os::fd::AsRawFd::as_raw_fd)
+    .map_err(Clone::clone)
 }
 
 extern "C" fn child_entry(arg: *mut libc::c_void) -> libc::c_int {

@@ -60,9 +60,24 @@ impl Sandbox {
             hide_dirs,
             hide_files,
             scratch: self.scratch_path.clone(),
+            pid: root,
         };
-        // Making slot 0's namespaces is the probe: if it works, every slot's will.
-        let probe = namespaces::create(&plan);
+        // Making slot 0's namespaces is the probe: if it works, every slot's
+        // will. A PID namespace that cannot be made (a container that masks
+        // /proc refuses a new proc mount) leaves the others.
+        let mut plan = plan;
+        let mut probe = namespaces::create(&plan);
+        let mut pid_refused = None;
+        if plan.pid
+            && let Err(e) = &probe
+        {
+            plan.pid = false;
+            let without = namespaces::create(&plan);
+            if without.is_ok() {
+                pid_refused = Some(e.clone());
+            }
+            probe = without;
+        }
         let ns_ok = probe.is_ok();
         self.isolation = match (root, ns_ok) {
             (true, _) => Isolation::Root,
@@ -113,14 +128,22 @@ impl Sandbox {
                     if self.hide.len() == 1 { "" } else { "s" }
                 ));
                 on.push("IPC and UTS namespaces".into());
-                off.push(format!(
-                    "PID namespace: a submission can see the machine's processes in /proc ({})",
-                    if root {
-                        "their command lines, not their memory: it runs as another user"
-                    } else {
-                        "and, being you, trace your other processes where the kernel allows"
-                    }
-                ));
+                if plan.pid {
+                    on.push(
+                        "PID namespace per worker: a submission sees only its own processes, and its init kills whatever is left after each case"
+                            .into(),
+                    );
+                } else {
+                    off.push(format!(
+                        "PID namespace{}: a submission can see the machine's processes in /proc ({})",
+                        pid_refused.as_ref().map(|e| format!(" ({e})")).unwrap_or_default(),
+                        if root {
+                            "their command lines, not their memory: it runs as another user"
+                        } else {
+                            "and, being you, trace your other processes where the kernel allows"
+                        }
+                    ));
+                }
             }
             Err(e) => off.push(format!(
                 "namespaces ({e}): a submission can use the network and read the cases and answer files"

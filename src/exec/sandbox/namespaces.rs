@@ -13,9 +13,19 @@
 //! - /tmp, /var/tmp and /dev/shm are read-only, except the judge's scratch
 //!   directory where each case has its private working directory.
 //!
-//! The holder's code runs between fork and exit in a multi-threaded
-//! process: it makes system calls on data prepared before the fork, and
-//! nothing else (no allocation, no locks).
+//! As root, the holder also unshares a PID namespace and forks its init,
+//! which stays for the slot's lifetime: it mounts the namespace's own
+//! /proc (a submission sees only its own processes), and on each command
+//! from the judge kills every other process of the namespace and reaps
+//! them (after a case, nothing it started is left, whatever it did to
+//! escape its group); when the judge's end of its pipe closes (the judge
+//! finished or died), it does so one last time and exits. Cases enter the
+//! PID namespace through the spawning thread (see `spawn`), since
+//! `setns(CLONE_NEWPID)` moves only the caller's future children.
+//!
+//! The holder's and init's code runs between fork and exit in a
+//! multi-threaded process: it makes system calls on data prepared before
+//! the fork, and nothing else (no allocation, no locks).
 
 use std::ffi::CString;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -31,16 +41,74 @@ pub struct NamespacePlan {
     pub hide_files: Vec<PathBuf>,
     /// The judge's scratch directory: stays writable.
     pub scratch: PathBuf,
+    /// A PID namespace with its own init and /proc (root only).
+    pub pid: bool,
 }
 
 /// Open namespace descriptors, in the order a case enters them.
 #[derive(Debug)]
 pub struct SlotNamespaces {
     pub entries: Vec<(OwnedFd, i32)>,
+    /// The slot's PID namespace and its init, when there is one.
+    pub pid: Option<PidNamespace>,
+}
+
+/// A slot's PID namespace: the descriptor a spawning thread enters, and
+/// the pipes to its init (see the module doc).
+#[derive(Debug)]
+pub struct PidNamespace {
+    pub fd: OwnedFd,
+    /// The init's pid (in the judge's namespace): a child of the judge
+    /// after the holder exits, never to be swept as an orphan.
+    pub init: i32,
+    command: Option<OwnedFd>,
+    ack: OwnedFd,
+}
+
+impl PidNamespace {
+    /// Whether anything but init may be alive in the namespace: once a
+    /// case's main process is gone, whatever is left descends from an
+    /// orphan re-parented to init, so init has a child (or the kernel
+    /// keeps no list of children, and the answer is yes).
+    pub fn occupied(&self) -> bool {
+        let path = format!("/proc/{0}/task/{0}/children", self.init);
+        std::fs::read(path).map_or(true, |list| list.iter().any(u8::is_ascii_digit))
+    }
+
+    /// Have init kill and reap every process of the namespace but itself.
+    /// True if something was still alive when it gave up (it tries for
+    /// about 20 ms), or init is gone.
+    pub fn sweep(&self) -> bool {
+        let Some(command) = &self.command else {
+            return true;
+        };
+        if rustix::io::write(command, b"k") != Ok(1) {
+            return true;
+        }
+        let mut ack = [0u8; 1];
+        loop {
+            match rustix::io::read(&self.ack, &mut ack) {
+                Ok(1) => return ack[0] != 0,
+                Err(rustix::io::Errno::INTR) => continue,
+                _ => return true,
+            }
+        }
+    }
+}
+
+impl Drop for PidNamespace {
+    fn drop(&mut self) {
+        // Closing the command pipe tells init to kill everything and exit.
+        drop(self.command.take());
+        let mut status = 0;
+        // SAFETY: reaping our own child (init is re-parented to the judge,
+        // a child subreaper) by its pid.
+        unsafe { libc::waitpid(self.init, &mut status, 0) };
+    }
 }
 
 /// Steps of the holder, to say which one failed.
-const STAGES: [&str; 8] = [
+const STAGES: [&str; 11] = [
     "unshare(CLONE_NEWUSER)",
     "writing the uid/gid map",
     "unshare(mount, network, IPC, UTS)",
@@ -49,6 +117,9 @@ const STAGES: [&str; 8] = [
     "hiding a file",
     "making /tmp read-only",
     "keeping the scratch directory writable",
+    "unshare(CLONE_NEWPID)",
+    "starting the PID namespace's init",
+    "mounting the PID namespace's /proc",
 ];
 
 fn cstring(p: &Path) -> Result<CString, String> {
@@ -85,7 +156,16 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
         rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| e.to_string())?;
     let (go_r, go_w) =
         rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| e.to_string())?;
+    let (command_r, command_w) =
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| e.to_string())?;
+    let (ack_r, ack_w) =
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| e.to_string())?;
     let holder = Holder {
+        argv_area: argv_area(),
+        pid: plan.pid,
+        init_command: command_r.as_raw_fd(),
+        init_ack: ack_w.as_raw_fd(),
+        init_ack_read: ack_r.as_raw_fd(),
         maps: maps.as_ref(),
         hide_dirs: &hide_dirs,
         hide_files: &hide_files,
@@ -105,18 +185,21 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
     }
     drop(ready_w);
     drop(go_r);
-    let mut status = [0u8; 8];
+    drop(command_r);
+    drop(ack_w);
+    let mut status = [0u8; 12];
     let got = rustix::io::read(&ready_r, &mut status).unwrap_or(0);
     let reap = || {
         let mut st = 0;
         // SAFETY: reaping our own child.
         unsafe { libc::waitpid(pid, &mut st, 0) };
     };
-    if got != 8 {
+    if got != 12 {
         reap();
         return Err("the namespace holder died before it was ready".to_string());
     }
-    if status != [0u8; 8] {
+    let init = i32::from_ne_bytes([status[8], status[9], status[10], status[11]]);
+    if status[..8] != [0u8; 8] {
         reap();
         let stage = u32::from_ne_bytes([status[0], status[1], status[2], status[3]]) as usize;
         let errno = i32::from_ne_bytes([status[4], status[5], status[6], status[7]]);
@@ -136,25 +219,55 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
         ("ipc", libc::CLONE_NEWIPC),
         ("uts", libc::CLONE_NEWUTS),
     ]);
+    if plan.pid {
+        kinds.push(("pid_for_children", libc::CLONE_NEWPID));
+    }
+    // From here on a failure must also end init: dropping `pid_namespace`
+    // (or the command pipe, before it exists) does.
+    let mut command_w = Some(command_w);
     let mut entries = Vec::new();
+    let mut pid_fd = None;
     for (name, kind) in kinds {
         let path = format!("/proc/{pid}/ns/{name}");
         match std::fs::File::open(&path) {
+            Ok(f) if kind == libc::CLONE_NEWPID => pid_fd = Some(OwnedFd::from(f)),
             Ok(f) => entries.push((OwnedFd::from(f), kind)),
             Err(e) => {
                 let _ = rustix::io::write(&go_w, b"x");
                 reap();
+                if plan.pid {
+                    drop(command_w.take());
+                    let mut st = 0;
+                    // SAFETY: init is the holder's child, now ours: reap it.
+                    unsafe { libc::waitpid(init, &mut st, 0) };
+                }
                 return Err(format!("{path}: {e}"));
             }
         }
     }
     let _ = rustix::io::write(&go_w, b"x");
     reap();
-    Ok(SlotNamespaces { entries })
+    let pid_namespace = pid_fd.map(|fd| PidNamespace {
+        fd,
+        init,
+        command: command_w.take(),
+        ack: ack_r,
+    });
+    Ok(SlotNamespaces {
+        entries,
+        pid: pid_namespace,
+    })
 }
 
 /// The holder's side: system calls only.
 struct Holder<'a> {
+    /// Where the judge's command line lies in its memory (and so in
+    /// init's copy): init blanks it, so /proc/1/cmdline tells nothing.
+    argv_area: Option<(usize, usize)>,
+    pid: bool,
+    init_command: i32,
+    init_ack: i32,
+    init_ack_read: i32,
     maps: Option<&'a (Vec<u8>, Vec<u8>)>,
     hide_dirs: &'a [CString],
     hide_files: &'a [CString],
@@ -166,11 +279,14 @@ struct Holder<'a> {
 
 impl Holder<'_> {
     fn run(&self) -> ! {
-        let result = self.setup();
-        let mut status = [0u8; 8];
-        if let Err((stage, errno)) = result {
-            status[..4].copy_from_slice(&(stage as u32).to_ne_bytes());
-            status[4..].copy_from_slice(&errno.to_ne_bytes());
+        let result = self.setup().and_then(|()| self.start_init());
+        let mut status = [0u8; 12];
+        match result {
+            Err((stage, errno)) => {
+                status[..4].copy_from_slice(&(stage as u32).to_ne_bytes());
+                status[4..8].copy_from_slice(&errno.to_ne_bytes());
+            }
+            Ok(init) => status[8..].copy_from_slice(&init.to_ne_bytes()),
         }
         // SAFETY: plain system calls, then _exit.
         unsafe {
@@ -208,6 +324,9 @@ impl Holder<'_> {
             ) != 0
             {
                 return Err(fail(2));
+            }
+            if self.pid && libc::unshare(libc::CLONE_NEWPID) != 0 {
+                return Err(fail(8));
             }
             let none = std::ptr::null();
             if libc::mount(
@@ -291,6 +410,133 @@ impl Holder<'_> {
             libc::sethostname(c"judge".as_ptr(), 5);
         }
         Ok(())
+    }
+}
+
+impl Holder<'_> {
+    /// Fork the PID namespace's init (the holder's first child after
+    /// unsharing it is its pid 1) and wait until it has mounted its /proc.
+    /// Returns init's pid (0 without a PID namespace).
+    fn start_init(&self) -> Result<i32, (usize, i32)> {
+        if !self.pid {
+            return Ok(0);
+        }
+        // SAFETY: the child runs `init_main`, system calls only.
+        unsafe {
+            let init = libc::fork();
+            if init < 0 {
+                return Err((
+                    9,
+                    std::io::Error::last_os_error().raw_os_error().unwrap_or(0),
+                ));
+            }
+            if init == 0 {
+                if let Some((start, end)) = self.argv_area {
+                    let name = b"judge-init\0";
+                    let area = end.saturating_sub(start);
+                    std::ptr::write_bytes(start as *mut u8, 0, area);
+                    if area >= name.len() {
+                        std::ptr::copy_nonoverlapping(name.as_ptr(), start as *mut u8, name.len());
+                    }
+                }
+                init_main(self.init_command, self.init_ack);
+            }
+            let mut errno = [0u8; 4];
+            if libc::read(self.init_ack_read, errno.as_mut_ptr().cast(), 4) != 4 {
+                return Err((9, 0));
+            }
+            match i32::from_ne_bytes(errno) {
+                0 => Ok(init),
+                e => {
+                    let mut st = 0;
+                    libc::waitpid(init, &mut st, 0);
+                    Err((10, e))
+                }
+            }
+        }
+    }
+}
+
+/// The judge's command-line area (`arg_start`, `arg_end` of
+/// /proc/self/stat), if it can be read.
+fn argv_area() -> Option<(usize, usize)> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after_name = &stat[stat.rfind(')')? + 2..];
+    // Fields 48 and 49 (1-based); after the name the fields start at 3.
+    let mut fields = after_name.split(' ').skip(45);
+    let start: usize = fields.next()?.parse().ok()?;
+    let end: usize = fields.next()?.parse().ok()?;
+    (start != 0 && end > start).then_some((start, end))
+}
+
+/// Pid 1 of a slot's PID namespace (see the module doc). System calls only.
+fn init_main(command: i32, ack: i32) -> ! {
+    // SAFETY: plain system calls on our own descriptors, then _exit.
+    unsafe {
+        // Keep only the two pipes: a copy of another slot's command pipe
+        // would keep that slot's init from ever seeing the judge go.
+        let (low, high) = (command.min(ack), command.max(ack));
+        let close_range = |first: i32, last: i32| {
+            if first <= last {
+                libc::syscall(libc::SYS_close_range, first as u32, last as u32, 0u32);
+            }
+        };
+        close_range(0, low - 1);
+        close_range(low + 1, high - 1);
+        close_range(high + 1, i32::MAX);
+        let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+        let errno: i32 = if libc::mount(
+            c"proc".as_ptr(),
+            c"/proc".as_ptr(),
+            c"proc".as_ptr(),
+            flags,
+            std::ptr::null(),
+        ) == 0
+        {
+            0
+        } else {
+            std::io::Error::last_os_error()
+                .raw_os_error()
+                .unwrap_or(libc::EIO)
+        };
+        libc::write(ack, errno.to_ne_bytes().as_ptr().cast(), 4);
+        if errno != 0 {
+            libc::_exit(1);
+        }
+        loop {
+            let mut byte = 0u8;
+            let n = libc::read(command, (&mut byte as *mut u8).cast(), 1);
+            if n < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+                continue;
+            }
+            let left = kill_all_but_me();
+            if n != 1 {
+                libc::_exit(0);
+            }
+            libc::write(ack, [u8::from(left)].as_ptr().cast(), 1);
+        }
+    }
+}
+
+/// In a PID namespace's init: SIGKILL every other process of the namespace
+/// and reap those that became ours, until none is left (true: some still
+/// were after about 20 ms).
+unsafe fn kill_all_but_me() -> bool {
+    // SAFETY: plain system calls.
+    unsafe {
+        for _ in 0..200 {
+            libc::kill(-1, libc::SIGKILL);
+            while libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) > 0 {}
+            if libc::kill(-1, 0) != 0 {
+                return false;
+            }
+            let pause = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 100_000,
+            };
+            libc::nanosleep(&pause, std::ptr::null_mut());
+        }
+        true
     }
 }
 

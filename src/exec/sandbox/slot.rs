@@ -32,13 +32,20 @@ impl Sandbox {
         let namespaces = match (namespaces, &self.ns_plan) {
             (Some(ns), _) => Some(ns),
             (None, Some(plan)) => {
-                // The holder is a child of the judge: no orphan sweep may
-                // run while it lives.
+                // The holder is a child of the judge, and the PID
+                // namespace's init becomes one when the holder exits: no
+                // orphan sweep may run until init is known as no orphan.
                 let _no_sweep = self.spawn_lock.read().unwrap_or_else(|e| e.into_inner());
-                Some(namespaces::create(plan).map_err(|e| format!("slot {slot} namespaces: {e}"))?)
+                let ns =
+                    namespaces::create(plan).map_err(|e| format!("slot {slot} namespaces: {e}"))?;
+                self.protect_init(&ns);
+                Some(ns)
             }
             (None, None) => None,
         };
+        if let Some(ns) = &namespaces {
+            self.protect_init(ns);
+        }
         let cgroup = match &self.cgroups {
             Some(root) => Some(Mutex::new(
                 root.slot(slot)
@@ -55,6 +62,18 @@ impl Sandbox {
             cgroup,
             user,
         })
+    }
+}
+
+impl Sandbox {
+    /// Register a slot's PID-namespace init as no orphan to sweep.
+    fn protect_init(&self, ns: &SlotNamespaces) {
+        if let Some(pid) = &ns.pid {
+            self.active
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(pid.init);
+        }
     }
 }
 
@@ -134,6 +153,7 @@ impl SlotGuard<'_> {
                         .iter()
                         .map(|(fd, kind)| (fd.as_raw_fd(), *kind))
                         .collect();
+                    setup.pid_namespace = ns.pid.as_ref().map(|p| p.fd.as_raw_fd());
                     setup.workdir =
                         CString::new(self.workdir().as_os_str().as_encoded_bytes()).ok();
                 }
@@ -217,7 +237,14 @@ impl SlotGuard<'_> {
                 0
             };
             let user_alive = main_reaped && !self.sandbox.children_list && self.kill_user();
-            if !group_alive && !cgroup_alive && swept == 0 && !user_alive {
+            // The PID namespace's init kills and reaps what is left in it.
+            let pid_ns_alive = main_reaped
+                && self
+                    .state
+                    .and_then(|s| s.namespaces.as_ref())
+                    .and_then(|ns| ns.pid.as_ref())
+                    .is_some_and(|p| p.occupied() && p.sweep());
+            if !group_alive && !cgroup_alive && swept == 0 && !user_alive && !pid_ns_alive {
                 return;
             }
             if round > 0 {
