@@ -69,9 +69,19 @@ impl ChildSetup {
                 check(libc::setrlimit(resource, &limit))?;
             }
             if let Some((uid, gid)) = self.user {
-                check(libc::setgroups(0, std::ptr::null()))?;
-                check(libc::setresgid(gid, gid, gid))?;
-                check(libc::setresuid(uid, uid, uid))?;
+                // Raw system calls: glibc's wrappers would have every thread
+                // of the process change too (a broadcast by signal that
+                // waits on a futex), and this child shares the judge's
+                // memory, thread list included: in a PID namespace, where
+                // pids mean something else, that wait never ends.
+                let raw = |r: libc::c_long| check(if r == 0 { 0 } else { -1 });
+                raw(libc::syscall(
+                    libc::SYS_setgroups,
+                    0usize,
+                    std::ptr::null::<libc::gid_t>(),
+                ))?;
+                raw(libc::syscall(libc::SYS_setresgid, gid, gid, gid))?;
+                raw(libc::syscall(libc::SYS_setresuid, uid, uid, uid))?;
             }
             // If the judge dies (even by SIGKILL), the program dies with it.
             // Set after the user switch, which would clear it.

@@ -9,10 +9,10 @@
 //! what the machine allows ([`Isolation`]):
 //! - **root** (CI, containers): each worker slot runs its programs as its
 //!   own unprivileged user (`uid_base + slot`, as isolate's boxes), inside
-//!   the slot's mount, network, IPC and UTS namespaces (see
+//!   the slot's mount, PID, network, IPC and UTS namespaces (see
 //!   [`namespaces`]): no network, the cases and the judge's files hidden;
 //! - **user namespaces** (a user without root where the kernel allows
-//!   unprivileged user namespaces): the same namespaces, under the judge's
+//!   unprivileged user namespaces): the same namespaces but PID, under the judge's
 //!   own user;
 //! - **plain**: limits only.
 //!
