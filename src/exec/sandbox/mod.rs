@@ -34,6 +34,7 @@ pub mod cgroup;
 pub mod child;
 mod isolation;
 pub mod namespaces;
+mod pid_init;
 mod slot;
 
 use super::Limits;
