@@ -78,8 +78,20 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
     std::fs::create_dir_all(&args.out)
         .map_err(|e| Failure::Usage(format!("{}: cannot create: {e}", args.out.display())))?;
     for (path, bytes) in &files {
-        write_atomically(path, bytes)
-            .map_err(|e| Failure::Internal(format!("{}: cannot write: {e}", path.display())))?;
+        // Without --force, a file that appears between the check above and
+        // this write is still not replaced.
+        let written = if args.force {
+            write_atomically(path, bytes)
+        } else {
+            crate::report::write_new_atomically(path, bytes)
+        };
+        written.map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => Failure::Usage(format!(
+                "{}: appeared while the cases were written; not replaced (use --force to overwrite)",
+                path.display()
+            )),
+            _ => Failure::Internal(format!("{}: cannot write: {e}", path.display())),
+        })?;
     }
     eprintln!(
         "wrote {} case{} of {} (seed {}) to {} in {} file{}",

@@ -95,6 +95,17 @@ pub fn check_target(path: &Path) -> Result<(), String> {
 /// file's private 0600: reports are published as CI artifacts, cases
 /// committed and shared.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_via_temp(path, bytes, true)
+}
+
+/// [`write_atomically`], but never replacing anything: if `path` exists
+/// (even made by someone else while this was writing), the error is
+/// `AlreadyExists` and nothing is written.
+pub fn write_new_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_via_temp(path, bytes, false)
+}
+
+fn write_via_temp(path: &Path, bytes: &[u8], replace: bool) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -116,7 +127,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             .set_permissions(std::fs::Permissions::from_mode(mode))?;
     }
     file.as_file().sync_all()?;
-    file.persist(path).map_err(|e| e.error)?;
+    if replace {
+        file.persist(path).map_err(|e| e.error)?;
+    } else {
+        file.persist_noclobber(path).map_err(|e| e.error)?;
+    }
     Ok(())
 }
 
@@ -182,5 +197,33 @@ pub fn render(format: Format, report: &Report) -> std::io::Result<Vec<u8>> {
         Format::Ndjson => json::ndjson_of_report(report),
         Format::Junit => junit::to_bytes(report),
         Format::Html => Ok(html::render(report)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_file_never_replaces_anything() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("1.in");
+        write_new_atomically(&path, b"first\n").unwrap();
+        let again = write_new_atomically(&path, b"second\n").unwrap_err();
+        assert_eq!(again.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(&path).unwrap(), b"first\n");
+        // A dangling symbolic link is an existing name too.
+        let link = dir.path().join("2.in");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).unwrap();
+        let e = write_new_atomically(&link, b"x\n").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        // Replacing is what write_atomically is for; no temporary is left.
+        write_atomically(&path, b"second\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"second\n");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
     }
 }
