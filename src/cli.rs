@@ -210,16 +210,9 @@ pub struct CheckArgs {
     pub lexmin: Option<bool>,
 }
 
-#[derive(Debug, Args)]
-pub struct GenArgs {
-    /// The puzzle (or a judge.toml problem that is one).
-    pub problem: String,
-    /// How many cases.
-    #[arg(long, default_value_t = 1)]
-    pub count: usize,
-    /// The random seed: the same seed gives the same cases.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+/// The difficulty of generated cases, for `judge gen` and `judge stress`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct Difficulty {
     /// Exact optimal length, or a range A..B (rotation, swap, flip).
     #[arg(long, value_parser = parse_range, value_name = "L|A..B")]
     pub length: Option<RangeInclusive<u32>>,
@@ -232,6 +225,20 @@ pub struct GenArgs {
     /// Number of turns (pilots), or a range.
     #[arg(long, value_parser = parse_range, value_name = "K|A..B")]
     pub turns: Option<RangeInclusive<u32>>,
+}
+
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// The puzzle (or a judge.toml problem that is one).
+    pub problem: String,
+    /// How many cases.
+    #[arg(long, default_value_t = 1)]
+    pub count: usize,
+    /// The random seed: the same seed gives the same cases.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub difficulty: Difficulty,
     /// Only unsolvable boards (flip).
     #[arg(long)]
     pub impossible: bool,
@@ -401,18 +408,8 @@ pub struct StressArgs {
     #[arg(long, default_value_t = 10, value_name = "M")]
     pub cases: usize,
 
-    /// Optimal length, or a range A..B (rotation, swap, flip).
-    #[arg(long, value_parser = parse_range, value_name = "L|A..B")]
-    pub length: Option<RangeInclusive<u32>>,
-    /// Size, or a range (booksort).
-    #[arg(long, value_parser = parse_range, value_name = "N|A..B")]
-    pub n: Option<RangeInclusive<u32>>,
-    /// Distance, or a range (booksort).
-    #[arg(long, value_parser = parse_range, value_name = "K|A..B")]
-    pub moves: Option<RangeInclusive<u32>>,
-    /// Turns, or a range (pilots).
-    #[arg(long, value_parser = parse_range, value_name = "K|A..B")]
-    pub turns: Option<RangeInclusive<u32>>,
+    #[command(flatten)]
+    pub difficulty: Difficulty,
 
     /// Tries at each smaller size while shrinking.
     #[arg(long, default_value_t = 8, value_name = "T")]

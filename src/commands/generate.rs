@@ -3,7 +3,7 @@
 //! every file is written atomically.
 
 use super::{EXIT_OK, Failure, Outcome, load_config, puzzle_named};
-use crate::cli::GenArgs;
+use crate::cli::{Difficulty, GenArgs};
 use crate::config::Overrides;
 use crate::puzzles::GenSpec;
 use crate::report::write_atomically;
@@ -20,15 +20,7 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
             "--count: at most 1,000,000 cases at a time".to_string(),
         ));
     }
-    let spec = GenSpec {
-        count: args.count,
-        seed: args.seed,
-        length: args.length.clone(),
-        n: args.n.clone(),
-        moves: args.moves.clone(),
-        turns: args.turns.clone(),
-        impossible: args.impossible,
-    };
+    let spec = spec(&args.difficulty, args.count, args.seed, args.impossible);
     let stem = args
         .name
         .clone()
@@ -104,6 +96,19 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
         if files.len() == 1 { "" } else { "s" }
     );
     Ok(EXIT_OK)
+}
+
+/// What to generate: `count` cases from `seed`, of this difficulty.
+pub(super) fn spec(difficulty: &Difficulty, count: usize, seed: u64, impossible: bool) -> GenSpec {
+    GenSpec {
+        count,
+        seed,
+        length: difficulty.length.clone(),
+        n: difficulty.n.clone(),
+        moves: difficulty.moves.clone(),
+        turns: difficulty.turns.clone(),
+        impossible,
+    }
 }
 
 /// The paths that name an existing directory entry of any kind. A dangling

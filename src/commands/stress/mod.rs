@@ -28,7 +28,6 @@ use super::{EXIT_FAILED, EXIT_OK, Failure, Outcome, load_config, overrides};
 use crate::cli::{CompareArgs, StressArgs};
 use crate::commands::stdout::outln;
 use crate::config;
-use crate::puzzles::GenSpec;
 use crate::report::write_atomically;
 use crate::submission::Toolchain;
 use arena::{Arena, Candidate};
@@ -127,15 +126,8 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
             "--generator needs a reference to compare with: --against CMD".into(),
         ));
     }
-    let spec_of = |count: usize, seed: u64| GenSpec {
-        count,
-        seed,
-        length: args.length.clone(),
-        n: args.n.clone(),
-        moves: args.moves.clone(),
-        turns: args.turns.clone(),
-        impossible: false,
-    };
+    let spec_of =
+        |count: usize, seed: u64| super::generate::spec(&args.difficulty, count, seed, false);
     if let Some(p) = puzzle {
         // Refuse options the puzzle does not have before any round runs.
         p.generate(&spec_of(1, args.seed)).map_err(Failure::Usage)?;
@@ -335,10 +327,10 @@ fn reproduce(config_path: Option<&Path>, args: &StressArgs, seed: u64) -> String
         args.cases.to_string(),
     ]);
     for (flag, range) in [
-        ("--length", &args.length),
-        ("--n", &args.n),
-        ("--moves", &args.moves),
-        ("--turns", &args.turns),
+        ("--length", &args.difficulty.length),
+        ("--n", &args.difficulty.n),
+        ("--moves", &args.difficulty.moves),
+        ("--turns", &args.difficulty.turns),
     ] {
         if let Some(r) = range {
             let text = if r.start() == r.end() {
