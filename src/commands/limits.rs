@@ -98,23 +98,28 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
     // 1. The accepted submissions, under the ceiling.
     let ceiling = Limits {
         time: args.ceiling.0,
-        wall: args.ceiling.0 * 2 + Duration::from_secs(1),
+        wall: Limits::default_wall(args.ceiling.0),
         ..problem.limits.clone()
     };
-    let (entrants, labels) = ready_entrants(&accepted, &toolchain, &sandbox, &mut warnings)?;
-    let trial = submissions::trial(
-        &problems,
-        &cases,
-        std::slice::from_ref(&ceiling),
-        entrants,
-        args.repeat,
-        jobs,
-        Some(interrupt.flag()),
-        &sandbox,
-    )?;
-    if trial.report.interrupted {
-        return Err(Failure::Interrupted);
-    }
+    // Build the submissions, then judge them all under `limits`.
+    let run = |subs: &[Submission], limits: &Limits, repeat: usize, warnings: &mut Vec<String>| {
+        let (entrants, labels) = ready_entrants(subs, &toolchain, &sandbox, warnings)?;
+        let trial = submissions::trial(
+            &problems,
+            &cases,
+            std::slice::from_ref(limits),
+            entrants,
+            repeat,
+            jobs,
+            Some(interrupt.flag()),
+            &sandbox,
+        )?;
+        if trial.report.interrupted {
+            return Err(Failure::Interrupted);
+        }
+        Ok((trial, labels))
+    };
+    let (trial, labels) = run(&accepted, &ceiling, args.repeat, &mut warnings)?;
     let _ = writeln!(
         out,
         "{}: {} accepted submission{} on {} case{}{}",
@@ -197,25 +202,12 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
     // the problem's own.
     let at_limit = Limits {
         time: limit,
-        wall: (limit * 2 + Duration::from_secs(1)).max(problem.limits.wall),
+        wall: Limits::default_wall(limit).max(problem.limits.wall),
         ..problem.limits.clone()
     };
     if !slow.is_empty() {
         let margin = regrade::at_margin(&at_limit, args.margin);
-        let (entrants, labels) = ready_entrants(&slow, &toolchain, &sandbox, &mut warnings)?;
-        let trial = submissions::trial(
-            &problems,
-            &cases,
-            std::slice::from_ref(&margin),
-            entrants,
-            1,
-            jobs,
-            Some(interrupt.flag()),
-            &sandbox,
-        )?;
-        if trial.report.interrupted {
-            return Err(Failure::Interrupted);
-        }
+        let (trial, labels) = run(&slow, &margin, 1, &mut warnings)?;
         for (label, runs) in labels.iter().zip(&trial.results) {
             let raw: Vec<&CaseResult> = runs.iter().filter_map(|r| r.first()).collect();
             let graded: Vec<CaseResult> =

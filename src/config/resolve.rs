@@ -14,7 +14,6 @@ use crate::expect::Expectation;
 use crate::puzzles::{self, Puzzle};
 use crate::submission::Language;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use toml::Spanned;
 
 pub(super) fn resolve(
@@ -317,7 +316,7 @@ pub(super) fn resolve_with(
         .wall_limit
         .or(table.wall_limit.map(|s| s.0))
         .or(root.wall_limit.map(|s| s.0))
-        .unwrap_or(time * 2 + Duration::from_secs(1));
+        .unwrap_or_else(|| crate::exec::Limits::default_wall(time));
     let memory = overrides
         .memory_limit
         .or(table.memory_limit.map(|s| s.0))

@@ -38,11 +38,19 @@ pub struct Limits {
     pub processes: u32,
 }
 
+impl Limits {
+    /// The wall-clock limit that goes with a CPU limit unless one is set:
+    /// 2 × CPU + 1 s (room for I/O and a busy machine, none for sleepers).
+    pub fn default_wall(time: Duration) -> Duration {
+        time * 2 + Duration::from_secs(1)
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             time: crate::config::DEFAULT_TIME_LIMIT,
-            wall: crate::config::DEFAULT_TIME_LIMIT * 2 + Duration::from_secs(1),
+            wall: Limits::default_wall(crate::config::DEFAULT_TIME_LIMIT),
             memory: Some(crate::config::DEFAULT_MEMORY_LIMIT),
             stack: Some(crate::config::DEFAULT_MEMORY_LIMIT),
             output: crate::config::DEFAULT_OUTPUT_LIMIT,
