@@ -64,12 +64,7 @@ int main(int argc, char **argv) {
 
 /// A+B data in a package: one sample, three secret cases.
 fn package_data(s: &Scratch, pkg: &str) {
-    s.write(&format!("{pkg}/data/sample/1.in"), "1\n1 2\n");
-    s.write(&format!("{pkg}/data/sample/1.ans"), "3\n");
-    s.write(&format!("{pkg}/data/secret/1.in"), "2\n1 2\n3 4\n");
-    s.write(&format!("{pkg}/data/secret/1.ans"), "3\n7\n");
-    s.write(&format!("{pkg}/data/secret/2.in"), "1\n7 7\n");
-    s.write(&format!("{pkg}/data/secret/2.ans"), "14\n");
+    ab_package_data(s, pkg);
     s.write(&format!("{pkg}/data/secret/10.in"), "1\n-5 5\n");
     s.write(&format!("{pkg}/data/secret/10.ans"), "0\n");
 }
@@ -125,12 +120,7 @@ fn judge_run_on_a_package_directory() {
     assert_eq!(problem["memory_limit_kib"], 512 * 1024);
 
     // A wrong submission: WA with the validator's judgemessage.
-    let wrong = build(
-        "c",
-        "wrong_on_seven",
-        r#"#include <stdio.h>
-int main(void){long long t,a,b;scanf("%lld",&t);while(t--&&scanf("%lld %lld",&a,&b)==2)printf("%lld\n",a==7?a*b:a+b);return 0;}"#,
-    );
+    let wrong = build("c", "wrong_on_seven", WRONG_ON_SEVEN_C);
     let mut cmd = s.judge();
     cmd.args(["run", "pkg", "--format", "json", "--submission"])
         .arg(&wrong);

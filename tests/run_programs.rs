@@ -79,12 +79,7 @@ fn correct_program_is_accepted_everywhere() {
 fn wrong_on_one_case_names_line_and_token_with_a_diff() {
     let s = Scratch::new();
     sum_cases(&s);
-    let wrong = build(
-        "c",
-        "wrong_on_seven",
-        r#"#include <stdio.h>
-int main(void){long long t,a,b;scanf("%lld",&t);while(t--&&scanf("%lld %lld",&a,&b)==2)printf("%lld\n",a==7?a*b:a+b);return 0;}"#,
-    );
+    let wrong = build("c", "wrong_on_seven", WRONG_ON_SEVEN_C);
     let (code, report, _) = judge_json(&s, &wrong, &[]);
     assert_eq!(code, 1);
     assert_eq!(report["verdict"], "WA");

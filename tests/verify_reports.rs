@@ -9,20 +9,11 @@ mod common;
 use common::*;
 use scraper::{Html, Selector};
 
-const WRONG_ON_SEVEN_C: &str = r#"#include <stdio.h>
-int main(void){long long t,a,b;scanf("%lld",&t);while(t--&&scanf("%lld %lld",&a,&b)==2)printf("%lld\n",a==7?a*b:a+b);return 0;}
-"#;
-
 /// An A+B package (Kattis' default validator) with an accepted and a
 /// wrong-answer submission in its own submissions/.
 fn package(s: &Scratch, pkg: &str) {
     s.write(&format!("{pkg}/problem.yaml"), "name: A plus B\n");
-    s.write(&format!("{pkg}/data/sample/1.in"), "1\n1 2\n");
-    s.write(&format!("{pkg}/data/sample/1.ans"), "3\n");
-    s.write(&format!("{pkg}/data/secret/1.in"), "2\n1 2\n3 4\n");
-    s.write(&format!("{pkg}/data/secret/1.ans"), "3\n7\n");
-    s.write(&format!("{pkg}/data/secret/2.in"), "1\n7 7\n");
-    s.write(&format!("{pkg}/data/secret/2.ans"), "14\n");
+    ab_package_data(s, pkg);
     s.write(&format!("{pkg}/submissions/accepted/ab.c"), AB_C);
     s.write(
         &format!("{pkg}/submissions/wrong_answer/seven.c"),

@@ -150,6 +150,22 @@ int main(void) {
 }
 "#;
 
+/// A+B that multiplies when a is 7: wrong on exactly the cases holding
+/// `7 7`.
+pub const WRONG_ON_SEVEN_C: &str = r#"#include <stdio.h>
+int main(void){long long t,a,b;scanf("%lld",&t);while(t--&&scanf("%lld %lld",&a,&b)==2)printf("%lld\n",a==7?a*b:a+b);return 0;}"#;
+
+/// A+B data in a Kattis-style package: one sample and two secret cases
+/// (the second holds `7 7`).
+pub fn ab_package_data(s: &Scratch, pkg: &str) {
+    s.write(&format!("{pkg}/data/sample/1.in"), "1\n1 2\n");
+    s.write(&format!("{pkg}/data/sample/1.ans"), "3\n");
+    s.write(&format!("{pkg}/data/secret/1.in"), "2\n1 2\n3 4\n");
+    s.write(&format!("{pkg}/data/secret/1.ans"), "3\n7\n");
+    s.write(&format!("{pkg}/data/secret/2.in"), "1\n7 7\n");
+    s.write(&format!("{pkg}/data/secret/2.ans"), "14\n");
+}
+
 /// A cases tree for A+B: `cases/sum/{1,2,3}.in/.ans`.
 pub fn sum_cases(s: &Scratch) {
     s.write("cases/sum/1.in", "2\n1 2\n3 4\n");
