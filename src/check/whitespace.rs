@@ -28,15 +28,21 @@ pub fn is_deceptive(c: char) -> bool {
 pub fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_control() {
-            out.push_str(&format!("\\x{:02x}", c as u32));
-        } else if is_deceptive(c) {
-            out.push_str(&format!("\\u{{{:04x}}}", c as u32));
-        } else {
-            out.push(c);
-        }
+        push_escaped(&mut out, c);
     }
     out
+}
+
+/// One character as [`escaped`] shows it.
+pub fn push_escaped(out: &mut String, c: char) {
+    use std::fmt::Write;
+    let _ = if c.is_control() {
+        write!(out, "\\x{:02x}", c as u32)
+    } else if is_deceptive(c) {
+        write!(out, "\\u{{{:04x}}}", c as u32)
+    } else {
+        out.write_char(c)
+    };
 }
 
 /// A line with its white space made visible; other control bytes and
@@ -50,9 +56,7 @@ pub fn visible(line: &[u8]) -> String {
                 ' ' => out.push('·'),
                 '\t' => out.push('→'),
                 '\r' => out.push('␍'),
-                c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-                c if is_deceptive(c) => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
-                c => out.push(c),
+                c => push_escaped(&mut out, c),
             }
         }
         for b in chunk.invalid() {

@@ -108,35 +108,22 @@ impl ProcessRunner {
 /// for the judge's user, and would fail inside the sandbox as the
 /// submission's run-time error.
 pub fn resolve_sandboxed_program(name: &str) -> Result<PathBuf, String> {
-    if !name.contains('/') {
-        for dir in std::env::split_paths(SANDBOX_PATH) {
-            let candidate = dir.join(name);
-            if is_executable_file(&candidate) {
-                return Ok(candidate);
-            }
-        }
-    }
-    resolve_program(name)
-}
-
-fn is_executable_file(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path)
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
+    let in_sandbox = (!name.contains('/'))
+        .then(|| find_on(std::ffi::OsStr::new(SANDBOX_PATH), name))
+        .flatten();
+    in_sandbox.map_or_else(|| resolve_program(name), Ok)
 }
 
 /// Find the program as execvp would, but now and from the judge's own
 /// directory (the child starts in its private directory, where `./sol`
 /// would mean something else).
 pub fn resolve_program(name: &str) -> Result<PathBuf, String> {
-    let executable = is_executable_file;
     if name.contains('/') {
         let path = std::path::absolute(name).map_err(|e| format!("{name}: {e}"))?;
         if !path.exists() {
             return Err(format!("program not found: {name}"));
         }
-        if !executable(&path) {
+        if !is_executable_file(&path) {
             return Err(format!(
                 "{name} is not an executable file (chmod +x it, or run it through its interpreter)"
             ));
@@ -144,13 +131,22 @@ pub fn resolve_program(name: &str) -> Result<PathBuf, String> {
         return Ok(path);
     }
     let path_var = std::env::var_os("PATH").unwrap_or_else(|| OsString::from(SANDBOX_PATH));
-    for dir in std::env::split_paths(&path_var) {
-        let candidate = dir.join(name);
-        if executable(&candidate) {
-            return Ok(std::path::absolute(&candidate).unwrap_or(candidate));
-        }
-    }
-    Err(format!("program not found on PATH: {name}"))
+    find_on(&path_var, name).ok_or_else(|| format!("program not found on PATH: {name}"))
+}
+
+/// The first executable file `name` in the directories of a PATH value.
+fn find_on(path_var: &std::ffi::OsStr, name: &str) -> Option<PathBuf> {
+    std::env::split_paths(path_var)
+        .map(|dir| dir.join(name))
+        .find(|candidate| is_executable_file(candidate))
+        .map(|found| std::path::absolute(&found).unwrap_or(found))
+}
+
+fn is_executable_file(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
 }
 
 impl Runner for ProcessRunner {

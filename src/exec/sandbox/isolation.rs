@@ -55,7 +55,7 @@ impl Sandbox {
             self.hide.iter().cloned().partition(|p| p.is_dir());
         // SAFETY: getuid/getgid cannot fail.
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-        let plan = NamespacePlan {
+        let mut plan = NamespacePlan {
             user: (!root).then_some((uid, gid)),
             hide_dirs,
             hide_files,
@@ -65,7 +65,6 @@ impl Sandbox {
         // Making slot 0's namespaces is the probe: if it works, every slot's
         // will. A PID namespace that cannot be made (a container that masks
         // /proc refuses a new proc mount) leaves the others.
-        let mut plan = plan;
         let mut probe = namespaces::create(&plan);
         let mut pid_refused = None;
         if plan.pid

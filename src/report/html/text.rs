@@ -24,7 +24,8 @@ fn fit(text: &str, max_bytes: usize, keep_lines: bool) -> String {
     let mut spent = 0;
     for c in text.chars() {
         if crate::check::whitespace::is_deceptive(c) {
-            let shown = format!("\\u{{{:04x}}}", c as u32);
+            let mut shown = String::new();
+            crate::check::whitespace::push_escaped(&mut shown, c);
             if spent + shown.len() > max_bytes {
                 out.push('…');
                 return out;
