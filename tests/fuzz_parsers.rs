@@ -86,18 +86,7 @@ fn apply(mut data: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
                     data.push(b'\n');
                 }
             }
-            Mutation::Crlf => {
-                data = data
-                    .iter()
-                    .flat_map(|&b| {
-                        if b == b'\n' {
-                            vec![b'\r', b'\n']
-                        } else {
-                            vec![b]
-                        }
-                    })
-                    .collect();
-            }
+            Mutation::Crlf => data = crlf(&data),
             Mutation::Bom => data.splice(0..0, [0xef, 0xbb, 0xbf]).for_each(drop),
             Mutation::Nul(p) => {
                 let i = at(*p, &data);
@@ -263,21 +252,24 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     }
 }
 
+/// The bytes with every `\n` made `\r\n`.
+fn crlf(data: &[u8]) -> Vec<u8> {
+    data.iter()
+        .flat_map(|&b| {
+            if b == b'\n' {
+                vec![b'\r', b'\n']
+            } else {
+                vec![b]
+            }
+        })
+        .collect()
+}
+
 #[test]
 fn huge_and_odd_outputs_for_every_checker() {
     for (p, input, answer) in seeds() {
         let huge_line = vec![b'A'; 10 << 20];
-        let mut crlf = answer.clone();
-        crlf = crlf
-            .iter()
-            .flat_map(|&b| {
-                if b == b'\n' {
-                    vec![b'\r', b'\n']
-                } else {
-                    vec![b]
-                }
-            })
-            .collect();
+        let crlf = crlf(&answer);
         let mut bom = vec![0xef, 0xbb, 0xbf];
         bom.extend_from_slice(&answer);
         for output in [
