@@ -47,14 +47,7 @@ impl Program {
     }
 }
 
-/// Why a source submission has no program: the compiler's verdict.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CompileError {
-    /// One line: `compile error: sol.cpp:3:5: error: …`.
-    pub message: String,
-    /// The end of the compiler's output (its last lines).
-    pub output: String,
-}
+pub use crate::submission::CompileError;
 
 /// One unit of work: a case of a problem, run by a program.
 #[derive(Clone, Debug)]
@@ -235,9 +228,7 @@ impl Report {
     }
 }
 
-fn ms(d: Duration) -> f64 {
-    (d.as_secs_f64() * 1e6).round() / 1e3
-}
+use crate::text::format::millis as ms;
 
 /// Run the plan, streaming events to `reporter`.
 pub fn run(

@@ -19,6 +19,8 @@ pub mod judge;
 pub mod puzzles;
 pub mod report;
 pub mod submission;
+pub mod text;
+pub mod units;
 pub mod verdict;
 
 pub use verdict::Verdict;

@@ -3,7 +3,7 @@
 //! made visible on changed lines. Made with `similar`, over a bounded window
 //! around the first difference, so a 64 MiB output costs one linear scan.
 
-use super::whitespace::{visible, visible_cut};
+use crate::text::whitespace::{visible, visible_cut};
 use similar::{Algorithm, ChangeTag, capture_diff_slices, group_diff_ops};
 
 /// Lines of context around a change.

@@ -83,7 +83,7 @@ fn tool_failure(what: &str, outcome: &RunOutcome, limits: &Limits) -> Option<Str
         Some(LimitHit::Output) => {
             return Some(format!(
                 "{what} printed more than {} on standard output: killed",
-                crate::config::Size(limits.output)
+                crate::units::Size(limits.output)
             ));
         }
         Some(LimitHit::Memory) => {
@@ -113,7 +113,7 @@ pub fn said(text: &[u8]) -> Option<String> {
     let cut = kept.len() < first.len() || lines.next().is_some();
     // A checker may quote the contestant's output: terminal escapes and
     // reordering characters are shown, not obeyed.
-    let mut line = super::whitespace::escaped(&kept);
+    let mut line = crate::text::whitespace::escaped(&kept);
     if cut {
         line.push_str(" …");
     }

@@ -14,11 +14,11 @@ pub mod external;
 pub mod mutate;
 pub mod text;
 pub mod tool;
-pub mod whitespace;
+pub use crate::text::whitespace;
 
-use crate::config::Size;
 use crate::exec::{Exit, LimitHit, Limits, RunOutcome};
 use crate::puzzles::{CheckRequest, Figure, Puzzle};
+use crate::units::Size;
 use crate::verdict::Verdict;
 use external::ExternalChecker;
 use std::path::Path;

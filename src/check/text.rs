@@ -7,8 +7,9 @@
 //! list in memory), and a WA names the first differing line and token:
 //! "output line 3, token 2: expected "5", found "6"".
 
-use super::whitespace::{layout_difference, visible_cut};
 use crate::puzzles::reader::{SHOWN_TOKEN_BYTES, Tokens, quote};
+use crate::text::format::plural;
+use crate::text::whitespace::{layout_difference, visible_cut};
 use crate::verdict::Verdict;
 
 /// Float tolerance for `tokens`: a pair of numeric tokens matches when the
@@ -178,10 +179,6 @@ fn quote_pair(expected: &[u8], found: &[u8]) -> (String, String) {
         )
     };
     (part(expected), part(found))
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 fn token_equal(expected: &[u8], found: &[u8], float: Option<FloatTolerance>) -> bool {

@@ -20,6 +20,7 @@ use crate::exec::Limits;
 use crate::exec::sandbox::Sandbox;
 use crate::judge::{CaseResult, regrade};
 use crate::submission::Toolchain;
+use crate::text::format::plural;
 use crate::verdict::Verdict;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -49,7 +50,7 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
     })?;
     let problem =
         super::verify::chosen_problems(&config, std::slice::from_ref(&args.problem))?.remove(0);
-    let toolchain = Toolchain::new(Some(&config));
+    let toolchain = crate::config::toolchain(Some(&config));
     let mut warnings = Vec::new();
     let selection = crate::cli::Selection {
         paths: Vec::new(),
@@ -358,8 +359,4 @@ pub fn set_time_limit(text: &str, problem: &str, limit: Duration) -> Result<Stri
         }
     }
     Ok(doc.to_string())
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

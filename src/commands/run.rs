@@ -14,7 +14,6 @@ use crate::judge::{self, Job, Plan, Program, Reporter, RunInfo, RunOptions};
 use crate::puzzles::SolveOptions;
 use crate::report::human::{HumanReporter, Verbosity};
 use crate::report::{FileSink, Format, Tee, machine_reporter};
-use crate::submission::Toolchain;
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::Path;
@@ -51,7 +50,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         args.sandbox,
     )?;
 
-    let toolchain = Toolchain::new(config.as_ref());
+    let toolchain = crate::config::toolchain(config.as_ref());
     // One program per distinct command, shared by the problems that use it.
     let mut programs: Vec<Program> = Vec::new();
     let mut by_key: HashMap<String, usize> = HashMap::new();

@@ -22,6 +22,7 @@ use crate::commands::stdout::outln;
 use crate::config::{Overrides, Problem};
 use crate::exec::sandbox::{Sandbox, SandboxOptions};
 use crate::puzzles::{CheckRequest, Puzzle, SolveOptions};
+use crate::text::format::plural;
 use crate::verdict::Verdict;
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -179,8 +180,8 @@ fn validate_puzzle(
 /// byte for byte: another correct answer (its tokens differ: the first line
 /// that differs, both shown), or the same answer laid out differently.
 fn reference_difference(reference: &[u8], answer: &[u8]) -> String {
-    use crate::check::whitespace::{layout_difference, visible_cut};
     use crate::puzzles::reader::Tokens;
+    use crate::text::whitespace::{layout_difference, visible_cut};
     let same_tokens = Tokens::new(reference)
         .map(|t| t.bytes)
         .eq(Tokens::new(answer).map(|t| t.bytes));
@@ -450,10 +451,6 @@ fn validate_answers(
             format!("{} kind{} accepted", accepted.len(), plural(accepted.len()))
         }
     );
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ pub mod kattis;
 mod resolve;
 mod schema;
 mod tools;
-pub mod units;
+pub use crate::units;
 
 use crate::check::Comparison;
 use crate::check::external::InputValidator;
@@ -22,20 +22,31 @@ use crate::exec::Limits;
 use crate::expect::Expectation;
 use crate::puzzles::{self, Puzzle};
 use crate::submission::Language;
+pub use crate::units::{Size, Span, parse_memory, parse_processes, parse_tolerance};
 use resolve::{line_col_of_bytes, resolve, resolve_languages, resolve_with, toml_error};
 use schema::{ProblemTable, RootTable};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-pub use units::{Size, Span, parse_memory, parse_processes, parse_tolerance};
 
-/// Built-in defaults (DESIGN.md "judge.toml").
-pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
-pub const DEFAULT_MEMORY_LIMIT: u64 = 256 << 20;
-pub const DEFAULT_OUTPUT_LIMIT: u64 = 64 << 20;
-pub const DEFAULT_PROCESSES: u32 = 64;
-/// How long one compilation may take (CPU and wall clock).
-pub const DEFAULT_COMPILE_TIME_LIMIT: Duration = Duration::from_secs(30);
+/// Built-in defaults (README "judge.toml"): defined once, by the layer
+/// that enforces them.
+pub use crate::exec::{
+    DEFAULT_MEMORY_LIMIT, DEFAULT_OUTPUT_LIMIT, DEFAULT_PROCESSES, DEFAULT_TIME_LIMIT,
+};
+pub use crate::submission::DEFAULT_COMPILE_TIME_LIMIT;
+
+/// The toolchain judge.toml describes (its languages and compile limit), or
+/// the built-in one without a judge.toml.
+pub fn toolchain(config: Option<&Config>) -> crate::submission::Toolchain {
+    match config {
+        Some(c) => crate::submission::Toolchain::new(c.languages.clone(), c.compile_time_limit),
+        None => crate::submission::Toolchain::new(
+            crate::submission::builtin_languages(),
+            DEFAULT_COMPILE_TIME_LIMIT,
+        ),
+    }
+}
 
 /// `check = "…"` as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]

@@ -5,8 +5,8 @@
 
 use super::CheckKind;
 use super::tools::OneOrMany;
-use super::units::{self, Size, Span};
 use crate::check::external::Protocol;
+use crate::units::{self, Size, Span};
 use serde::Deserialize;
 use toml::Spanned;
 

@@ -38,6 +38,14 @@ pub struct Limits {
     pub processes: u32,
 }
 
+/// The limits a program gets when nothing sets them (README "judge.toml"),
+/// defined here once: `Limits::default()` and the configuration both use
+/// them.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
+pub const DEFAULT_MEMORY_LIMIT: u64 = 256 << 20;
+pub const DEFAULT_OUTPUT_LIMIT: u64 = 64 << 20;
+pub const DEFAULT_PROCESSES: u32 = 64;
+
 impl Limits {
     /// The wall-clock limit that goes with a CPU limit unless one is set:
     /// 2 × CPU + 1 s (room for I/O and a busy machine, none for sleepers).
@@ -49,13 +57,13 @@ impl Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            time: crate::config::DEFAULT_TIME_LIMIT,
-            wall: Limits::default_wall(crate::config::DEFAULT_TIME_LIMIT),
-            memory: Some(crate::config::DEFAULT_MEMORY_LIMIT),
-            stack: Some(crate::config::DEFAULT_MEMORY_LIMIT),
-            output: crate::config::DEFAULT_OUTPUT_LIMIT,
-            file_size: crate::config::DEFAULT_OUTPUT_LIMIT,
-            processes: crate::config::DEFAULT_PROCESSES,
+            time: DEFAULT_TIME_LIMIT,
+            wall: Limits::default_wall(DEFAULT_TIME_LIMIT),
+            memory: Some(DEFAULT_MEMORY_LIMIT),
+            stack: Some(DEFAULT_MEMORY_LIMIT),
+            output: DEFAULT_OUTPUT_LIMIT,
+            file_size: DEFAULT_OUTPUT_LIMIT,
+            processes: DEFAULT_PROCESSES,
         }
     }
 }

@@ -358,7 +358,7 @@ impl Evidence<'_> {
         {
             memory_evidence = Some(format!(
                 "it failed with its peak memory {} within 10% of the limit (address-space limit; no memory cgroup here)",
-                crate::config::Size(self.peak_rss_kib * 1024)
+                crate::units::Size(self.peak_rss_kib * 1024)
             ));
         }
         if limit_hit.is_none() && memory_evidence.is_some() {

@@ -12,7 +12,6 @@
 use super::CaseResult;
 use crate::exec::Limits;
 use crate::verdict::Verdict;
-use std::time::Duration;
 
 /// The limits of a run at the margin: CPU and wall-clock limits times
 /// `margin` (≥ 1); the others unchanged.
@@ -72,13 +71,12 @@ pub fn sensitive(at_margin: &CaseResult, at_limit: &CaseResult) -> bool {
     at_margin.verdict != at_limit.verdict
 }
 
-fn ms(d: Duration) -> f64 {
-    (d.as_secs_f64() * 1e6).round() / 1e3
-}
+use crate::text::format::millis as ms;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
     use crate::exec::MemorySource;
 
     fn result(verdict: Verdict, cpu_ms: f64, wall_ms: f64) -> CaseResult {

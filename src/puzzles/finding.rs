@@ -10,7 +10,7 @@
 
 use super::reader::{Token, Tokens};
 use super::{CheckReport, CheckRequest, Figure, FormatError};
-use crate::check::whitespace::layout_difference;
+use crate::text::whitespace::layout_difference;
 use crate::verdict::Verdict;
 
 /// The largest count of moves or turns a checker reads: every real answer

@@ -23,7 +23,6 @@ pub mod cache;
 use crate::exec::process::{Launch, Trust, launch, resolve_program, resolve_sandboxed_program};
 use crate::exec::sandbox::Sandbox;
 use crate::exec::{Limits, RunError};
-use crate::judge::CompileError;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -142,15 +141,27 @@ pub enum BuildError {
     Internal(String),
 }
 
+/// How long one compilation may take (CPU and wall clock) unless judge.toml
+/// says otherwise.
+pub const DEFAULT_COMPILE_TIME_LIMIT: Duration = Duration::from_secs(30);
+
+/// Why a source submission has no program: the compiler's verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    /// One line: `compile error: sol.cpp:3:5: error: …`.
+    pub message: String,
+    /// The end of the compiler's output (its last lines).
+    pub output: String,
+}
+
 impl Toolchain {
-    /// The languages and limits of judge.toml (or the built-in ones), and
-    /// the cache directory (see [`cache::default_dir`]).
-    pub fn new(config: Option<&crate::config::Config>) -> Toolchain {
+    /// A toolchain with these languages and compile limit, and the cache
+    /// directory (see [`cache::default_dir`]). `config::toolchain` makes
+    /// the one judge.toml describes.
+    pub fn new(languages: Vec<Language>, compile_time_limit: Duration) -> Toolchain {
         Toolchain {
-            languages: config.map_or_else(builtin_languages, |c| c.languages.clone()),
-            compile_time_limit: config.map_or(crate::config::DEFAULT_COMPILE_TIME_LIMIT, |c| {
-                c.compile_time_limit
-            }),
+            languages,
+            compile_time_limit,
             cache: cache::default_dir(),
         }
     }
@@ -507,7 +518,7 @@ fn compile_error(
     let message = if timed_out {
         format!(
             "compile error: compilation passed the compile time limit of {}",
-            crate::config::Span(limit)
+            crate::units::Span(limit)
         )
     } else {
         let first = lines

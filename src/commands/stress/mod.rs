@@ -29,7 +29,6 @@ use crate::cli::{CompareArgs, StressArgs};
 use crate::commands::stdout::outln;
 use crate::config;
 use crate::report::write_atomically;
-use crate::submission::Toolchain;
 use arena::{Arena, Candidate};
 use generator::Generator;
 use shrink::shrink_cases;
@@ -78,7 +77,7 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
         1,
         crate::exec::sandbox::SandboxMode::Auto,
     )?;
-    let toolchain = Toolchain::new(config.as_ref());
+    let toolchain = crate::config::toolchain(config.as_ref());
     let submission =
         super::submission_program(&args.submission, None, &toolchain, &sandbox, false)?;
     if submission.compile_error.is_some() {

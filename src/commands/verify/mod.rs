@@ -28,7 +28,6 @@ use crate::config::{self, Config, Overrides, Problem};
 use crate::judge::regrade;
 use crate::judge::{CaseResult, Report};
 use crate::report::Format;
-use crate::submission::Toolchain;
 use assess::Assessed;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -47,7 +46,7 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
     let config = load_config(config_path, &overrides)?;
     let targets = targets(config.as_ref(), &args.problems, &overrides)?;
     let problems: Vec<Problem> = targets.iter().map(|t| t.problem.clone()).collect();
-    let toolchain = Toolchain::new(config.as_ref());
+    let toolchain = crate::config::toolchain(config.as_ref());
     let mut warnings = Vec::new();
     let mut cases = Vec::new();
     let mut all: Vec<Submission> = Vec::new();

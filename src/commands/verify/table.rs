@@ -6,6 +6,7 @@ use super::super::submissions::Submission;
 use super::assess::Assessed;
 use crate::config::{Problem, Span};
 use crate::judge::{Report, Status, Verification};
+use crate::text::format::plural;
 use std::fmt::Write;
 
 /// The verify outcome from each submission's: counts and OK or FAIL.
@@ -207,8 +208,4 @@ pub(super) fn render(
     }
     let _ = writeln!(text, "{}", last_line(verification, report.interrupted));
     text
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

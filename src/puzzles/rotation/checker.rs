@@ -22,9 +22,9 @@ use super::board::{Board, Move, letters};
 use super::input::read_boards;
 use super::pdb::pdb;
 use super::search::{Solution, table_solution};
-use crate::check::whitespace::layout_difference;
 use crate::puzzles::reader::{Pos, Token, Tokens, quote};
 use crate::puzzles::{CheckReport, CheckRequest, Figure};
+use crate::text::whitespace::layout_difference;
 use crate::verdict::Verdict;
 
 /// What one case of an output file says.

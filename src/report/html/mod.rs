@@ -26,6 +26,7 @@ mod verified;
 
 use crate::config::Size;
 use crate::judge::{CaseResult, Event, Report, Reporter};
+pub(crate) use crate::text::format::plural;
 use crate::verdict::Verdict;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 use std::collections::BTreeMap;
@@ -373,8 +374,4 @@ fn capitalised(text: &str) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
-}
-
-pub(crate) fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

@@ -23,9 +23,9 @@ fn fit(text: &str, max_bytes: usize, keep_lines: bool) -> String {
     let mut out = String::with_capacity(text.len().min(max_bytes) + 3);
     let mut spent = 0;
     for c in text.chars() {
-        if crate::check::whitespace::is_deceptive(c) {
+        if crate::text::whitespace::is_deceptive(c) {
             let mut shown = String::new();
-            crate::check::whitespace::push_escaped(&mut shown, c);
+            crate::text::whitespace::push_escaped(&mut shown, c);
             if spent + shown.len() > max_bytes {
                 out.push('…');
                 return out;

@@ -16,6 +16,7 @@ mod summary;
 
 use crate::config::Size;
 use crate::judge::{CaseResult, Event, Report, Reporter, RunInfo};
+use crate::text::format::plural;
 use crate::verdict::Verdict;
 use console::Style;
 use progress::Progress;
@@ -295,10 +296,6 @@ impl HumanReporter {
 /// A failure of the program: not accepted, and not skipped.
 fn failed(r: &CaseResult) -> bool {
     !r.verdict.is_accepted() && r.verdict != Verdict::Skipped
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 impl Reporter for HumanReporter {

@@ -5,10 +5,10 @@
 //! and one closing line.
 
 use super::Paint;
-use crate::check::whitespace::visible_cut;
 use crate::config::Size;
 use crate::judge::{CaseResult, Report};
 use crate::puzzles::Figure;
+use crate::text::whitespace::visible_cut;
 use crate::verdict::Verdict;
 use indexmap::IndexMap;
 use std::collections::BTreeMap;

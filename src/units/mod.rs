@@ -129,7 +129,7 @@ fn check_tolerance(value: f64) -> Result<f64, String> {
 
 /// `deserialize_with` for an optional memory limit (see [`parse_memory`]);
 /// an error here carries the value's line and column.
-pub(super) fn memory_limit<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Size>, D::Error> {
+pub(crate) fn memory_limit<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Size>, D::Error> {
     let size = Size::deserialize(d)?;
     if size.0 < MIN_MEMORY {
         return Err(serde::de::Error::custom(format!(
@@ -140,7 +140,7 @@ pub(super) fn memory_limit<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Siz
 }
 
 /// `deserialize_with` for an optional process count (at least 1).
-pub(super) fn processes<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+pub(crate) fn processes<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
     match u32::deserialize(d)? {
         0 => Err(serde::de::Error::custom(
             "0 processes: at least 1 (the program itself)",
@@ -150,7 +150,7 @@ pub(super) fn processes<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, 
 }
 
 /// `deserialize_with` for an optional float tolerance (finite, not negative).
-pub(super) fn tolerance<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+pub(crate) fn tolerance<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     check_tolerance(f64::deserialize(d)?)
         .map(Some)
         .map_err(serde::de::Error::custom)

@@ -1,0 +1,7 @@
+//! Text as the judge shows it: white space made visible, invisible and
+//! reordering characters escaped, the first white-space-only difference
+//! between two texts (`whitespace`); words and numbers in messages
+//! (`format`). A leaf: it knows no other module of the crate.
+
+pub mod format;
+pub mod whitespace;
