@@ -33,8 +33,17 @@ pub struct Discovery {
 
 /// Why a cases root could not be walked.
 #[derive(Debug, thiserror::Error)]
-#[error("{}", .0.join("\n"))]
-pub struct DiscoveryError(pub Vec<String>);
+pub enum DiscoveryError {
+    /// The root itself does not exist.
+    #[error("{}: not found", .0.display())]
+    RootMissing(PathBuf),
+    /// Files or directories that could not be read, each with its reason.
+    #[error("{}", .0.join("\n"))]
+    Unreadable(Vec<String>),
+    /// A package's data directory holds none of its case groups.
+    #[error("{}: no case directory ({})", .root.display(), .groups.iter().map(|g| format!("{g}/")).collect::<Vec<_>>().join(", "))]
+    NoGroup { root: PathBuf, groups: Vec<String> },
+}
 
 const INPUT_EXT: &str = "in";
 
@@ -45,8 +54,10 @@ const ANSWER_EXTS: [&str; 2] = ["ans", "out"];
 
 /// Walk `root` (a directory, or one `.in` file) and pair its files.
 pub fn discover(root: &Path) -> Result<Discovery, DiscoveryError> {
-    let meta = std::fs::metadata(root)
-        .map_err(|e| DiscoveryError(vec![format!("{}: {}", root.display(), describe_io(&e))]))?;
+    let meta = std::fs::metadata(root).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => DiscoveryError::RootMissing(root.to_path_buf()),
+        _ => DiscoveryError::Unreadable(vec![format!("{}: {}", root.display(), describe_io(&e))]),
+    })?;
     if meta.is_file() {
         return discover_file(root);
     }
@@ -107,7 +118,7 @@ pub fn discover(root: &Path) -> Result<Discovery, DiscoveryError> {
         }
     }
     if !errors.is_empty() {
-        return Err(DiscoveryError(errors));
+        return Err(DiscoveryError::Unreadable(errors));
     }
     let mut cases = Vec::new();
     for (stem, (input, mut answers)) in groups {
@@ -169,22 +180,17 @@ pub fn discover_groups(root: &Path, groups: &[String]) -> Result<Discovery, Disc
         }));
     }
     if !found {
-        return Err(DiscoveryError(vec![format!(
-            "{}: no case directory ({})",
-            root.display(),
-            groups
-                .iter()
-                .map(|g| format!("{g}/"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )]));
+        return Err(DiscoveryError::NoGroup {
+            root: root.to_path_buf(),
+            groups: groups.to_vec(),
+        });
     }
     Ok(all)
 }
 
 fn discover_file(path: &Path) -> Result<Discovery, DiscoveryError> {
     if let Err(e) = std::fs::File::open(path) {
-        return Err(DiscoveryError(vec![format!(
+        return Err(DiscoveryError::Unreadable(vec![format!(
             "{}: {}",
             path.display(),
             describe_io(&e)

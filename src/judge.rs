@@ -14,6 +14,7 @@ use crate::config::Problem;
 use crate::exec::sandbox::Sandbox;
 use crate::exec::{MemorySource, RunError, RunOutcome, RunRequest, Runner};
 use crate::puzzles::Figure;
+use crate::verdict::ExitCode;
 use crate::verdict::{self, Verdict};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -215,15 +216,15 @@ impl Report {
 
     /// The exit code of `judge run` for this report: 0 all AC, 1 some
     /// other verdict, 3 an internal error, 130 interrupted.
-    pub fn exit_code(&self) -> i32 {
+    pub fn exit_code(&self) -> ExitCode {
         if self.interrupted {
-            130
+            ExitCode::Interrupted
         } else if self.summary.contains_key(&Verdict::InternalError) {
-            3
+            ExitCode::Internal
         } else if self.verdict.is_accepted() {
-            0
+            ExitCode::Ok
         } else {
-            1
+            ExitCode::Failed
         }
     }
 }

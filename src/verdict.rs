@@ -168,3 +168,53 @@ mod tests {
         assert_eq!(json, "\"TLE\"");
     }
 }
+
+/// The judge's process exit status (README "Exit codes"): the one place
+/// the numbers are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitCode {
+    /// Everything accepted (or the command did its work): 0.
+    Ok,
+    /// Some verdict other than AC, invalid data, a disagreement: 1.
+    Failed,
+    /// A usage or configuration error: 2.
+    Usage,
+    /// `judge check` only, in testlib's codes: a presentation error, 2.
+    PresentationError,
+    /// An internal error (an IE, a report that could not be written; for
+    /// `judge check`, testlib's "fail"): 3.
+    Internal,
+    /// Stopped by an interrupt before the work was done: 130.
+    Interrupted,
+}
+
+impl ExitCode {
+    /// The number the process exits with.
+    pub fn code(self) -> i32 {
+        match self {
+            ExitCode::Ok => 0,
+            ExitCode::Failed => 1,
+            ExitCode::Usage | ExitCode::PresentationError => 2,
+            ExitCode::Internal => 3,
+            ExitCode::Interrupted => 130,
+        }
+    }
+
+    /// The more serious of two codes: interrupted, then internal, then
+    /// usage, then failed, then ok.
+    pub fn worst(self, other: ExitCode) -> ExitCode {
+        let rank = |c: ExitCode| match c {
+            ExitCode::Ok => 0,
+            ExitCode::Failed => 1,
+            ExitCode::PresentationError => 2,
+            ExitCode::Usage => 3,
+            ExitCode::Internal => 4,
+            ExitCode::Interrupted => 5,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+}

@@ -2,11 +2,12 @@
 //! and write them with their answers. Never overwrites without `--force`;
 //! every file is written atomically.
 
-use super::{EXIT_OK, Failure, Outcome, load_config, puzzle_named};
+use super::{Failure, Outcome, load_config, puzzle_named};
 use crate::cli::{Difficulty, GenArgs};
 use crate::config::Overrides;
 use crate::puzzles::GenSpec;
 use crate::report::write_atomically;
+use crate::verdict::ExitCode;
 use std::path::{Path, PathBuf};
 
 pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
@@ -95,7 +96,7 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
         files.len(),
         if files.len() == 1 { "" } else { "s" }
     );
-    Ok(EXIT_OK)
+    Ok(ExitCode::Ok)
 }
 
 /// What to generate: `count` cases from `seed`, of this difficulty.

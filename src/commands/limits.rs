@@ -12,7 +12,7 @@
 //! puts the limit into judge.toml, keeping its comments and layout.
 
 use super::submissions::{self, Entrant, Readiness, Submission};
-use super::{EXIT_FAILED, EXIT_OK, Failure, Outcome, load_config};
+use super::{Failure, Outcome, load_config};
 use crate::cli::LimitsArgs;
 use crate::commands::stdout::{out, outln};
 use crate::config::{Overrides, Span};
@@ -21,6 +21,7 @@ use crate::exec::sandbox::Sandbox;
 use crate::judge::{CaseResult, regrade};
 use crate::submission::Toolchain;
 use crate::text::format::plural;
+use crate::verdict::ExitCode;
 use crate::verdict::Verdict;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -181,7 +182,7 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
             eprintln!("warning: {w}");
         }
         eprintln!("judge: no accepted submission passed: no time limit derived");
-        return Ok(EXIT_FAILED);
+        return Ok(ExitCode::Failed);
     };
     let limit = derive_limit(
         Duration::from_secs_f64(slowest_ms / 1000.0),
@@ -267,7 +268,11 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
             config.path.display()
         );
     }
-    Ok(if failed { EXIT_FAILED } else { EXIT_OK })
+    Ok(if failed {
+        ExitCode::Failed
+    } else {
+        ExitCode::Ok
+    })
 }
 
 /// Build submissions and keep those that can run (the others are warned

@@ -1,8 +1,9 @@
 //! `judge list`: the problems of judge.toml, their case counts and limits.
 
-use super::{EXIT_OK, Failure, Outcome, load_config};
+use super::{Failure, Outcome, load_config};
 use crate::commands::stdout::outln;
 use crate::config::{Overrides, Size, Span};
+use crate::verdict::ExitCode;
 use std::path::Path;
 
 pub fn list(config_path: Option<&Path>) -> Outcome {
@@ -60,5 +61,5 @@ pub fn list(config_path: Option<&Path>) -> Outcome {
             .collect();
         outln!("{}", line.join("  ").trim_end());
     }
-    Ok(EXIT_OK)
+    Ok(ExitCode::Ok)
 }

@@ -1,11 +1,12 @@
 //! `judge solve`, `judge check` and `judge stats`: a built-in puzzle used as
 //! a program, as a testlib-style checker, and as a source of facts.
 
-use super::{EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, Failure, Outcome, load_config, puzzle_named};
+use super::{Failure, Outcome, load_config, puzzle_named};
 use crate::check::{self, CaseFiles, CheckPlan, Comparison};
 use crate::cli::{CheckArgs, SolveArgs, StatsArgs};
 use crate::config::Overrides;
 use crate::puzzles::{SolveError, SolveOptions, StatsOptions};
+use crate::verdict::ExitCode;
 use crate::verdict::Verdict;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -33,7 +34,7 @@ pub fn solve(config_path: Option<&Path>, args: SolveArgs) -> Outcome {
                 .write_all(&output)
                 .and_then(|_| stdout.flush())
                 .map_err(|e| Failure::Internal(format!("cannot write the output: {e}")))?;
-            Ok(EXIT_OK)
+            Ok(ExitCode::Ok)
         }
         Err(SolveError::Input(e)) => Err(Failure::Usage(e.with_path(Path::new(&name)))),
         Err(SolveError::Option(e)) => Err(Failure::Usage(e)),
@@ -102,10 +103,10 @@ pub fn check(config_path: Option<&Path>, args: CheckArgs) -> Outcome {
         &output,
     );
     let (code, word) = match judgement.verdict {
-        Verdict::Accepted => (EXIT_OK, "ok"),
-        Verdict::WrongAnswer => (EXIT_FAILED, "wrong answer"),
-        Verdict::PresentationError => (2, "wrong output format"),
-        _ => (EXIT_INTERNAL, "FAIL"),
+        Verdict::Accepted => (ExitCode::Ok, "ok"),
+        Verdict::WrongAnswer => (ExitCode::Failed, "wrong answer"),
+        Verdict::PresentationError => (ExitCode::PresentationError, "wrong output format"),
+        _ => (ExitCode::Internal, "FAIL"),
     };
     eprintln!("{word} {}", judgement.message);
     Ok(code)
@@ -154,7 +155,7 @@ pub fn stats(config_path: Option<&Path>, args: StatsArgs) -> Outcome {
         writeln!(out, "(computed in {:.2}s)", started.elapsed().as_secs_f64())
     };
     write(&mut out).map_err(|e| Failure::Internal(format!("cannot write: {e}")))?;
-    Ok(EXIT_OK)
+    Ok(ExitCode::Ok)
 }
 
 #[cfg(test)]

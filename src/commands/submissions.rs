@@ -183,7 +183,6 @@ pub fn build_all(
                     match crate::exec::process::ProcessRunner::from_argv(
                         exe.program,
                         exe.args,
-                        exe.display,
                         Arc::clone(sandbox),
                     ) {
                         Ok(runner) => {

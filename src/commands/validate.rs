@@ -12,7 +12,7 @@
 //! warning naming the mutation. Warnings never fail the command; an invalid
 //! file, a wrong answer file or a broken tool does (exit 1).
 
-use super::{EXIT_FAILED, EXIT_OK, Failure, Outcome, load_config, select};
+use super::{Failure, Outcome, load_config, select};
 use crate::cases::Case;
 use crate::check::external::{ExternalChecker, InputValidator, Validity};
 use crate::check::mutate::{self, Mutation};
@@ -23,6 +23,7 @@ use crate::config::{Overrides, Problem};
 use crate::exec::sandbox::{Sandbox, SandboxOptions};
 use crate::puzzles::{CheckRequest, Puzzle, SolveOptions};
 use crate::text::format::plural;
+use crate::verdict::ExitCode;
 use crate::verdict::Verdict;
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -110,9 +111,9 @@ pub fn validate(config_path: Option<&Path>, args: ValidateArgs) -> Outcome {
         if tally.warnings == 1 { "" } else { "s" }
     );
     if tally.errors > 0 {
-        Ok(EXIT_FAILED)
+        Ok(ExitCode::Failed)
     } else {
-        Ok(EXIT_OK)
+        Ok(ExitCode::Ok)
     }
 }
 

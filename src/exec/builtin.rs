@@ -55,8 +55,4 @@ impl Runner for BuiltinRunner {
             process_cap_hit: false,
         })
     }
-
-    fn describe(&self) -> String {
-        format!("built-in {} solver", self.puzzle.name())
-    }
 }

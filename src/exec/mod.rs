@@ -178,7 +178,4 @@ pub enum RunError {
 /// Runs a program on an input. Implementations are shared by all workers.
 pub trait Runner: Send + Sync {
     fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError>;
-
-    /// What is being run, for reports ("./sol", "built-in rotation solver").
-    fn describe(&self) -> String;
 }

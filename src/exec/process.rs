@@ -31,7 +31,6 @@ use std::time::{Duration, Instant};
 pub struct ProcessRunner {
     program: PathBuf,
     args: Vec<OsString>,
-    display: String,
     sandbox: Arc<Sandbox>,
 }
 
@@ -62,18 +61,17 @@ impl ProcessRunner {
             .ok_or_else(|| "the submission command is empty".to_string())?;
         let program = resolve_sandboxed_program(first)?;
         let args = rest.iter().map(OsString::from).collect();
-        ProcessRunner::from_argv(program, args, command_line.to_string(), sandbox)
+        ProcessRunner::from_argv(program, args, sandbox)
     }
 
     /// A runner for a program already resolved to an absolute path (a
-    /// built source submission), shown as `display`. The program must be
+    /// built source submission). The program must be
     /// visible inside the sandbox; it and the arguments that name visible
     /// files are staged (copied) where the sandbox's users can reach them
     /// when they cannot already. Hidden files are never copied.
     pub fn from_argv(
         program: PathBuf,
         args: Vec<OsString>,
-        display: String,
         sandbox: Arc<Sandbox>,
     ) -> Result<ProcessRunner, String> {
         sandbox.check_visible(&program)?;
@@ -95,7 +93,6 @@ impl ProcessRunner {
         Ok(ProcessRunner {
             program,
             args: staged_args,
-            display,
             sandbox,
         })
     }
@@ -162,10 +159,6 @@ impl Runner for ProcessRunner {
                 trust: Trust::Untrusted,
             },
         )
-    }
-
-    fn describe(&self) -> String {
-        self.display.clone()
     }
 }
 

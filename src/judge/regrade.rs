@@ -76,8 +76,8 @@ use crate::text::format::millis as ms;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
     use crate::exec::MemorySource;
+    use std::time::Duration;
 
     fn result(verdict: Verdict, cpu_ms: f64, wall_ms: f64) -> CaseResult {
         CaseResult {

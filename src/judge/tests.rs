@@ -41,9 +41,6 @@ impl Runner for FakeRunner {
         })
     }
 
-    fn describe(&self) -> String {
-        "fake".into()
-    }
 }
 
 /// Records the events it sees.
@@ -124,7 +121,7 @@ fn report_is_in_case_order_whatever_the_finishing_order() {
     assert_eq!(order, ["slow-a.in", "b.in", "wa-c.in", "d.in"]);
     assert_eq!(report.verdict, Verdict::WrongAnswer);
     assert_eq!(report.summary[&Verdict::Accepted], 3);
-    assert_eq!(report.exit_code(), 1);
+    assert_eq!(report.exit_code(), crate::verdict::ExitCode::Failed);
     let events = events.lock().unwrap();
     assert_eq!(events.first().map(String::as_str), Some("started 4"));
     assert_eq!(events.last().map(String::as_str), Some("finished WA"));
@@ -192,7 +189,7 @@ fn interrupt_flag_stops_the_run_with_exit_130() {
     )
     .unwrap();
     assert!(report.cases.iter().all(|c| c.verdict == Verdict::Skipped));
-    assert_eq!(report.exit_code(), 130);
+    assert_eq!(report.exit_code(), crate::verdict::ExitCode::Interrupted);
 }
 
 /// What the human reporter prints for a run of these cases.

@@ -555,8 +555,4 @@ impl crate::exec::Runner for NotBuilt {
             "a submission that did not compile cannot run".to_string(),
         ))
     }
-
-    fn describe(&self) -> String {
-        "not built".to_string()
-    }
 }

@@ -24,11 +24,12 @@ mod arena;
 mod generator;
 mod shrink;
 
-use super::{EXIT_FAILED, EXIT_OK, Failure, Outcome, load_config, overrides};
+use super::{Failure, Outcome, load_config, overrides};
 use crate::cli::{CompareArgs, StressArgs};
 use crate::commands::stdout::outln;
 use crate::config;
 use crate::report::write_atomically;
+use crate::verdict::ExitCode;
 use arena::{Arena, Candidate};
 use generator::Generator;
 use shrink::shrink_cases;
@@ -184,7 +185,7 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
             args.seed.wrapping_add(round.saturating_sub(1)),
             started.elapsed().as_secs_f64()
         );
-        return Ok(EXIT_OK);
+        return Ok(ExitCode::Ok);
     };
     outln!("round {round} (seed {seed}): {}", finding.describe());
     let runs_before = arena.runs.get();
@@ -290,7 +291,7 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
         files[1].0.display()
     );
     outln!("reproduce: {}", reproduce(config_path, &args, seed));
-    Ok(EXIT_FAILED)
+    Ok(ExitCode::Failed)
 }
 
 fn unreachable_candidate() -> Result<Candidate, Failure> {

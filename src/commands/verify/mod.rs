@@ -21,13 +21,14 @@
 mod assess;
 mod table;
 
+use super::output::ReportChoice;
 use super::submissions::{self, Entrant, Readiness, Submission};
-use super::{EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, Failure, Outcome, load_config, overrides};
+use super::{Failure, Outcome, load_config, overrides};
 use crate::cli::{CompareArgs, Selection, VerifyArgs};
 use crate::config::{self, Config, Overrides, Problem};
 use crate::judge::regrade;
 use crate::judge::{CaseResult, Report};
-use crate::report::Format;
+use crate::verdict::ExitCode;
 use assess::Assessed;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -42,6 +43,7 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
     if args.jobs == Some(0) {
         return Err(Failure::Usage("-j 0: at least one worker is needed".into()));
     }
+    let choice = ReportChoice::new(args.report.as_deref(), args.format)?;
     let overrides = overrides(&args.limits, &CompareArgs::default())?;
     let config = load_config(config_path, &overrides)?;
     let targets = targets(config.as_ref(), &args.problems, &overrides)?;
@@ -174,9 +176,7 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
         args.margin,
     );
 
-    let machine_to_stdout =
-        args.report.is_none() && args.format.is_some_and(|f| f != Format::Human);
-    let mut out: Box<dyn std::io::Write> = if machine_to_stdout {
+    let mut out: Box<dyn std::io::Write> = if choice.stdout.is_some() {
         Box::new(std::io::stderr())
     } else {
         Box::new(super::stdout::Stdout)
@@ -202,16 +202,16 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
     drop(out);
 
     let mut code = if report.interrupted {
-        super::EXIT_INTERRUPTED
+        ExitCode::Interrupted
     } else if verification.internal_errors > 0 {
-        EXIT_INTERNAL
+        ExitCode::Internal
     } else if !verification.ok {
-        EXIT_FAILED
+        ExitCode::Failed
     } else {
-        EXIT_OK
+        ExitCode::Ok
     };
     report.verify = Some(verification);
-    if let Some(format) = machine_format(&args)? {
+    if let Some(format) = choice.machine() {
         let bytes = crate::report::render(format, &report)
             .map_err(|e| Failure::Internal(format!("cannot render the report: {e}")))?;
         match &args.report {
@@ -221,7 +221,7 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
                         "judge: internal error: cannot write the report {}: {e}",
                         path.display()
                     );
-                    code = code.max(EXIT_INTERNAL);
+                    code = code.worst(ExitCode::Internal);
                 }
             }
             None => {
@@ -299,21 +299,6 @@ fn package_target(root: &Path, overrides: &Overrides) -> Result<Target, Failure>
     Ok(Target {
         problem,
         package: Some(root.to_path_buf()),
-    })
-}
-
-fn machine_format(args: &VerifyArgs) -> Result<Option<Format>, Failure> {
-    Ok(match (&args.report, args.format) {
-        (Some(path), None | Some(Format::Human)) => {
-            Some(Format::from_extension(path).ok_or_else(|| {
-                Failure::Usage(format!(
-                    "--report {}: say --format json, ndjson or junit (the extension does not tell)",
-                    path.display()
-                ))
-            })?)
-        }
-        (_, Some(Format::Human)) | (None, None) => None,
-        (_, Some(f)) => Some(f),
     })
 }
 

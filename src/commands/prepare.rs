@@ -1,0 +1,179 @@
+//! What a command prepares before any case runs: the configuration with
+//! the command line's overrides, a puzzle named on the command line, the
+//! program a `--submission` means (built when it is a source), and the
+//! problems' checkers.
+
+use super::Failure;
+use crate::cli::{CompareArgs, LimitArgs};
+use crate::config::{CheckKind, Config, Overrides, Problem};
+use crate::exec::process::ProcessRunner;
+use crate::exec::sandbox::Sandbox;
+use crate::judge::Program;
+use crate::submission::{BuildError, Built, Source, Toolchain};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Load `--config FILE`, or ./judge.toml when it exists (`None` when there
+/// is no configuration at all and none was asked for).
+pub fn load_config(path: Option<&Path>, overrides: &Overrides) -> Result<Option<Config>, Failure> {
+    let (path, required) = match path {
+        Some(p) => (p.to_path_buf(), true),
+        None => (PathBuf::from("judge.toml"), false),
+    };
+    if !required && !path.exists() {
+        return Ok(None);
+    }
+    Config::load(&path, overrides)
+        .map(Some)
+        .map_err(|e| Failure::Usage(e.to_string()))
+}
+
+/// Build the overrides from limit and comparison flags.
+pub fn overrides(limits: &LimitArgs, compare: &CompareArgs) -> Result<Overrides, Failure> {
+    let comparison = match compare.check.as_deref() {
+        None => None,
+        Some("exact") => Some(CheckKind::Exact),
+        Some("lines") => Some(CheckKind::Lines),
+        Some("tokens") => Some(CheckKind::Tokens),
+        Some("puzzle") => Some(CheckKind::Puzzle),
+        Some("checker") => Some(CheckKind::Checker),
+        Some(other) => {
+            return Err(Failure::Usage(format!(
+                "--check {other:?}: expected exact, lines, tokens, puzzle or checker"
+            )));
+        }
+    };
+    Ok(Overrides {
+        time_limit: limits.time_limit.map(|s| s.0),
+        wall_limit: limits.wall_limit.map(|s| s.0),
+        memory_limit: limits.memory_limit.map(|s| s.0),
+        stack_limit: limits.stack_limit.map(|s| s.0),
+        output_limit: limits.output_limit.map(|s| s.0),
+        processes: limits.processes,
+        strict: compare.strict.then_some(true),
+        lexmin: compare.lexmin,
+        comparison,
+        float_tolerance: compare.float_tolerance,
+    })
+}
+
+/// A built-in puzzle by name, or the puzzle of a judge.toml problem of that
+/// name.
+pub fn puzzle_named(
+    name: &str,
+    config: Option<&Config>,
+) -> Result<(&'static dyn crate::puzzles::Puzzle, Option<Problem>), Failure> {
+    if let Some(problem) = config.and_then(|c| c.problem(name)) {
+        return match problem.puzzle {
+            Some(p) => Ok((p, Some(problem.clone()))),
+            None => Err(Failure::Usage(format!(
+                "problem {name:?} is not a built-in puzzle (puzzles: {})",
+                crate::puzzles::names().join(", ")
+            ))),
+        };
+    }
+    crate::puzzles::find(name)
+        .map(|p| (p, None))
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "unknown puzzle {name:?}: the built-in puzzles are {}",
+                crate::puzzles::names().join(", ")
+            ))
+        })
+}
+
+/// The program a `--submission` means: a source file (or a directory with
+/// one) is built by its language (`language` forces one), anything else is
+/// a command line. A compile error is printed once here, on stderr, and
+/// the program's cases are all CE; a missing compiler is a usage error.
+pub fn submission_program(
+    text: &str,
+    language: Option<&str>,
+    toolchain: &Toolchain,
+    sandbox: &Arc<Sandbox>,
+    quiet: bool,
+) -> Result<Program, Failure> {
+    let source = match language {
+        Some(name) => {
+            let language = toolchain.language_named(name).map_err(Failure::Usage)?;
+            if !Path::new(text).is_file() {
+                return Err(Failure::Usage(format!(
+                    "--language {name}: {text} is not a source file"
+                )));
+            }
+            Some(Source {
+                path: PathBuf::from(text),
+                language: language.clone(),
+            })
+        }
+        None => toolchain
+            .find_source(Path::new(text))
+            .map_err(Failure::Usage)?,
+    };
+    let Some(source) = source else {
+        let single_word = shlex::split(text).is_some_and(|w| w.len() == 1);
+        if single_word
+            && !Path::new(text).exists()
+            && toolchain.language_of(Path::new(text)).is_some()
+        {
+            return Err(Failure::Usage(format!("{text}: no such source file")));
+        }
+        let runner = ProcessRunner::new(text, Arc::clone(sandbox)).map_err(Failure::Usage)?;
+        return Ok(Program::new(Arc::new(runner), text));
+    };
+    let shown = source.path.display().to_string();
+    match toolchain.build(&source, sandbox, 0) {
+        Ok(Built::Ready(exe)) => {
+            if !quiet {
+                match exe.compile_time {
+                    Some(t) if !exe.from_cache => eprintln!(
+                        "judge: compiled {shown} ({}) in {:.2}s",
+                        source.language.name,
+                        t.as_secs_f64()
+                    ),
+                    _ => eprintln!(
+                        "judge: {shown} ({}): cached build, not compiled again",
+                        source.language.name
+                    ),
+                }
+            }
+            let runner = ProcessRunner::from_argv(exe.program, exe.args, Arc::clone(sandbox))
+                .map_err(Failure::Usage)?;
+            Ok(Program::new(Arc::new(runner), text))
+        }
+        Ok(Built::CompileError(error)) => {
+            if !quiet {
+                eprintln!(
+                    "judge: {shown} ({}) does not compile: every case is CE",
+                    source.language.name
+                );
+            }
+            let mut program = Program::new(Arc::new(crate::submission::NotBuilt), text);
+            program.compile_error = Some(error);
+            Ok(program)
+        }
+        Err(e @ BuildError::MissingTool { .. }) => Err(Failure::Usage(e.to_string())),
+        Err(BuildError::Interrupted) => Err(Failure::Interrupted),
+        Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
+    }
+}
+
+/// Build every external checker of these problems before any case runs (a
+/// broken checker is one error, not an IE on every case). Returns the
+/// sandbox to run them in, if any problem has one (`Plan::tools`).
+pub fn prepare_checkers(
+    problems: &[Problem],
+    sandbox: &std::sync::Arc<crate::exec::sandbox::Sandbox>,
+) -> Result<Option<std::sync::Arc<crate::exec::sandbox::Sandbox>>, Failure> {
+    let mut any = false;
+    for problem in problems {
+        if let Some(checker) = problem.comparison.checker() {
+            any = true;
+            checker
+                .tool
+                .prepare(sandbox)
+                .map_err(|e| Failure::Usage(format!("problem {}: checker: {e}", problem.name)))?;
+        }
+    }
+    Ok(any.then(|| std::sync::Arc::clone(sandbox)))
+}
