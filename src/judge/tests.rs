@@ -40,7 +40,6 @@ impl Runner for FakeRunner {
             process_cap_hit: false,
         })
     }
-
 }
 
 /// Records the events it sees.

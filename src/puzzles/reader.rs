@@ -284,9 +284,18 @@ impl<'a> Tokens<'a> {
 
     /// The next token, or an error "expected {what}" at the end of the data.
     pub fn expect(&mut self, what: &str) -> Result<Token<'a>, FormatError> {
+        self.expect_with(|| what.to_string())
+    }
+
+    /// [`Tokens::expect`] with the description made only when it is
+    /// needed: a reader of many cases allocates nothing per token.
+    pub fn expect_with(&mut self, what: impl FnOnce() -> String) -> Result<Token<'a>, FormatError> {
         let pos = self.pos();
         self.next().ok_or_else(|| {
-            FormatError::at(pos, format!("expected {what}, found the end of the file"))
+            FormatError::at(
+                pos,
+                format!("expected {}, found the end of the file", what()),
+            )
         })
     }
 }

@@ -178,10 +178,10 @@ pub fn read(input: &[u8]) -> Result<Vec<Shelf>, FormatError> {
     let t = parse_t(&tokens.expect("the number of cases T")?)?;
     let mut shelves = Vec::new();
     for case in 1..=t as usize {
-        let n = parse_n(&tokens.expect(&format!("case {case} of {t} (n)"))?)?;
+        let n = parse_n(&tokens.expect_with(|| format!("case {case} of {t} (n)"))?)?;
         let mut shelf = ShelfCheck::new(n);
         for i in 1..=n {
-            shelf.push(&tokens.expect(&format!("book {i} of {n} of case {case}"))?)?;
+            shelf.push(&tokens.expect_with(|| format!("book {i} of {n} of case {case}"))?)?;
         }
         shelves.push(shelf.finish(case)?);
     }

@@ -140,7 +140,7 @@ pub fn read_boards(input: &[u8]) -> Result<Vec<Board>, FormatError> {
         let mut cells = [0u8; CELLS];
         cells[0] = digit(&first)?;
         for (i, cell) in cells.iter_mut().enumerate().skip(1) {
-            let token = tokens.expect(&format!("number {} of 24 of case {case}", i + 1))?;
+            let token = tokens.expect_with(|| format!("number {} of 24 of case {case}", i + 1))?;
             *cell = digit(&token)?;
         }
         let board = Board::new(cells).ok_or_else(|| {

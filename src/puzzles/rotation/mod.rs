@@ -73,13 +73,15 @@ impl Puzzle for Rotation {
             None => Heuristic::Pdb,
             Some(name) => Heuristic::parse(name).map_err(SolveError::Option)?,
         };
-        let boards = input::read_boards(input)?;
-        let mut out = String::new();
-        for board in &boards {
-            out.push_str(&solve_board(board, heuristic).render());
-            out.push('\n');
-        }
-        Ok(out.into_bytes())
+        // The table is built on one core while the input is read on another.
+        let (boards, _) = rayon::join(
+            || input::read_boards(input),
+            || matches!(heuristic, Heuristic::Pdb).then(pdb::pdb),
+        );
+        let boards = boards?;
+        Ok(super::solve_in_parallel(&boards, 36, |board, out| {
+            solve_board(board, heuristic).write_to(out)
+        }))
     }
 
     fn check(&self, request: &CheckRequest<'_>) -> CheckReport {

@@ -148,18 +148,22 @@ impl Pdb {
     /// drops by one is the first letter of the smallest optimal string.
     pub fn lexmin_moves(&self, masks: &Masks) -> Vec<Move> {
         let mut masks = *masks;
-        let mut left = self.board_distance(&masks);
+        let mut dist = masks.map(|m| self.distance(m));
+        let mut left = dist[0].min(dist[1]).min(dist[2]);
         let mut moves = Vec::with_capacity(usize::from(left));
         while left > 0 {
-            // A distance table is exact, so some move always drops it by one.
-            let Some((m, next)) = Move::ALL.iter().find_map(|&m| {
-                let next = masks.map(|x| move_mask(m, x));
-                (self.board_distance(&next) + 1 == left).then_some((m, next))
+            // A move changes a placement's distance by at most one, so only
+            // a digit now at the board's distance can drop below it: the
+            // others are not looked up. A distance table is exact, so some
+            // move always drops one of them by one.
+            let Some(m) = Move::ALL.iter().copied().find(|&m| {
+                (0..3).any(|d| dist[d] == left && self.distance(move_mask(m, masks[d])) + 1 == left)
             }) else {
                 break;
             };
             moves.push(m);
-            masks = next;
+            masks = masks.map(|x| move_mask(m, x));
+            dist = masks.map(|x| self.distance(x));
             left -= 1;
         }
         moves

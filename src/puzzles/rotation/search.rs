@@ -63,6 +63,19 @@ impl Solution {
     pub fn render(&self) -> String {
         format!("{}\n{}", self.moves_line(), self.digit)
     }
+
+    /// The case's two output lines, each with its newline, appended to
+    /// `out` without an allocation of their own.
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        if self.moves.is_empty() {
+            out.extend_from_slice(b"No moves needed");
+        } else {
+            out.extend(self.moves.iter().map(|m| m.letter() as u8));
+        }
+        out.push(b'\n');
+        out.push(b'0' + self.digit);
+        out.push(b'\n');
+    }
 }
 
 /// The digit (1..=3) whose mask covers the centre, if any.
@@ -73,15 +86,16 @@ pub fn uniform_digit(masks: &Masks) -> Option<u8> {
         .map(|(d, _)| d)
 }
 
-/// The lexicographically smallest shortest solution of a board, by IDA*.
+/// The lexicographically smallest shortest solution of a board. With the
+/// exact pattern database IDA* never backtracks: the first move (A..H) that
+/// lowers the table's distance by one is the one it keeps, so the answer is
+/// read off the table by that descent ([`table_solution`]); with the
+/// `centre` bound it is a real IDA* search.
 pub fn solve_board(board: &Board, heuristic: Heuristic) -> Solution {
     let masks = board.masks();
     let mut path = Vec::new();
     match heuristic {
-        Heuristic::Pdb => {
-            let table = pdb();
-            ida_star(&masks, &mut path, |m| table.board_distance(m));
-        }
+        Heuristic::Pdb => return table_solution(pdb(), board),
         Heuristic::Centre => {
             ida_star(&masks, &mut path, centre_bound);
         }
