@@ -1,6 +1,8 @@
 //! `judge run` on 1,000 one-line cases with a compiled A+B, side by side
-//! with a plain bash loop that runs the same program on each case and
-//! compares with `cmp` (the floor every judging tool is measured against).
+//! with the physical floor (`benches/floor/floor.c`: a C program that
+//! `posix_spawn`s the same A+B on each input, reads its output through a
+//! pipe, waits and compares bytes; no limits, no sandbox) and a plain bash
+//! loop that runs the program on each case and compares with `cmp`.
 //!
 //! cargo bench --bench run_vs_loop
 //!
@@ -33,6 +35,14 @@ fn setup(dir: &Path) {
         std::fs::write(cases.join(format!("{i}.in")), format!("{i} {}\n", 3 * i)).unwrap();
         std::fs::write(cases.join(format!("{i}.ans")), format!("{}\n", 4 * i)).unwrap();
     }
+    let floor = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/floor/floor.c");
+    let ok = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(dir.join("floor"))
+        .arg(&floor)
+        .status()
+        .unwrap();
+    assert!(ok.success(), "cannot build {}", floor.display());
     std::fs::write(
         dir.join("loop.sh"),
         "#!/bin/bash\nfor f in cases/ab/*.in; do ./ab < \"$f\" > out.txt; cmp -s out.txt \"${f%.in}.ans\" || echo \"WA $f\"; done\n",
@@ -78,6 +88,10 @@ fn bench(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(20))
         .warm_up_time(Duration::from_secs(2));
+    let count = CASES.to_string();
+    group.bench_function("floor (posix_spawn loop, C)", |b| {
+        b.iter(|| run(dir.path(), "./floor", &["./ab", "cases/ab", &count]))
+    });
     group.bench_function("bash loop (spawn + cmp)", |b| {
         b.iter(|| run(dir.path(), "bash", &["loop.sh"]))
     });
