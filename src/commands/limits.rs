@@ -11,12 +11,14 @@
 //! "sensitive to the time limit" (a warning with the times). `--write`
 //! puts the limit into judge.toml, keeping its comments and layout.
 
-use super::submissions::{self, Entrant, Readiness, Submission};
+use super::submissions::{self, Entrant, Readiness, Submission, Trial};
 use super::{Failure, Outcome, load_config};
+use crate::cases::Case;
 use crate::cli::LimitsArgs;
 use crate::commands::stdout::{out, outln};
-use crate::config::{Overrides, Span};
+use crate::config::{Overrides, Problem, Span};
 use crate::exec::Limits;
+use crate::exec::interrupt::Interrupt;
 use crate::exec::sandbox::Sandbox;
 use crate::judge::{CaseResult, regrade};
 use crate::submission::Toolchain;
@@ -29,60 +31,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
-    for (flag, value) in [("--multiplier", args.multiplier), ("--margin", args.margin)] {
-        if !(value >= 1.0 && value.is_finite()) {
-            return Err(Failure::Usage(format!(
-                "{flag} {value}: a factor of at least 1 is needed"
-            )));
-        }
-    }
-    if args.repeat == 0 {
-        return Err(Failure::Usage(
-            "--repeat 0: run each case at least once".into(),
-        ));
-    }
-    if args.round.0.is_zero() || args.ceiling.0.is_zero() {
-        return Err(Failure::Usage(
-            "--round and --ceiling must be greater than zero".into(),
-        ));
-    }
+    check_args(&args)?;
     let config = load_config(config_path, &Overrides::default())?.ok_or_else(|| {
         Failure::Usage("judge limits needs a judge.toml (here, or --config FILE)".into())
     })?;
     let problem =
         super::verify::chosen_problems(&config, std::slice::from_ref(&args.problem))?.remove(0);
-    let toolchain = crate::config::toolchain(Some(&config));
     let mut warnings = Vec::new();
-    let selection = crate::cli::Selection {
-        paths: Vec::new(),
-        problem: Some(problem.name.clone()),
-        filter: None,
-    };
-    let selected = super::select(Some(&config), &selection, &Overrides::default())?;
-    warnings.extend(selected.warnings);
-    let cases = selected.cases.into_iter().next().unwrap_or_default();
-    if cases.is_empty() {
-        return Err(Failure::Usage(format!("{}: no cases", problem.name)));
-    }
+    let cases = problem_cases(&config, &problem, &mut warnings)?;
+    let toolchain = crate::config::toolchain(Some(&config));
     let found = submissions::discover(&problem, 0, &toolchain, &mut warnings)?;
-    let accepted: Vec<Submission> = found
-        .iter()
-        .filter(|s| s.expectation.is_accepted())
-        .cloned()
-        .collect();
-    let slow: Vec<Submission> = found
-        .iter()
-        .filter(|s| s.expectation.requires_time_limit())
-        .cloned()
-        .collect();
-    if accepted.is_empty() {
-        return Err(Failure::Usage(format!(
-            "{}: no accepted submissions in {} to derive a time limit from",
-            problem.name,
-            problem.submissions.display()
-        )));
-    }
-
+    let (accepted, slow) = accepted_and_slow(&problem, found)?;
     let (interrupt, sandbox) = super::judging_sandbox(
         Some(&config),
         std::slice::from_ref(&problem),
@@ -91,92 +50,18 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         crate::exec::sandbox::SandboxMode::Auto,
     )?;
-    let problems = vec![problem.clone()];
-    let cases = vec![cases];
-    let jobs = args.jobs.unwrap_or(0);
+    let trials = Trials {
+        problems: vec![problem.clone()],
+        cases: vec![cases],
+        toolchain,
+        sandbox,
+        interrupt,
+        jobs: args.jobs.unwrap_or(0),
+    };
     let mut out = String::new();
-    let mut failed = false;
-
-    // 1. The accepted submissions, under the ceiling.
-    let ceiling = Limits {
-        time: args.ceiling.0,
-        wall: Limits::default_wall(args.ceiling.0),
-        ..problem.limits.clone()
-    };
-    // Build the submissions, then judge them all under `limits`.
-    let run = |subs: &[Submission], limits: &Limits, repeat: usize, warnings: &mut Vec<String>| {
-        let (entrants, labels) = ready_entrants(subs, &toolchain, &sandbox, warnings)?;
-        let trial = submissions::trial(
-            &problems,
-            &cases,
-            std::slice::from_ref(limits),
-            entrants,
-            repeat,
-            jobs,
-            Some(interrupt.flag()),
-            &sandbox,
-        )?;
-        if trial.report.interrupted {
-            return Err(Failure::Interrupted);
-        }
-        Ok((trial, labels))
-    };
-    let (trial, labels) = run(&accepted, &ceiling, args.repeat, &mut warnings)?;
-    let _ = writeln!(
-        out,
-        "{}: {} accepted submission{} on {} case{}{}",
-        problem.name,
-        labels.len(),
-        plural(labels.len()),
-        cases[0].len(),
-        plural(cases[0].len()),
-        if args.repeat > 1 {
-            format!(", each case run {} times (min / median)", args.repeat)
-        } else {
-            String::new()
-        }
-    );
-    // (cpu ms of the median, label, case)
-    let mut slowest: Option<(f64, String, String)> = None;
-    for (label, runs) in labels.iter().zip(&trial.results) {
-        if let Some(bad) = runs
-            .iter()
-            .flatten()
-            .find(|r| r.verdict != Verdict::Accepted)
-        {
-            failed = true;
-            let _ = writeln!(
-                out,
-                "  FAIL {label}: {} on {} under the ceiling {}: {}",
-                bad.verdict.code(),
-                bad.case,
-                Span(args.ceiling.0),
-                bad.message
-            );
-            continue;
-        }
-        let timed: Vec<(String, f64, f64)> = runs
-            .iter()
-            .filter(|r| !r.is_empty())
-            .map(|r| {
-                let (min, median) = min_median(r);
-                (r[0].case.clone(), min, median)
-            })
-            .collect();
-        if let Some((case, min, median)) = timed.iter().max_by(|a, b| a.2.total_cmp(&b.2)).cloned()
-        {
-            let times = if args.repeat > 1 {
-                format!("{:.3}s / {:.3}s", min / 1000.0, median / 1000.0)
-            } else {
-                format!("{:.3}s", median / 1000.0)
-            };
-            let _ = writeln!(out, "  ok   {label}: slowest {case} {times}");
-            if slowest.as_ref().is_none_or(|s| median > s.0) {
-                slowest = Some((median, label.clone(), case));
-            }
-        }
-    }
-    let Some((slowest_ms, slowest_label, slowest_case)) = slowest else {
+    let (slowest, mut failed) =
+        measure_accepted(&trials, &accepted, &args, &mut out, &mut warnings)?;
+    let Some(slowest) = slowest else {
         out!("{out}");
         for w in &warnings {
             eprintln!("warning: {w}");
@@ -185,76 +70,22 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
         return Ok(ExitCode::Failed);
     };
     let limit = derive_limit(
-        Duration::from_secs_f64(slowest_ms / 1000.0),
+        Duration::from_secs_f64(slowest.median_ms / 1000.0),
         args.multiplier,
         args.round.0,
     );
     let _ = writeln!(
         out,
-        "time limit: slowest {:.3}s ({slowest_label} on {slowest_case}) × {} = {:.3}s, rounded up to {} (judge.toml has {})",
-        slowest_ms / 1000.0,
+        "time limit: slowest {:.3}s ({} on {}) × {} = {:.3}s, rounded up to {} (judge.toml has {})",
+        slowest.median_ms / 1000.0,
+        slowest.label,
+        slowest.case,
         args.multiplier,
-        slowest_ms / 1000.0 * args.multiplier,
+        slowest.median_ms / 1000.0 * args.multiplier,
         Span(limit),
         Span(problem.limits.time)
     );
-
-    // 2. The submissions that must time out, at the margin of that limit.
-    // The wall clock is a safety net against sleepers: never tighter than
-    // the problem's own.
-    let at_limit = Limits {
-        time: limit,
-        wall: Limits::default_wall(limit).max(problem.limits.wall),
-        ..problem.limits.clone()
-    };
-    if !slow.is_empty() {
-        let margin = regrade::at_margin(&at_limit, args.margin);
-        let (trial, labels) = run(&slow, &margin, 1, &mut warnings)?;
-        for (label, runs) in labels.iter().zip(&trial.results) {
-            let raw: Vec<&CaseResult> = runs.iter().filter_map(|r| r.first()).collect();
-            let graded: Vec<CaseResult> =
-                raw.iter().map(|r| regrade::regrade(r, &at_limit)).collect();
-            let timed_out = graded
-                .iter()
-                .filter(|g| g.verdict == Verdict::TimeLimit)
-                .count();
-            let within: Vec<String> = raw
-                .iter()
-                .zip(&graded)
-                .filter(|(r, g)| g.verdict == Verdict::TimeLimit && r.verdict != Verdict::TimeLimit)
-                .map(|(r, _)| format!("{} {:.3}s", r.case, r.cpu_ms / 1000.0))
-                .collect();
-            if timed_out == 0 {
-                failed = true;
-                let slowest = raw
-                    .iter()
-                    .max_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms))
-                    .map(|r| format!("; slowest {} {:.3}s", r.case, r.cpu_ms / 1000.0))
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    out,
-                    "  FAIL {label}: does not time out at {}{slowest}",
-                    Span(limit)
-                );
-            } else {
-                let _ = writeln!(
-                    out,
-                    "  ok   {label}: TLE on {timed_out} of {} case{} at {}",
-                    graded.len(),
-                    plural(graded.len()),
-                    Span(limit)
-                );
-                if !within.is_empty() {
-                    warnings.push(format!(
-                        "{label} is sensitive to the time limit: it times out at {} but finishes within the margin {} on {}",
-                        Span(limit),
-                        Span(margin.time),
-                        within.join(", ")
-                    ));
-                }
-            }
-        }
-    }
+    failed |= check_slow(&trials, &slow, limit, args.margin, &mut out, &mut warnings)?;
     out!("{out}");
     for w in &warnings {
         outln!("warning: {w}");
@@ -273,6 +104,257 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
     } else {
         ExitCode::Ok
     })
+}
+
+fn check_args(args: &LimitsArgs) -> Result<(), Failure> {
+    for (flag, value) in [("--multiplier", args.multiplier), ("--margin", args.margin)] {
+        if !(value >= 1.0 && value.is_finite()) {
+            return Err(Failure::Usage(format!(
+                "{flag} {value}: a factor of at least 1 is needed"
+            )));
+        }
+    }
+    if args.repeat == 0 {
+        return Err(Failure::Usage(
+            "--repeat 0: run each case at least once".into(),
+        ));
+    }
+    if args.round.0.is_zero() || args.ceiling.0.is_zero() {
+        return Err(Failure::Usage(
+            "--round and --ceiling must be greater than zero".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The problem's cases (at least one).
+fn problem_cases(
+    config: &crate::config::Config,
+    problem: &Problem,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Case>, Failure> {
+    let selection = crate::cli::Selection {
+        paths: Vec::new(),
+        problem: Some(problem.name.clone()),
+        filter: None,
+    };
+    let selected = super::select(Some(config), &selection, &Overrides::default())?;
+    warnings.extend(selected.warnings);
+    let cases = selected.cases.into_iter().next().unwrap_or_default();
+    if cases.is_empty() {
+        return Err(Failure::Usage(format!("{}: no cases", problem.name)));
+    }
+    Ok(cases)
+}
+
+/// The submissions expected to pass (at least one), and those that must
+/// time out.
+fn accepted_and_slow(
+    problem: &Problem,
+    found: Vec<Submission>,
+) -> Result<(Vec<Submission>, Vec<Submission>), Failure> {
+    let (accepted, rest): (Vec<Submission>, Vec<Submission>) =
+        found.into_iter().partition(|s| s.expectation.is_accepted());
+    let slow = rest
+        .into_iter()
+        .filter(|s| s.expectation.requires_time_limit())
+        .collect();
+    if accepted.is_empty() {
+        return Err(Failure::Usage(format!(
+            "{}: no accepted submissions in {} to derive a time limit from",
+            problem.name,
+            problem.submissions.display()
+        )));
+    }
+    Ok((accepted, slow))
+}
+
+/// What the trials share: one problem, its cases, the sandbox.
+struct Trials {
+    problems: Vec<Problem>,
+    cases: Vec<Vec<Case>>,
+    toolchain: Toolchain,
+    sandbox: Arc<Sandbox>,
+    interrupt: Interrupt,
+    jobs: usize,
+}
+
+impl Trials {
+    /// Build the submissions, then judge them all under `limits`; each
+    /// case `repeat` times.
+    fn run(
+        &self,
+        subs: &[Submission],
+        limits: &Limits,
+        repeat: usize,
+        warnings: &mut Vec<String>,
+    ) -> Result<(Trial, Vec<String>), Failure> {
+        let (entrants, labels) = ready_entrants(subs, &self.toolchain, &self.sandbox, warnings)?;
+        let trial = submissions::trial(
+            &self.problems,
+            &self.cases,
+            std::slice::from_ref(limits),
+            entrants,
+            repeat,
+            self.jobs,
+            Some(self.interrupt.flag()),
+            &self.sandbox,
+        )?;
+        if trial.report.interrupted {
+            return Err(Failure::Interrupted);
+        }
+        Ok((trial, labels))
+    }
+}
+
+/// The slowest case of the accepted submissions: its median CPU time.
+struct Slowest {
+    median_ms: f64,
+    label: String,
+    case: String,
+}
+
+/// 1. The accepted submissions, under the ceiling: each one's slowest
+/// case, and the slowest of all (none when no submission passed); true
+/// when one of them failed.
+fn measure_accepted(
+    trials: &Trials,
+    accepted: &[Submission],
+    args: &LimitsArgs,
+    out: &mut String,
+    warnings: &mut Vec<String>,
+) -> Result<(Option<Slowest>, bool), Failure> {
+    let problem = &trials.problems[0];
+    let ceiling = Limits {
+        time: args.ceiling.0,
+        wall: Limits::default_wall(args.ceiling.0),
+        ..problem.limits.clone()
+    };
+    let (trial, labels) = trials.run(accepted, &ceiling, args.repeat, warnings)?;
+    let cases = trials.cases[0].len();
+    let _ = writeln!(
+        out,
+        "{}: {} accepted submission{} on {cases} case{}{}",
+        problem.name,
+        labels.len(),
+        plural(labels.len()),
+        plural(cases),
+        if args.repeat > 1 {
+            format!(", each case run {} times (min / median)", args.repeat)
+        } else {
+            String::new()
+        }
+    );
+    let mut slowest: Option<Slowest> = None;
+    let mut failed = false;
+    for (label, runs) in labels.iter().zip(&trial.results) {
+        if let Some(bad) = runs
+            .iter()
+            .flatten()
+            .find(|r| r.verdict != Verdict::Accepted)
+        {
+            failed = true;
+            let _ = writeln!(
+                out,
+                "  FAIL {label}: {} on {} under the ceiling {}: {}",
+                bad.verdict.code(),
+                bad.case,
+                Span(args.ceiling.0),
+                bad.message
+            );
+            continue;
+        }
+        let timed = runs.iter().filter(|r| !r.is_empty()).map(|r| {
+            let (min, median) = min_median(r);
+            (r[0].case.clone(), min, median)
+        });
+        if let Some((case, min, median)) = timed.max_by(|a, b| a.2.total_cmp(&b.2)) {
+            let times = if args.repeat > 1 {
+                format!("{:.3}s / {:.3}s", min / 1000.0, median / 1000.0)
+            } else {
+                format!("{:.3}s", median / 1000.0)
+            };
+            let _ = writeln!(out, "  ok   {label}: slowest {case} {times}");
+            if slowest.as_ref().is_none_or(|s| median > s.median_ms) {
+                slowest = Some(Slowest {
+                    median_ms: median,
+                    label: label.clone(),
+                    case,
+                });
+            }
+        }
+    }
+    Ok((slowest, failed))
+}
+
+/// 2. The submissions that must time out, at the margin of the derived
+/// limit, graded at the limit; true when one of them does not time out.
+/// The wall clock is a safety net against sleepers: never tighter than the
+/// problem's own.
+fn check_slow(
+    trials: &Trials,
+    slow: &[Submission],
+    limit: Duration,
+    margin: f64,
+    out: &mut String,
+    warnings: &mut Vec<String>,
+) -> Result<bool, Failure> {
+    if slow.is_empty() {
+        return Ok(false);
+    }
+    let problem = &trials.problems[0];
+    let at_limit = Limits {
+        time: limit,
+        wall: Limits::default_wall(limit).max(problem.limits.wall),
+        ..problem.limits.clone()
+    };
+    let at_margin = regrade::at_margin(&at_limit, margin);
+    let (trial, labels) = trials.run(slow, &at_margin, 1, warnings)?;
+    let mut failed = false;
+    for (label, runs) in labels.iter().zip(&trial.results) {
+        let raw: Vec<&CaseResult> = runs.iter().filter_map(|r| r.first()).collect();
+        let graded: Vec<CaseResult> = raw.iter().map(|r| regrade::regrade(r, &at_limit)).collect();
+        let timed_out = graded
+            .iter()
+            .filter(|g| g.verdict == Verdict::TimeLimit)
+            .count();
+        if timed_out == 0 {
+            failed = true;
+            let slowest = raw
+                .iter()
+                .max_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms))
+                .map(|r| format!("; slowest {} {:.3}s", r.case, r.cpu_ms / 1000.0))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  FAIL {label}: does not time out at {}{slowest}",
+                Span(limit)
+            );
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "  ok   {label}: TLE on {timed_out} of {} case{} at {}",
+            graded.len(),
+            plural(graded.len()),
+            Span(limit)
+        );
+        let within: Vec<String> = raw
+            .iter()
+            .zip(&graded)
+            .filter(|(r, g)| g.verdict == Verdict::TimeLimit && r.verdict != Verdict::TimeLimit)
+            .map(|(r, _)| format!("{} {:.3}s", r.case, r.cpu_ms / 1000.0))
+            .collect();
+        if !within.is_empty() {
+            warnings.push(format!(
+                "{label} is sensitive to the time limit: it times out at {} but finishes within the margin {} on {}",
+                Span(limit),
+                Span(at_margin.time),
+                within.join(", ")
+            ));
+        }
+    }
+    Ok(failed)
 }
 
 /// Build submissions and keep those that can run (the others are warned
