@@ -214,7 +214,7 @@ struct Slowest {
     case: String,
 }
 
-/// 1. The accepted submissions, under the ceiling: each one's slowest
+/// Step 1: the accepted submissions, under the ceiling. Each one's slowest
 /// case, and the slowest of all (none when no submission passed); true
 /// when one of them failed.
 fn measure_accepted(
@@ -287,7 +287,7 @@ fn measure_accepted(
     Ok((slowest, failed))
 }
 
-/// 2. The submissions that must time out, at the margin of the derived
+/// Step 2: the submissions that must time out, at the margin of the derived
 /// limit, graded at the limit; true when one of them does not time out.
 /// The wall clock is a safety net against sleepers: never tighter than the
 /// problem's own.

@@ -28,48 +28,34 @@ use super::{Failure, Outcome, load_config, overrides};
 use crate::cli::{CompareArgs, StressArgs};
 use crate::commands::stdout::outln;
 use crate::config;
+use crate::exec::sandbox::Sandbox;
+use crate::judge::Program;
+use crate::puzzles::Puzzle;
 use crate::report::write_atomically;
+use crate::submission::Toolchain;
+use crate::text::format::plural;
 use crate::verdict::ExitCode;
-use arena::{Arena, Candidate};
+use arena::{Arena, Candidate, Finding};
 use generator::Generator;
 use shrink::shrink_cases;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
     let overrides = overrides(&args.limits, &CompareArgs::default())?;
     let config = load_config(config_path, &overrides)?;
-    let problem = match config.as_ref().and_then(|c| c.problem(&args.problem)) {
-        Some(p) => p.clone(),
-        None if crate::puzzles::find(&args.problem).is_some() => {
-            config::ad_hoc_problem(&args.problem, PathBuf::from("stress"), &overrides)
-                .map_err(|e| Failure::Usage(e.to_string()))?
-        }
-        None => {
-            return Err(Failure::Usage(format!(
-                "{:?} is neither a problem in judge.toml nor a built-in puzzle ({})",
-                args.problem,
-                crate::puzzles::names().join(", ")
-            )));
-        }
-    };
+    let (problem, from_config) = stress_problem(config.as_ref(), &args, &overrides)?;
     if args.cases == 0 || args.count == 0 {
         return Err(Failure::Usage(
             "--cases and --count must be at least 1".into(),
         ));
     }
-    let from_config = config
-        .as_ref()
-        .is_some_and(|c| c.problem(&args.problem).is_some());
-    let out_dir = args.out.clone().unwrap_or_else(|| {
-        if from_config {
-            problem.cases.clone()
-        } else {
-            PathBuf::from("stress")
-        }
+    let out_dir = args.out.clone().unwrap_or_else(|| match from_config {
+        true => problem.cases.clone(),
+        false => PathBuf::from("stress"),
     });
-
     // Rounds run one at a time: one worker slot.
     let (interrupt, sandbox) = super::judging_sandbox(
         config.as_ref(),
@@ -79,8 +65,81 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
         crate::exec::sandbox::SandboxMode::Auto,
     )?;
     let toolchain = crate::config::toolchain(config.as_ref());
-    let submission =
-        super::submission_program(&args.submission, None, &toolchain, &sandbox, false)?;
+    let (submission, against) = contestants(&problem, &args, &toolchain, &sandbox)?;
+    let source = source(&problem, &args, &toolchain, &sandbox, against.is_some())?;
+    let scratch = tempfile::Builder::new()
+        .prefix("judge-stress-")
+        .tempdir()
+        .map_err(|e| Failure::Internal(format!("cannot create a temporary directory: {e}")))?;
+    let arena = Arena {
+        problem: &problem,
+        tools: super::prepare_checkers(std::slice::from_ref(&problem), &sandbox)?,
+        submission,
+        against,
+        dir: scratch.path().to_path_buf(),
+        interrupted: interrupt.flag(),
+        runs: std::cell::Cell::new(0),
+    };
+    let started = Instant::now();
+    let (rounds, found) = search(&arena, &source, &args, &sandbox, started)?;
+    let Some((seed, candidate, finding)) = found else {
+        outln!(
+            "no difference in {rounds} round{} (seeds {}..{}) in {:.1}s",
+            plural(rounds as usize),
+            args.seed,
+            args.seed.wrapping_add(rounds.saturating_sub(1)),
+            started.elapsed().as_secs_f64()
+        );
+        return Ok(ExitCode::Ok);
+    };
+    outln!("round {rounds} (seed {seed}): {}", finding.describe());
+    let runs_before = arena.runs.get();
+    let smallest = shrink(
+        &arena, &source, candidate, finding, seed, &args, &sandbox, started,
+    )?;
+    if arena.interrupted.load(Ordering::SeqCst) {
+        return Err(Failure::Interrupted);
+    }
+    let runs = arena.runs.get() - runs_before;
+    outln!("shrunk to {} ({runs} run{})", smallest.about, plural(runs));
+    outln!("the submission: {}", smallest.finding.describe());
+    write_finding(&out_dir, &args, seed, &smallest)?;
+    outln!("reproduce: {}", reproduce(config_path, &args, seed));
+    Ok(ExitCode::Failed)
+}
+
+/// The problem to stress: judge.toml's, or a built-in puzzle by name; and
+/// whether it came from judge.toml.
+fn stress_problem(
+    config: Option<&config::Config>,
+    args: &StressArgs,
+    overrides: &config::Overrides,
+) -> Result<(config::Problem, bool), Failure> {
+    if let Some(p) = config.and_then(|c| c.problem(&args.problem)) {
+        return Ok((p.clone(), true));
+    }
+    if crate::puzzles::find(&args.problem).is_some() {
+        let problem = config::ad_hoc_problem(&args.problem, PathBuf::from("stress"), overrides)
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+        return Ok((problem, false));
+    }
+    Err(Failure::Usage(format!(
+        "{:?} is neither a problem in judge.toml nor a built-in puzzle ({})",
+        args.problem,
+        crate::puzzles::names().join(", ")
+    )))
+}
+
+/// The submission, and the reference it is compared with (`--against`,
+/// or the problem's `solution`; none for a puzzle, whose checker decides).
+fn contestants(
+    problem: &config::Problem,
+    args: &StressArgs,
+    toolchain: &Toolchain,
+    sandbox: &Arc<Sandbox>,
+) -> Result<(Program, Option<Program>), Failure> {
+    let build = |cmd: &str| super::submission_program(cmd, None, toolchain, sandbox, false);
+    let submission = build(&args.submission)?;
     if submission.compile_error.is_some() {
         return Err(Failure::Usage(format!(
             "{} does not compile: nothing to stress",
@@ -88,13 +147,9 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
         )));
     }
     let against = match (&args.against, problem.puzzle, &problem.solution) {
-        (Some(cmd), _, _) => Some(super::submission_program(
-            cmd, None, &toolchain, &sandbox, false,
-        )?),
+        (Some(cmd), _, _) => Some(build(cmd)?),
         (None, Some(_), _) => None,
-        (None, None, Some(solution)) => Some(super::submission_program(
-            solution, None, &toolchain, &sandbox, false,
-        )?),
+        (None, None, Some(solution)) => Some(build(solution)?),
         (None, None, None) => {
             return Err(Failure::Usage(format!(
                 "problem {} has no reference: give --against CMD, or solution = \"CMD\" in its table",
@@ -107,102 +162,147 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
             "the --against program does not compile".into(),
         ));
     }
-    let generator = match &args.generator {
-        Some(cmd) => Some(Generator::new(cmd, &toolchain, &sandbox)?),
-        None => None,
-    };
-    let puzzle = match (&generator, problem.puzzle) {
-        (Some(_), _) => None,
-        (None, Some(p)) => Some(p),
-        (None, None) => {
-            return Err(Failure::Usage(format!(
-                "problem {} is not a built-in puzzle: give --generator CMD (called as `CMD SEED`)",
-                problem.name
-            )));
+    Ok((submission, against))
+}
+
+/// Where the rounds' cases come from.
+enum Source {
+    /// A puzzle's own generator, `cases` cases a file.
+    Puzzle {
+        puzzle: &'static dyn Puzzle,
+        cases: usize,
+    },
+    /// `--generator CMD`, called as `CMD SEED`.
+    Generator(Generator),
+}
+
+fn source(
+    problem: &config::Problem,
+    args: &StressArgs,
+    toolchain: &Toolchain,
+    sandbox: &Arc<Sandbox>,
+    has_reference: bool,
+) -> Result<Source, Failure> {
+    if let Some(cmd) = &args.generator {
+        if !has_reference {
+            return Err(Failure::Usage(
+                "--generator needs a reference to compare with: --against CMD".into(),
+            ));
         }
-    };
-    if generator.is_some() && against.is_none() {
-        return Err(Failure::Usage(
-            "--generator needs a reference to compare with: --against CMD".into(),
-        ));
+        return Ok(Source::Generator(Generator::new(cmd, toolchain, sandbox)?));
     }
-    let spec_of =
-        |count: usize, seed: u64| super::generate::spec(&args.difficulty, count, seed, false);
-    if let Some(p) = puzzle {
-        // Refuse options the puzzle does not have before any round runs.
-        p.generate(&spec_of(1, args.seed)).map_err(Failure::Usage)?;
+    let Some(puzzle) = problem.puzzle else {
+        return Err(Failure::Usage(format!(
+            "problem {} is not a built-in puzzle: give --generator CMD (called as `CMD SEED`)",
+            problem.name
+        )));
+    };
+    // Refuse options the puzzle does not have before any round runs.
+    puzzle
+        .generate(&spec_of(args, 1, args.seed))
+        .map_err(Failure::Usage)?;
+    let cases = if puzzle.multi_case() { args.cases } else { 1 };
+    Ok(Source::Puzzle { puzzle, cases })
+}
+
+fn spec_of(args: &StressArgs, count: usize, seed: u64) -> crate::puzzles::GenSpec {
+    super::generate::spec(&args.difficulty, count, seed, false)
+}
+
+impl Source {
+    fn puzzle(&self) -> Option<&'static dyn Puzzle> {
+        match self {
+            Source::Puzzle { puzzle, .. } => Some(*puzzle),
+            Source::Generator(_) => None,
+        }
     }
 
-    let scratch = tempfile::Builder::new()
-        .prefix("judge-stress-")
-        .tempdir()
-        .map_err(|e| Failure::Internal(format!("cannot create a temporary directory: {e}")))?;
-    let tools = super::prepare_checkers(std::slice::from_ref(&problem), &sandbox)?;
-    let arena = Arena {
-        problem: &problem,
-        tools,
-        submission,
-        against,
-        dir: scratch.path().to_path_buf(),
-        interrupted: interrupt.flag(),
-        runs: std::cell::Cell::new(0),
-    };
-    let started = Instant::now();
-    let per_file = match puzzle {
-        Some(p) if p.multi_case() => args.cases,
-        _ => 1,
-    };
+    /// The candidate of round `seed`.
+    fn candidate(
+        &self,
+        args: &StressArgs,
+        seed: u64,
+        sandbox: &Sandbox,
+    ) -> Result<Candidate, Failure> {
+        match self {
+            Source::Puzzle { puzzle, cases } => Ok(Candidate::Cases(
+                puzzle
+                    .generate(&spec_of(args, *cases, seed))
+                    .map_err(Failure::Usage)?,
+            )),
+            Source::Generator(g) => Ok(Candidate::Input(g.input(seed, sandbox)?)),
+        }
+    }
+}
+
+/// A failing round: its seed, what it tried, how the submission failed.
+type Found = (u64, Candidate, Finding);
+
+/// Rounds until the submission disagrees, `--count` rounds pass, `--time`
+/// is up or an interrupt comes; returns the rounds run and the finding.
+fn search(
+    arena: &Arena<'_>,
+    source: &Source,
+    args: &StressArgs,
+    sandbox: &Sandbox,
+    started: Instant,
+) -> Result<(u64, Option<Found>), Failure> {
     let mut round = 0;
-    let found = loop {
+    loop {
         if round >= args.count
             || args.time.is_some_and(|t| started.elapsed() >= t.0)
             || arena.interrupted.load(Ordering::SeqCst)
         {
-            break None;
+            break;
         }
         let seed = args.seed.wrapping_add(round);
         round += 1;
-        let candidate = match (puzzle, &generator) {
-            (Some(p), _) => Candidate::Cases(
-                p.generate(&spec_of(per_file, seed))
-                    .map_err(Failure::Usage)?,
-            ),
-            (None, Some(g)) => Candidate::Input(g.input(seed, &sandbox)?),
-            (None, None) => unreachable_candidate()?,
-        };
-        if let Some(finding) = arena.judge(&candidate, puzzle)? {
-            break Some((seed, candidate, finding));
+        let candidate = source.candidate(args, seed, sandbox)?;
+        if let Some(finding) = arena.judge(&candidate, source.puzzle())? {
+            return Ok((round, Some((seed, candidate, finding))));
         }
-    };
+    }
     if arena.interrupted.load(Ordering::SeqCst) {
         return Err(Failure::Interrupted);
     }
-    let Some((seed, candidate, finding)) = found else {
-        outln!(
-            "no difference in {round} round{} (seeds {}..{}) in {:.1}s",
-            if round == 1 { "" } else { "s" },
-            args.seed,
-            args.seed.wrapping_add(round.saturating_sub(1)),
-            started.elapsed().as_secs_f64()
-        );
-        return Ok(ExitCode::Ok);
-    };
-    outln!("round {round} (seed {seed}): {}", finding.describe());
-    let runs_before = arena.runs.get();
-    let (input, answer, finding, about) = match (puzzle, candidate) {
-        (Some(p), Candidate::Cases(cases)) => {
+    Ok((round, None))
+}
+
+/// The smallest failing case found, as files, with how it was found.
+struct Smallest {
+    input: Vec<u8>,
+    answer: Vec<u8>,
+    finding: Finding,
+    about: String,
+}
+
+/// Shrink a finding: a puzzle's cases by `shrink_cases`; a generator's
+/// input by trying further seeds for a shorter failing input.
+#[allow(clippy::too_many_arguments)]
+fn shrink(
+    arena: &Arena<'_>,
+    source: &Source,
+    candidate: Candidate,
+    finding: Finding,
+    seed: u64,
+    args: &StressArgs,
+    sandbox: &Sandbox,
+    started: Instant,
+) -> Result<Smallest, Failure> {
+    match (source, candidate) {
+        (Source::Puzzle { puzzle, .. }, Candidate::Cases(cases)) => {
             let (cases, finding, steps) =
-                shrink_cases(&arena, p, cases, finding, seed, args.tries)?;
-            let (input, answer) = p.assemble(&cases);
+                shrink_cases(arena, *puzzle, cases, finding, seed, args.tries)?;
+            let (input, answer) = puzzle.assemble(&cases);
             let dims: Vec<String> = cases
                 .iter()
-                .flat_map(|c| p.difficulty(c))
+                .flat_map(|c| puzzle.difficulty(c))
                 .map(|(k, v)| format!("{k} {v}"))
                 .collect();
             let about = format!(
                 "{} case{}{}; {}",
                 cases.len(),
-                if cases.len() == 1 { "" } else { "s" },
+                plural(cases.len()),
                 if dims.is_empty() {
                     String::new()
                 } else {
@@ -210,12 +310,14 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
                 },
                 steps.join("; ")
             );
-            (input, answer, finding, about)
+            Ok(Smallest {
+                input,
+                answer,
+                finding,
+                about,
+            })
         }
-        (_, Candidate::Input(input)) => {
-            let g = generator
-                .as_ref()
-                .ok_or_else(|| Failure::Internal("no generator".into()))?;
+        (Source::Generator(g), Candidate::Input(input)) => {
             let mut best = (input, finding, seed);
             let more = (args.tries as u64) * 8;
             for i in 0..more {
@@ -225,7 +327,7 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
                     break;
                 }
                 let s = seed.wrapping_add(1 + i);
-                let input = g.input(s, &sandbox)?;
+                let input = g.input(s, sandbox)?;
                 if input.len() >= best.0.len() {
                     continue;
                 }
@@ -233,31 +335,32 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
                     best = (input, f, s);
                 }
             }
-            let answer = best.1.answer.clone().unwrap_or_default();
-            let about = format!(
-                "the smallest failing input of {} more seeds: {} bytes (seed {})",
-                more,
-                best.0.len(),
-                best.2
-            );
-            (best.0, answer, best.1, about)
+            Ok(Smallest {
+                answer: best.1.answer.clone().unwrap_or_default(),
+                about: format!(
+                    "the smallest failing input of {more} more seeds: {} bytes (seed {})",
+                    best.0.len(),
+                    best.2
+                ),
+                input: best.0,
+                finding: best.1,
+            })
         }
-        (None, Candidate::Cases(_)) => return Err(Failure::Internal("no puzzle".into())),
-    };
-    if arena.interrupted.load(Ordering::SeqCst) {
-        return Err(Failure::Interrupted);
+        _ => Err(Failure::Internal(
+            "a stress candidate of the other kind than its source".into(),
+        )),
     }
-    outln!(
-        "shrunk to {about} ({} run{})",
-        arena.runs.get() - runs_before,
-        if arena.runs.get() - runs_before == 1 {
-            ""
-        } else {
-            "s"
-        }
-    );
-    outln!("the submission: {}", finding.describe());
+}
 
+/// Write the smallest failing case and its answer as `--name` (or
+/// `stress-SEED`) `.in`/`.ans` into the output directory; an existing file
+/// is kept unless `--force`.
+fn write_finding(
+    out_dir: &Path,
+    args: &StressArgs,
+    seed: u64,
+    smallest: &Smallest,
+) -> Result<(), Failure> {
     let stem = args
         .name
         .clone()
@@ -268,8 +371,8 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
         )));
     }
     let files = [
-        (out_dir.join(format!("{stem}.in")), input),
-        (out_dir.join(format!("{stem}.ans")), answer),
+        (out_dir.join(format!("{stem}.in")), &smallest.input),
+        (out_dir.join(format!("{stem}.ans")), &smallest.answer),
     ];
     if !args.force
         && let Some((path, _)) = files.iter().find(|(p, _)| p.exists())
@@ -279,7 +382,7 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
             path.display()
         )));
     }
-    std::fs::create_dir_all(&out_dir)
+    std::fs::create_dir_all(out_dir)
         .map_err(|e| Failure::Usage(format!("{}: cannot create: {e}", out_dir.display())))?;
     for (path, bytes) in &files {
         write_atomically(path, bytes)
@@ -290,12 +393,7 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
         files[0].0.display(),
         files[1].0.display()
     );
-    outln!("reproduce: {}", reproduce(config_path, &args, seed));
-    Ok(ExitCode::Failed)
-}
-
-fn unreachable_candidate() -> Result<Candidate, Failure> {
-    Err(Failure::Internal("neither a puzzle nor a generator".into()))
+    Ok(())
 }
 
 /// The command line that runs exactly the failing round again.
