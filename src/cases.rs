@@ -304,12 +304,15 @@ fn trim_zeros(s: &[u8]) -> &[u8] {
 pub struct Filter(globset::GlobMatcher);
 
 impl Filter {
-    pub fn new(glob: &str) -> Result<Filter, String> {
+    pub fn new(glob: &str) -> Result<Filter, SelectionError> {
         globset::GlobBuilder::new(glob)
             .literal_separator(false)
             .build()
             .map(|g| Filter(g.compile_matcher()))
-            .map_err(|e| format!("--filter {glob:?}: {e}"))
+            .map_err(|e| SelectionError::Filter {
+                glob: glob.to_string(),
+                reason: e.to_string(),
+            })
     }
 
     pub fn keeps(&self, problem: &str, case: &str) -> bool {
@@ -334,15 +337,20 @@ pub enum Partition {
     Hash { shard: u64, total: u64 },
 }
 
-impl std::str::FromStr for Partition {
-    type Err = String;
+/// A `--filter` or `--partition` that cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SelectionError {
+    #[error("--filter {glob:?}: {reason}")]
+    Filter { glob: String, reason: String },
+    #[error("--partition {0:?}: expected count:K/N or hash:K/N with 1 ≤ K ≤ N, e.g. hash:1/4")]
+    Partition(String),
+}
 
-    fn from_str(text: &str) -> Result<Partition, String> {
-        let bad = || {
-            format!(
-                "--partition {text:?}: expected count:K/N or hash:K/N with 1 ≤ K ≤ N, e.g. hash:1/4"
-            )
-        };
+impl std::str::FromStr for Partition {
+    type Err = SelectionError;
+
+    fn from_str(text: &str) -> Result<Partition, SelectionError> {
+        let bad = || SelectionError::Partition(text.to_string());
         let (kind, rest) = text.split_once(':').ok_or_else(bad)?;
         let (k, n) = rest.split_once('/').ok_or_else(bad)?;
         let shard: u64 = k.trim().parse().map_err(|_| bad())?;

@@ -244,7 +244,7 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
         });
         let json = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
         let err = timed("deep json", || judge::report::merge::parse(json.as_bytes())).unwrap_err();
-        assert!(!err.is_empty());
+        assert!(!err.to_string().is_empty());
         let inline = format!("a = {}1{}\n", "{b = ".repeat(depth), "}".repeat(depth));
         let _ = timed("deep inline tables", || {
             Config::parse(&inline, Path::new("judge.toml"), &Overrides::default())

@@ -16,6 +16,11 @@ pub enum Failure {
 }
 
 impl Failure {
+    /// A usage error from any error a lower layer hands up: its message.
+    pub fn usage(error: impl std::fmt::Display) -> Failure {
+        Failure::Usage(error.to_string())
+    }
+
     pub fn exit_code(&self) -> ExitCode {
         match self {
             Failure::Usage(_) => ExitCode::Usage,

@@ -31,7 +31,7 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
             "--name {stem:?}: a file name without '/' is needed"
         )));
     }
-    let cases = puzzle.generate(&spec).map_err(Failure::Usage)?;
+    let cases = puzzle.generate(&spec).map_err(Failure::usage)?;
     let split = args.split || !puzzle.multi_case();
     // (path, bytes)
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();

@@ -9,7 +9,7 @@ use std::io::Write;
 
 pub fn merge(args: MergeArgs) -> Outcome {
     let paths: Vec<&std::path::Path> = args.reports.iter().map(|p| p.as_path()).collect();
-    let merged = report::merge::merge_files(&paths, args.partial).map_err(Failure::Usage)?;
+    let merged = report::merge::merge_files(&paths, args.partial).map_err(Failure::usage)?;
     let format = args
         .format
         .or_else(|| args.report.as_deref().and_then(Format::from_extension))

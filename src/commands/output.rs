@@ -31,7 +31,7 @@ impl ReportChoice {
                 stdout: format.filter(|f| *f != Format::Human),
             });
         };
-        crate::report::check_target(path).map_err(Failure::Usage)?;
+        crate::report::check_target(path).map_err(Failure::usage)?;
         let format = match format {
             Some(f) if f != Format::Human => f,
             _ => Format::from_extension(path).ok_or_else(|| {

@@ -17,7 +17,7 @@ pub fn solve(config_path: Option<&Path>, args: SolveArgs) -> Outcome {
     let options = SolveOptions {
         heuristic: args.heuristic,
     };
-    puzzle.check_options(&options).map_err(Failure::Usage)?;
+    puzzle.check_options(&options).map_err(Failure::usage)?;
     let (input, name) = match args.input.as_deref() {
         None => (read_stdin()?, "<stdin>".to_string()),
         Some(p) if p == Path::new("-") => (read_stdin()?, "<stdin>".to_string()),
@@ -37,7 +37,7 @@ pub fn solve(config_path: Option<&Path>, args: SolveArgs) -> Outcome {
             Ok(ExitCode::Ok)
         }
         Err(SolveError::Input(e)) => Err(Failure::Usage(e.with_path(Path::new(&name)))),
-        Err(SolveError::Option(e)) => Err(Failure::Usage(e)),
+        Err(SolveError::Option(e)) => Err(Failure::usage(e)),
     }
 }
 
@@ -118,7 +118,7 @@ pub fn stats(config_path: Option<&Path>, args: StatsArgs) -> Outcome {
     let started = std::time::Instant::now();
     let stats = puzzle
         .stats(&StatsOptions { n: args.n })
-        .map_err(Failure::Usage)?;
+        .map_err(Failure::usage)?;
     let mut out = super::stdout::Stdout;
     let width = stats
         .rows

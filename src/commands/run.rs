@@ -96,7 +96,7 @@ fn partition(args: &RunArgs) -> Result<Option<Partition>, Failure> {
         .as_deref()
         .map(str::parse)
         .transpose()
-        .map_err(Failure::Usage)
+        .map_err(Failure::usage)
 }
 
 /// `-j N`, or one worker a core.

@@ -48,7 +48,7 @@ pub fn select(
         .as_deref()
         .map(Filter::new)
         .transpose()
-        .map_err(Failure::Usage)?;
+        .map_err(Failure::usage)?;
     let chosen = if selection.paths.is_empty() {
         chosen_without_paths(config, selection.problem.as_deref(), overrides)?
     } else {

@@ -124,7 +124,7 @@ impl Puzzle for Flip {
         if let Some(h) = &options.heuristic {
             return Err(SolveError::Option(format!(
                 "flip has no --heuristic option (got {h:?}): its answers come from a table of all boards"
-            )));
+            ).into()));
         }
         let board = read(input)?;
         Ok(format!("{}\n", answer_text(answer_of(board))).into_bytes())
@@ -139,7 +139,7 @@ impl Puzzle for Flip {
         finding::judge(request, |output, _lexmin| verify(output, best))
     }
 
-    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, String> {
+    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, OptionError> {
         spec.reject_other_than(self.name(), &["length", "impossible"])?;
         if spec.impossible && spec.length.is_some() {
             return Err("flip --impossible and --length exclude each other: an impossible board has no length".into());
@@ -151,7 +151,7 @@ impl Puzzle for Flip {
                 "flip --length {}..{} is out of range: the longest optimum over all boards is {MAX_FLIPS} flips",
                 range.start(),
                 range.end()
-            ));
+            ).into());
         }
         let table = answers();
         let mut by_answer: Vec<Vec<Grid>> = vec![Vec::new(); MAX_FLIPS as usize + 2];
@@ -201,7 +201,7 @@ impl Puzzle for Flip {
         GeneratedCase::single_case_files(cases)
     }
 
-    fn stats(&self, _options: &StatsOptions) -> Result<Stats, String> {
+    fn stats(&self, _options: &StatsOptions) -> Result<Stats, OptionError> {
         let mut counts = vec![0u64; MAX_FLIPS as usize + 1];
         let mut impossible = 0;
         for &a in answers() {

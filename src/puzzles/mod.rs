@@ -51,12 +51,12 @@ pub trait Puzzle: Send + Sync {
 
     /// Refuse solver options this puzzle does not have, before any case
     /// runs. By default a puzzle has no options.
-    fn check_options(&self, options: &SolveOptions) -> Result<(), String> {
+    fn check_options(&self, options: &SolveOptions) -> Result<(), OptionError> {
         match &options.heuristic {
-            Some(h) => Err(format!(
+            Some(h) => Err(OptionError::new(format!(
                 "--heuristic {h:?}: {} has no choice of heuristic",
                 self.name()
-            )),
+            ))),
             None => Ok(()),
         }
     }
@@ -72,14 +72,14 @@ pub trait Puzzle: Send + Sync {
 
     /// Make `spec.count` new cases of the requested difficulty,
     /// deterministically for `spec.seed`.
-    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, String>;
+    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, OptionError>;
 
     /// Join generated cases into one input file and its answer file (for a
     /// single-case puzzle, `cases` holds exactly one case).
     fn assemble(&self, cases: &[GeneratedCase]) -> (Vec<u8>, Vec<u8>);
 
     /// Whole-space facts for `judge stats`.
-    fn stats(&self, options: &StatsOptions) -> Result<Stats, String>;
+    fn stats(&self, options: &StatsOptions) -> Result<Stats, OptionError>;
 
     /// The difficulty a generated case was made at, as `judge gen` options
     /// (`("length", 12)`, `("n", 15)`), so that `judge stress` can ask the
@@ -147,7 +147,40 @@ pub enum SolveError {
     Input(FormatError),
     /// An option the puzzle does not have, or a bad value for it.
     #[error("{0}")]
-    Option(String),
+    Option(OptionError),
+}
+
+/// A request a puzzle cannot meet: an option it does not have, a value out
+/// of its range, or a difficulty no case has (`--length 14` for Rotation).
+/// The message says which and what would do.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct OptionError(String);
+
+impl OptionError {
+    pub fn new(message: impl Into<String>) -> OptionError {
+        OptionError(message.into())
+    }
+}
+
+/// The message, for callers that show or search it.
+impl std::ops::Deref for OptionError {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for OptionError {
+    fn from(message: String) -> Self {
+        OptionError(message)
+    }
+}
+
+impl From<&str> for OptionError {
+    fn from(message: &str) -> Self {
+        OptionError(message.to_string())
+    }
 }
 
 impl From<FormatError> for SolveError {
@@ -303,7 +336,7 @@ impl GenSpec {
 
     /// An error if a flag outside `allowed` (flag names without dashes:
     /// `length`, `n`, `moves`, `turns`, `impossible`) was given.
-    pub fn reject_other_than(&self, puzzle: &str, allowed: &[&str]) -> Result<(), String> {
+    pub fn reject_other_than(&self, puzzle: &str, allowed: &[&str]) -> Result<(), OptionError> {
         let given = [
             ("length", self.length.is_some()),
             ("n", self.n.is_some()),
@@ -321,7 +354,8 @@ impl GenSpec {
                 };
                 return Err(format!(
                     "{puzzle} has no --{flag} option (its difficulty options: {options})"
-                ));
+                )
+                .into());
             }
         }
         Ok(())
@@ -451,7 +485,7 @@ mod tests {
         let err = spec.reject_other_than("rotation", &["length"]).unwrap_err();
         assert_eq!(
             err,
-            "rotation has no --turns option (its difficulty options: --length)"
+            "rotation has no --turns option (its difficulty options: --length)".into()
         );
         assert!(spec.reject_other_than("pilots", &["turns"]).is_ok());
     }

@@ -71,22 +71,33 @@ impl Reporter for Tee {
 /// Check, before any work, that a report can be written to `path`: its
 /// directory exists and is a directory (a typo is an error at once, not
 /// after the whole run).
-pub fn check_target(path: &Path) -> Result<(), String> {
+pub fn check_target(path: &Path) -> Result<(), TargetError> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     if !dir.is_dir() {
-        return Err(format!(
-            "--report {}: the directory {} does not exist",
-            path.display(),
-            dir.display()
-        ));
+        return Err(TargetError::NoDirectory {
+            path: path.to_path_buf(),
+            dir: dir.to_path_buf(),
+        });
     }
     if path.is_dir() {
-        return Err(format!("--report {}: is a directory", path.display()));
+        return Err(TargetError::IsDirectory(path.to_path_buf()));
     }
     Ok(())
+}
+
+/// Why a report cannot be written where `--report` says.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetError {
+    #[error("--report {}: the directory {} does not exist", .path.display(), .dir.display())]
+    NoDirectory {
+        path: std::path::PathBuf,
+        dir: std::path::PathBuf,
+    },
+    #[error("--report {}: is a directory", .0.display())]
+    IsDirectory(std::path::PathBuf),
 }
 
 /// Write `bytes` to `path` atomically: a temporary file beside it, flushed

@@ -200,7 +200,7 @@ fn source(
     // Refuse options the puzzle does not have before any round runs.
     puzzle
         .generate(&spec_of(args, 1, args.seed))
-        .map_err(Failure::Usage)?;
+        .map_err(Failure::usage)?;
     let cases = if puzzle.multi_case() { args.cases } else { 1 };
     Ok(Source::Puzzle { puzzle, cases })
 }
@@ -228,7 +228,7 @@ impl Source {
             Source::Puzzle { puzzle, cases } => Ok(Candidate::Cases(
                 puzzle
                     .generate(&spec_of(args, *cases, seed))
-                    .map_err(Failure::Usage)?,
+                    .map_err(Failure::usage)?,
             )),
             Source::Generator(g) => Ok(Candidate::Input(g.input(seed, sandbox)?)),
         }

@@ -58,7 +58,7 @@ impl Puzzle for Booksort {
         if let Some(h) = &options.heuristic {
             return Err(SolveError::Option(format!(
                 "booksort has no --heuristic option (got {h:?}): its search always uses the ⌈wrong successors / 3⌉ bound"
-            )));
+            ).into()));
         }
         let shelves = input::read(input)?;
         Ok(super::solve_in_parallel(
@@ -83,10 +83,10 @@ impl Puzzle for Booksort {
         finding::judge(request, |output, _lexmin| verify(output, &optimum))
     }
 
-    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, String> {
+    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, OptionError> {
         spec.reject_other_than(self.name(), &["n", "moves"])?;
         let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
-        generate::generate(spec, &mut rng)
+        Ok(generate::generate(spec, &mut rng)?)
     }
 
     fn assemble(&self, cases: &[GeneratedCase]) -> (Vec<u8>, Vec<u8>) {
@@ -101,12 +101,12 @@ impl Puzzle for Booksort {
         (input.into_bytes(), answer.into_bytes())
     }
 
-    fn stats(&self, options: &StatsOptions) -> Result<Stats, String> {
+    fn stats(&self, options: &StatsOptions) -> Result<Stats, OptionError> {
         let n = options.n.unwrap_or(STATS_DEFAULT_N);
         if !(1..=STATS_MAX_N).contains(&n) {
             return Err(format!(
                 "booksort stats covers all n! shelves, so n must be from 1 to {STATS_MAX_N} (got {n}; 11! is already 39,916,800 shelves)"
-            ));
+            ).into());
         }
         let table = search::distance_table(n as usize);
         let mut counts = [0u64; FIVE_OR_MORE as usize + 1];

@@ -294,7 +294,7 @@ fn generator_hits_exact_distances() {
     let e = Booksort.generate(&impossible).unwrap_err();
     assert_eq!(
         e,
-        "booksort --moves 3 is impossible with --n 2: every shelf of 2 books sorts in at most 1 move"
+        "booksort --moves 3 is impossible with --n 2: every shelf of 2 books sorts in at most 1 move".into()
     );
     let foreign = GenSpec {
         length: Some(3..=3),

@@ -97,7 +97,7 @@ impl Puzzle for Pilots {
         if let Some(h) = &options.heuristic {
             return Err(SolveError::Option(format!(
                 "pilots has no --heuristic option (got {h:?}): its answer follows from a parity rule"
-            )));
+            ).into()));
         }
         let board = read(input)?;
         Ok(format!("{}\n", render(shortest_turns(board))).into_bytes())
@@ -111,7 +111,7 @@ impl Puzzle for Pilots {
         finding::judge(request, |output, lexmin| verify(output, board, lexmin))
     }
 
-    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, String> {
+    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, OptionError> {
         spec.reject_other_than(self.name(), &["turns"])?;
         if let Some(range) = &spec.turns
             && (range.is_empty() || *range.end() > 16)
@@ -120,7 +120,7 @@ impl Puzzle for Pilots {
                 "pilots --turns {}..{} is out of range: there are 16 handles, and a shortest answer turns each at most once",
                 range.start(),
                 range.end()
-            ));
+            ).into());
         }
         let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
         let mut cases = Vec::new();
@@ -153,7 +153,7 @@ impl Puzzle for Pilots {
         GeneratedCase::single_case_files(cases)
     }
 
-    fn stats(&self, _options: &StatsOptions) -> Result<Stats, String> {
+    fn stats(&self, _options: &StatsOptions) -> Result<Stats, OptionError> {
         let mut counts = [0u64; 17];
         for board in 0..=FULL {
             counts[shortest_turns(board).count_ones() as usize] += 1;

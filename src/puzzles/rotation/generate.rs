@@ -21,6 +21,7 @@ use super::board::{Board, Masks};
 use super::pdb::{Pdb, pdb};
 use super::search::table_solution;
 use super::split::{FULL, Splits, all_splits};
+use crate::puzzles::OptionError;
 use crate::puzzles::{GenSpec, GeneratedCase};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
@@ -34,7 +35,7 @@ pub const LONGEST: u32 = 13;
 const RANDOM_TRIES: usize = 24;
 
 /// Make `spec.count` cases (see the module doc).
-pub fn generate(spec: &GenSpec) -> Result<Vec<GeneratedCase>, String> {
+pub fn generate(spec: &GenSpec) -> Result<Vec<GeneratedCase>, OptionError> {
     spec.reject_other_than("rotation", &["length"])?;
     if let Some(range) = &spec.length {
         if range.start() > range.end() {
@@ -42,13 +43,15 @@ pub fn generate(spec: &GenSpec) -> Result<Vec<GeneratedCase>, String> {
                 "--length {}..{} is an empty range",
                 range.start(),
                 range.end()
-            ));
+            )
+            .into());
         }
         if *range.end() > LONGEST {
             return Err(format!(
                 "--length {}: no board needs more than {LONGEST} moves (the longest optimum)",
                 range.end()
-            ));
+            )
+            .into());
         }
     }
     let table = pdb();
@@ -274,7 +277,7 @@ mod tests {
         };
         assert_eq!(
             generate(&foreign).unwrap_err(),
-            "rotation has no --n option (its difficulty options: --length)"
+            "rotation has no --n option (its difficulty options: --length)".into()
         );
     }
 

@@ -60,10 +60,10 @@ impl Puzzle for Rotation {
     }
 
     /// The one option: `--heuristic pdb` (default) or `centre`.
-    fn check_options(&self, options: &SolveOptions) -> Result<(), String> {
+    fn check_options(&self, options: &SolveOptions) -> Result<(), OptionError> {
         match options.heuristic.as_deref() {
             None => Ok(()),
-            Some(name) => Heuristic::parse(name).map(|_| ()),
+            Some(name) => Ok(Heuristic::parse(name).map(|_| ())?),
         }
     }
 
@@ -71,7 +71,7 @@ impl Puzzle for Rotation {
     fn solve(&self, input: &[u8], options: &SolveOptions) -> Result<Vec<u8>, SolveError> {
         let heuristic = match options.heuristic.as_deref() {
             None => Heuristic::Pdb,
-            Some(name) => Heuristic::parse(name).map_err(SolveError::Option)?,
+            Some(name) => Heuristic::parse(name).map_err(|e| SolveError::Option(e.into()))?,
         };
         // The table is built on one core while the input is read on another.
         let (boards, _) = rayon::join(
@@ -88,7 +88,7 @@ impl Puzzle for Rotation {
         checker::check(request)
     }
 
-    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, String> {
+    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, OptionError> {
         generate::generate(spec)
     }
 
@@ -96,13 +96,13 @@ impl Puzzle for Rotation {
         generate::assemble(cases)
     }
 
-    fn stats(&self, options: &StatsOptions) -> Result<Stats, String> {
+    fn stats(&self, options: &StatsOptions) -> Result<Stats, OptionError> {
         if options.n.is_some() {
             return Err(
                 "rotation has no --n option: its statistics cover the one board size".into(),
             );
         }
-        stats::stats()
+        Ok(stats::stats()?)
     }
 }
 

@@ -132,7 +132,7 @@ impl Puzzle for Swap {
         if let Some(h) = &options.heuristic {
             return Err(SolveError::Option(format!(
                 "swap has no --heuristic option (got {h:?}): its solver is a breadth-first search"
-            )));
+            ).into()));
         }
         let (start, target) = read(input)?;
         let mut out = render(&reference(start, target)).into_bytes();
@@ -151,7 +151,7 @@ impl Puzzle for Swap {
         })
     }
 
-    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, String> {
+    fn generate(&self, spec: &GenSpec) -> Result<Vec<GeneratedCase>, OptionError> {
         spec.reject_other_than(self.name(), &["length"])?;
         if let Some(range) = &spec.length
             && (range.is_empty() || *range.end() > MAX_LENGTH)
@@ -160,7 +160,7 @@ impl Puzzle for Swap {
                 "swap --length {}..{} is out of range: the longest optimum over all start and target boards is {MAX_LENGTH} moves",
                 range.start(),
                 range.end()
-            ));
+            ).into());
         }
         let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
         let mut cases = Vec::new();
@@ -190,7 +190,7 @@ impl Puzzle for Swap {
         GeneratedCase::single_case_files(cases)
     }
 
-    fn stats(&self, _options: &StatsOptions) -> Result<Stats, String> {
+    fn stats(&self, _options: &StatsOptions) -> Result<Stats, OptionError> {
         let mut totals: Vec<u64> = Vec::new();
         for class in space::classes() {
             if totals.len() < class.lengths.len() {
