@@ -10,6 +10,7 @@
 //! them into [`Problem`]s is `resolve`, a problem's checker and validators
 //! `tools`.
 
+mod error;
 pub mod kattis;
 mod resolve;
 mod schema;
@@ -23,6 +24,7 @@ use crate::expect::Expectation;
 use crate::puzzles::{self, Puzzle};
 use crate::submission::Language;
 pub use crate::units::{Size, Span, parse_memory, parse_processes, parse_tolerance};
+pub use error::{ConfigError, Place};
 use resolve::{line_col_of_bytes, resolve, resolve_languages, resolve_with, toml_error};
 use schema::{ProblemTable, RootTable};
 use serde::Deserialize;
@@ -141,23 +143,22 @@ pub struct Overrides {
     pub float_tolerance: Option<f64>,
 }
 
-/// A configuration error, with the file and, where known, the line.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ConfigError(pub String);
-
 impl Config {
     /// Read and resolve a judge.toml. Relative `cases` paths are relative to
     /// the file's directory.
     pub fn load(path: &Path, overrides: &Overrides) -> Result<Config, ConfigError> {
-        let text = std::fs::read(path)
-            .map_err(|e| ConfigError(format!("{}: cannot read: {e}", path.display())))?;
+        let text = std::fs::read(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let text = String::from_utf8(text).map_err(|e| {
-            let (line, column) = line_col_of_bytes(e.as_bytes(), e.utf8_error().valid_up_to());
-            ConfigError(format!(
-                "{}:{line}:{column}: not valid UTF-8",
-                path.display()
-            ))
+            let at = line_col_of_bytes(e.as_bytes(), e.utf8_error().valid_up_to());
+            ConfigError::NotUtf8 {
+                place: Place {
+                    path: path.to_path_buf(),
+                    at: Some(at),
+                },
+            }
         })?;
         Config::parse(&text, path, overrides)
     }
@@ -165,8 +166,7 @@ impl Config {
     /// Resolve a judge.toml given as text (`path` names it in messages and
     /// anchors relative paths).
     pub fn parse(text: &str, path: &Path, overrides: &Overrides) -> Result<Config, ConfigError> {
-        let root: RootTable =
-            toml::from_str(text).map_err(|e| ConfigError(toml_error(path, text, &e)))?;
+        let root: RootTable = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
         let base = path.parent().unwrap_or(Path::new("."));
         let mut problems = Vec::new();
         for (name, table) in &root.problem {
@@ -177,10 +177,10 @@ impl Config {
             .compile_time_limit
             .map_or(DEFAULT_COMPILE_TIME_LIMIT, |s| s.0);
         if compile_time_limit.is_zero() {
-            return Err(ConfigError(format!(
-                "{}: compile_time_limit must be greater than zero",
-                path.display()
-            )));
+            return Err(ConfigError::Whole {
+                path: path.to_path_buf(),
+                message: "compile_time_limit must be greater than zero".to_string(),
+            });
         }
         Ok(Config {
             path: path.to_path_buf(),
@@ -207,7 +207,7 @@ pub fn ad_hoc_problem(
     let table = ProblemTable::default();
     let root = RootTable::default();
     let mut problem = resolve_with(name, &table, &root, overrides, puzzle, cases, None, None)
-        .map_err(|(message, _)| ConfigError(message))?;
+        .map_err(|(message, _)| ConfigError::CommandLine(message))?;
     problem.name = name.to_string();
     Ok(problem)
 }
@@ -215,7 +215,7 @@ pub fn ad_hoc_problem(
 /// A Kattis-style package judged with no judge.toml (`judge run PKG`): its
 /// name is its directory's.
 pub fn package_problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigError> {
-    let package = kattis::load(root).map_err(ConfigError)?;
+    let package = kattis::load(root).map_err(ConfigError::CommandLine)?;
     let table = ProblemTable::default();
     let defaults = RootTable::default();
     let name = package.name.clone();
@@ -229,7 +229,10 @@ pub fn package_problem(root: &Path, overrides: &Overrides) -> Result<Problem, Co
         Some(root),
         Some(&package),
     )
-    .map_err(|(message, _)| ConfigError(format!("{}: {message}", root.display())))
+    .map_err(|(message, _)| ConfigError::Whole {
+        path: root.to_path_buf(),
+        message,
+    })
 }
 
 #[cfg(test)]
@@ -237,7 +240,8 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Result<Config, String> {
-        Config::parse(text, Path::new("judge.toml"), &Overrides::default()).map_err(|e| e.0)
+        Config::parse(text, Path::new("judge.toml"), &Overrides::default())
+            .map_err(|e| e.to_string())
     }
 
     #[test]

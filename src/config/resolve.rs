@@ -6,7 +6,7 @@
 use super::schema::{ProblemTable, RootTable};
 use super::{
     CheckKind, ConfigError, DEFAULT_MEMORY_LIMIT, DEFAULT_OUTPUT_LIMIT, DEFAULT_PROCESSES,
-    DEFAULT_TIME_LIMIT, Overrides, Problem, kattis, tools,
+    DEFAULT_TIME_LIMIT, Overrides, Place, Problem, kattis, tools,
 };
 use crate::check::Comparison;
 use crate::exec::Limits;
@@ -25,28 +25,36 @@ pub(super) fn resolve(
     text: &str,
     overrides: &Overrides,
 ) -> Result<Problem, ConfigError> {
-    let at = |span: std::ops::Range<usize>| {
-        let (line, column) = line_col(text, span.start);
-        format!("{}:{line}:{column}", path.display())
+    let at = |span: std::ops::Range<usize>| Place {
+        path: path.to_path_buf(),
+        at: Some(line_col(text, span.start)),
+    };
+    let key_error = |place: Place, key: String, message: String| ConfigError::Key {
+        place,
+        key,
+        message,
     };
     let puzzle = match &table.puzzle {
         Some(p) => Some(puzzles::find(p.get_ref()).ok_or_else(|| {
-            ConfigError(format!(
-                "{}: problem.{name}.puzzle: unknown puzzle {:?}; the built-in puzzles are {}",
+            key_error(
                 at(p.span()),
-                p.get_ref(),
-                puzzles::names().join(", ")
-            ))
+                format!("problem.{name}.puzzle"),
+                format!(
+                    "unknown puzzle {:?}; the built-in puzzles are {}",
+                    p.get_ref(),
+                    puzzles::names().join(", ")
+                ),
+            )
         })?),
         None => None,
     };
-    let package =
-        match &table.package {
-            Some(p) => Some(kattis::load(&base.join(p.get_ref())).map_err(|e| {
-                ConfigError(format!("{}: problem.{name}.package: {e}", at(p.span())))
-            })?),
-            None => None,
-        };
+    let package = match &table.package {
+        Some(p) => Some(
+            kattis::load(&base.join(p.get_ref()))
+                .map_err(|e| key_error(at(p.span()), format!("problem.{name}.package"), e))?,
+        ),
+        None => None,
+    };
     let cases = match (&table.cases, &package) {
         (Some(c), _) => base.join(c.get_ref()),
         (None, Some(p)) => p.root.join("data"),
@@ -63,8 +71,15 @@ pub(super) fn resolve(
         package.as_ref(),
     )
     .map_err(|(message, span)| match span {
-        Some(span) => ConfigError(format!("{}: problem.{name}: {message}", at(span))),
-        None => ConfigError(format!("{}: problem.{name}: {message}", path.display())),
+        Some(span) => key_error(at(span), format!("problem.{name}"), message),
+        None => key_error(
+            Place {
+                path: path.to_path_buf(),
+                at: None,
+            },
+            format!("problem.{name}"),
+            message,
+        ),
     })?;
     // A package keeps its submissions in `<package>/submissions/` (set by
     // `resolve_with`); otherwise `submissions/NAME` beside judge.toml.
@@ -79,10 +94,11 @@ pub(super) fn resolve(
                         .iter()
                         .map(|v| {
                             crate::expect::parse_verdict(v.get_ref()).map_err(|e| {
-                                ConfigError(format!(
-                                    "{}: problem.{name}.expect.{submission:?}.{key}: {e}",
-                                    at(v.span())
-                                ))
+                                key_error(
+                                    at(v.span()),
+                                    format!("problem.{name}.expect.{submission:?}.{key}"),
+                                    e,
+                                )
                             })
                         })
                         .collect::<Result<Vec<_>, _>>()
@@ -92,10 +108,11 @@ pub(super) fn resolve(
         let permitted = verdicts(&expect.get_ref().permitted, "permitted")?;
         let required = verdicts(&expect.get_ref().required, "required")?;
         if permitted.is_none() && required.is_none() {
-            return Err(ConfigError(format!(
-                "{}: problem.{name}.expect.{submission:?}: say permitted = [...] and/or required = [...]",
-                at(expect.span())
-            )));
+            return Err(key_error(
+                at(expect.span()),
+                format!("problem.{name}.expect.{submission:?}"),
+                "say permitted = [...] and/or required = [...]".to_string(),
+            ));
         }
         problem.expectations.push((
             submission.clone(),
@@ -114,13 +131,19 @@ pub(super) fn resolve_languages(
 ) -> Result<Vec<Language>, ConfigError> {
     let mut languages = crate::submission::builtin_languages();
     for (name, table) in &root.language {
-        let (line, column) = line_col(text, table.span().start);
-        let at = format!("{}:{line}:{column}: language.{name}", path.display());
+        let at = |message: String| ConfigError::Key {
+            place: Place {
+                path: path.to_path_buf(),
+                at: Some(line_col(text, table.span().start)),
+            },
+            key: format!("language.{name}"),
+            message,
+        };
         let t = table.get_ref();
         for template in [&t.compile, &t.run, &t.interpreter].into_iter().flatten() {
             if shlex::split(template).is_none_or(|w| w.is_empty()) {
-                return Err(ConfigError(format!(
-                    "{at}: {template:?} is not a command line (unbalanced quotes?)"
+                return Err(at(format!(
+                    "{template:?} is not a command line (unbalanced quotes?)"
                 )));
             }
         }
@@ -129,8 +152,8 @@ pub(super) fn resolve_languages(
                 .iter()
                 .find(|e| e.is_empty() || e.contains('/') || e.starts_with('.'))
         {
-            return Err(ConfigError(format!(
-                "{at}: extension {bad:?}: write it without the dot, e.g. \"cpp\""
+            return Err(at(format!(
+                "extension {bad:?}: write it without the dot, e.g. \"cpp\""
             )));
         }
         match languages.iter_mut().find(|l| l.name == *name) {
@@ -151,8 +174,8 @@ pub(super) fn resolve_languages(
             }
             None => {
                 let (Some(extensions), Some(run)) = (&t.extensions, &t.run) else {
-                    return Err(ConfigError(format!(
-                        "{at}: a new language needs extensions = [\"…\"] and run = \"…\" (the built-in languages are {})",
+                    return Err(at(format!(
+                        "a new language needs extensions = [\"…\"] and run = \"…\" (the built-in languages are {})",
                         crate::submission::builtin_languages()
                             .iter()
                             .map(|l| l.name.as_str())
@@ -177,11 +200,13 @@ pub(super) fn resolve_languages(
     for language in languages.iter().filter(|l| named(l)) {
         for ext in &language.extensions {
             if let Some(other) = claimed.insert(ext.clone(), language.name.clone()) {
-                return Err(ConfigError(format!(
-                    "{}: languages {other} and {} both claim the extension .{ext}",
-                    path.display(),
-                    language.name
-                )));
+                return Err(ConfigError::Whole {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "languages {other} and {} both claim the extension .{ext}",
+                        language.name
+                    ),
+                });
             }
         }
     }
@@ -431,18 +456,16 @@ pub(super) fn resolve_with(
     })
 }
 
-/// Render a toml error as `path:line:column: message`, using the span.
-pub(super) fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> String {
-    let message = e.message().trim_end();
-    match e.span() {
-        Some(span) => {
-            let (line, column) = line_col(text, span.start);
-            let key = key_at(text, span.start)
-                .map(|k| format!(" (key `{k}`)"))
-                .unwrap_or_default();
-            format!("{}:{line}:{column}: {message}{key}", path.display())
-        }
-        None => format!("{}: {message}", path.display()),
+/// A toml error at its place (`path:line:column: message (key `k`)`).
+pub(super) fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> ConfigError {
+    let span = e.span();
+    ConfigError::Value {
+        place: Place {
+            path: path.to_path_buf(),
+            at: span.as_ref().map(|s| line_col(text, s.start)),
+        },
+        key: span.and_then(|s| key_at(text, s.start)),
+        message: e.message().trim_end().to_string(),
     }
 }
 

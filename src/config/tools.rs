@@ -134,7 +134,8 @@ mod tests {
     use std::time::Duration;
 
     fn parse(text: &str) -> Result<Config, String> {
-        Config::parse(text, Path::new("judge.toml"), &Overrides::default()).map_err(|e| e.0)
+        Config::parse(text, Path::new("judge.toml"), &Overrides::default())
+            .map_err(|e| e.to_string())
     }
 
     #[test]
