@@ -15,6 +15,17 @@ use std::time::Duration;
 
 const CASES: usize = 1000;
 
+/// `cc -O2 -o OUT SRC`.
+fn compile(src: &Path, out: &Path) {
+    let ok = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(out)
+        .arg(src)
+        .status()
+        .unwrap();
+    assert!(ok.success(), "cannot build {}", src.display());
+}
+
 fn setup(dir: &Path) {
     let src = dir.join("ab.c");
     std::fs::write(
@@ -22,13 +33,7 @@ fn setup(dir: &Path) {
         "#include <stdio.h>\nint main(void){long long a,b;if(scanf(\"%lld %lld\",&a,&b)==2)printf(\"%lld\\n\",a+b);return 0;}\n",
     )
     .unwrap();
-    let ok = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(dir.join("ab"))
-        .arg(&src)
-        .status()
-        .unwrap();
-    assert!(ok.success());
+    compile(&src, &dir.join("ab"));
     let cases = dir.join("cases/ab");
     std::fs::create_dir_all(&cases).unwrap();
     for i in 1..=CASES {
@@ -36,13 +41,7 @@ fn setup(dir: &Path) {
         std::fs::write(cases.join(format!("{i}.ans")), format!("{}\n", 4 * i)).unwrap();
     }
     let floor = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/floor/floor.c");
-    let ok = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(dir.join("floor"))
-        .arg(&floor)
-        .status()
-        .unwrap();
-    assert!(ok.success(), "cannot build {}", floor.display());
+    compile(&floor, &dir.join("floor"));
     std::fs::write(
         dir.join("loop.sh"),
         "#!/bin/bash\nfor f in cases/ab/*.in; do ./ab < \"$f\" > out.txt; cmp -s out.txt \"${f%.in}.ans\" || echo \"WA $f\"; done\n",
