@@ -126,10 +126,11 @@ pub fn classify_run(outcome: &RunOutcome, limits: &Limits) -> Option<Judgement> 
             return Some(Judgement::new(
                 Verdict::TimeLimit,
                 format!(
-                    "wall-clock limit {} reached: killed; it had reached the process limit of {} (the CPU time counted, {}, is the main process's: children still running are not counted)",
+                    "wall-clock limit {} reached: killed; it had reached the process limit of {} (the CPU time counted, {}, is {})",
                     seconds(limits.wall),
                     limits.processes,
-                    seconds(outcome.cpu)
+                    seconds(outcome.cpu),
+                    outcome.cpu_source.describe()
                 ),
             ));
         }
@@ -147,9 +148,10 @@ pub fn classify_run(outcome: &RunOutcome, limits: &Limits) -> Option<Judgement> 
             return Some(Judgement::new(
                 Verdict::TimeLimit,
                 processes(&format!(
-                    "CPU time limit {} exceeded ({} used): killed",
+                    "CPU time limit {} exceeded ({} used by {}): killed",
                     seconds(limits.time),
-                    seconds(outcome.cpu.max(limits.time))
+                    seconds(outcome.cpu.max(limits.time)),
+                    outcome.cpu_source.describe()
                 )),
             ));
         }
@@ -157,8 +159,9 @@ pub fn classify_run(outcome: &RunOutcome, limits: &Limits) -> Option<Judgement> 
             return Some(Judgement::new(
                 Verdict::TimeLimit,
                 format!(
-                    "CPU time {} is over the limit {}",
+                    "CPU time {} ({}) is over the limit {}",
                     seconds(outcome.cpu),
+                    outcome.cpu_source.describe(),
                     seconds(limits.time)
                 ),
             ));
@@ -344,6 +347,7 @@ mod tests {
         RunOutcome {
             exit,
             cpu: Duration::from_millis(10),
+            cpu_source: crate::exec::CpuSource::ProcessGroup,
             wall: Duration::from_millis(12),
             peak_rss_kib: Some(1000),
             memory_source: MemorySource::Rusage,

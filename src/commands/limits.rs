@@ -42,17 +42,23 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
     let toolchain = crate::config::toolchain(Some(&config));
     let found = submissions::discover(&problem, 0, &toolchain, &mut warnings)?;
     let (accepted, slow) = accepted_and_slow(&problem, found)?;
+    let cases = vec![cases];
+    let hidden = super::sandbox::Hidden {
+        config: Some(&config),
+        problems: std::slice::from_ref(&problem),
+        cases: &cases,
+        submissions: true,
+        extra: Vec::new(),
+    };
     let (interrupt, sandbox) = super::judging_sandbox(
-        Some(&config),
-        std::slice::from_ref(&problem),
-        true,
+        &hidden,
         args.jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         crate::exec::sandbox::SandboxMode::Auto,
     )?;
     let trials = Trials {
         problems: vec![problem.clone()],
-        cases: vec![cases],
+        cases,
         toolchain,
         sandbox,
         interrupt,

@@ -6,6 +6,7 @@
 //! report.
 
 use super::output::{ReportChoice, reporter_for, verbosity};
+use super::sandbox::Hidden;
 use super::select::Selected;
 use super::{Failure, Outcome, load_config, overrides, select};
 use crate::cases::{Case, Partition};
@@ -29,13 +30,14 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     release_discovery_memory();
     let partition = partition(&args)?;
     let workers = workers(&args)?;
-    let (interrupt, sandbox) = super::judging_sandbox(
-        config.as_ref(),
-        &selected.problems,
-        args.submission.is_some(),
-        workers,
-        args.sandbox,
-    )?;
+    let hidden = Hidden {
+        config: config.as_ref(),
+        problems: &selected.problems,
+        cases: &selected.cases,
+        submissions: args.submission.is_some(),
+        extra: Vec::new(),
+    };
+    let (interrupt, sandbox) = super::judging_sandbox(&hidden, workers, args.sandbox)?;
     let toolchain = crate::config::toolchain(config.as_ref());
     let (programs, program_of) = programs(&selected.problems, &args, &toolchain, &sandbox)?;
     let tools = super::prepare_checkers(&selected.problems, &sandbox)?;

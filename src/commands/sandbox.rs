@@ -1,48 +1,77 @@
 //! The sandbox a command judges programs in, and what it hides from them.
 
 use super::Failure;
+use crate::cases::Case;
+use crate::check::tool::{Source, Tool};
 use crate::config::{Config, Problem};
-use std::path::PathBuf;
+use crate::exec::interrupt::Interrupt;
+use crate::exec::sandbox::{Sandbox, SandboxMode, SandboxOptions};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What the judged programs must not see.
+pub struct Hidden<'a> {
+    pub config: Option<&'a Config>,
+    pub problems: &'a [Problem],
+    /// The cases that will run, per problem: their input and answer files
+    /// are hidden where they really are, whatever form the command line
+    /// gave them in (files, globs, symbolic links to elsewhere).
+    pub cases: &'a [Vec<Case>],
+    /// Submissions are judged (not the reference solutions themselves):
+    /// the reference solutions are hidden too.
+    pub submissions: bool,
+    /// Directories of the judge's own making that hold answers (`judge
+    /// stress` writes each round's case there).
+    pub extra: Vec<PathBuf>,
+}
 
 /// The sandbox for judging programs, and the interrupt that reaches it.
 /// Submissions must not see the data or the judge's files: it hides every
-/// cases root (of these problems and of the whole judge.toml), judge.toml
-/// itself, the problems' checkers and validators, and, when `submissions`
-/// are judged (not the reference solutions themselves), the reference
-/// solutions.
+/// cases root (of these problems and of the whole judge.toml), the
+/// directories that really hold each case's input and answer, judge.toml
+/// itself, the problems' checkers and validators, and, when submissions
+/// are judged, the reference solutions.
 pub fn judging_sandbox(
-    config: Option<&Config>,
-    problems: &[Problem],
-    submissions: bool,
+    hidden: &Hidden<'_>,
     workers: usize,
-    mode: crate::exec::sandbox::SandboxMode,
-) -> Result<
-    (
-        crate::exec::interrupt::Interrupt,
-        std::sync::Arc<crate::exec::sandbox::Sandbox>,
-    ),
-    Failure,
-> {
-    use crate::exec::sandbox::{Sandbox, SandboxOptions};
-    let interrupt = crate::exec::interrupt::Interrupt::install()
+    mode: SandboxMode,
+) -> Result<(Interrupt, Arc<Sandbox>), Failure> {
+    let interrupt = Interrupt::install()
         .map_err(|e| Failure::Internal(format!("cannot catch signals: {e}")))?;
-    let mut hide: Vec<PathBuf> = problems.iter().map(|p| p.cases.clone()).collect();
-    let mut all: Vec<&Problem> = problems.iter().collect();
-    if let Some(config) = config {
+    let sandbox = Sandbox::new(SandboxOptions {
+        interrupt: Some(interrupt.fd()),
+        mode,
+        hide: hidden_paths(hidden),
+        slots: workers.max(1),
+        ..SandboxOptions::default()
+    })
+    .map_err(Failure::Internal)?;
+    Ok((interrupt, Arc::new(sandbox)))
+}
+
+/// Every path to hide, existing, sorted, once.
+fn hidden_paths(hidden: &Hidden<'_>) -> Vec<PathBuf> {
+    let mut hide: Vec<PathBuf> = hidden.extra.clone();
+    let mut all: Vec<&Problem> = hidden.problems.iter().collect();
+    if let Some(config) = hidden.config {
         hide.push(config.path.clone());
         all.extend(config.problems.iter());
     }
-    let tool_path = |tool: &crate::check::tool::Tool| match &tool.source {
-        crate::check::tool::Source::Path(p) => Some(p.clone()),
-        crate::check::tool::Source::Name(_) => None,
+    let tool_path = |tool: &Tool| match &tool.source {
+        Source::Path(p) => Some(p.clone()),
+        Source::Name(_) => None,
     };
     for problem in all {
         hide.push(problem.cases.clone());
+        // Cases named as a file: the directory that holds them.
+        if problem.cases.is_file() {
+            hide.extend(problem.cases.parent().map(Path::to_path_buf));
+        }
         if let Some(checker) = problem.comparison.checker() {
             hide.extend(tool_path(&checker.tool));
         }
         hide.extend(problem.validators.iter().filter_map(|v| tool_path(&v.tool)));
-        if submissions
+        if hidden.submissions
             && let Some(first) = problem
                 .solution
                 .as_deref()
@@ -52,16 +81,27 @@ pub fn judging_sandbox(
             hide.push(first.into());
         }
     }
+    // Each case's files where they really are: a `.ans` that is a link to
+    // a file elsewhere is hidden there, with its directory.
+    // (One look-up a file, one a directory: a run of a million cases
+    // shares a handful of directories.)
+    let mut seen = std::collections::HashSet::new();
+    for case in hidden.cases.iter().flatten() {
+        for file in std::iter::once(&case.input).chain(case.answer.as_ref()) {
+            let parent = file.parent().filter(|p| !p.as_os_str().is_empty());
+            if let Some(parent) = parent
+                && seen.insert(parent.to_path_buf())
+            {
+                hide.push(parent.to_path_buf());
+            }
+            let linked = std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink());
+            if linked && let Ok(real) = std::fs::canonicalize(file) {
+                hide.extend(real.parent().map(Path::to_path_buf));
+            }
+        }
+    }
     hide.retain(|p| p.exists());
     hide.sort();
     hide.dedup();
-    let sandbox = Sandbox::new(SandboxOptions {
-        interrupt: Some(interrupt.fd()),
-        mode,
-        hide,
-        slots: workers.max(1),
-        ..SandboxOptions::default()
-    })
-    .map_err(Failure::Internal)?;
-    Ok((interrupt, std::sync::Arc::new(sandbox)))
+    hide
 }

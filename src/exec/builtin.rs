@@ -4,7 +4,7 @@
 //! A built-in solver is trusted code: it is not contained, and no memory
 //! figure is measured for it (`memory_source = "none"`).
 
-use super::{Exit, LimitHit, MemorySource, RunError, RunOutcome, RunRequest, Runner};
+use super::{CpuSource, Exit, LimitHit, MemorySource, RunError, RunOutcome, RunRequest, Runner};
 use crate::puzzles::{Puzzle, SolveOptions};
 use std::time::{Duration, Instant};
 
@@ -43,6 +43,7 @@ impl Runner for BuiltinRunner {
         let wall = wall_start.elapsed();
         let limit_hit = (stdout.len() as u64 > request.limits.output).then_some(LimitHit::Output);
         Ok(RunOutcome {
+            cpu_source: CpuSource::InProcess,
             exit: Exit::Code(0),
             cpu,
             wall,

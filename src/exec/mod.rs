@@ -133,6 +133,8 @@ pub struct RunOutcome {
     pub exit: Exit,
     /// User + system CPU time.
     pub cpu: Duration,
+    /// Whose CPU time `cpu` is.
+    pub cpu_source: CpuSource,
     pub wall: Duration,
     pub peak_rss_kib: Option<u64>,
     pub memory_source: MemorySource,
@@ -148,6 +150,33 @@ pub struct RunOutcome {
     /// The process cap was reached (the cgroup refused a fork, the run had
     /// as many processes as allowed, or a fork failed for want of them).
     pub process_cap_hit: bool,
+}
+
+/// What measured a run's CPU time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum CpuSource {
+    /// The run's cgroup: every process it started, reaped or not.
+    Cgroup,
+    /// The run's process group, from /proc while it ran, and the main
+    /// process with the children it reaped (a process that left the group
+    /// is not counted).
+    #[default]
+    ProcessGroup,
+    /// The judge's own thread (a built-in solver).
+    InProcess,
+}
+
+impl CpuSource {
+    /// For messages: "every process of the run (cgroup)".
+    pub fn describe(self) -> &'static str {
+        match self {
+            CpuSource::Cgroup => "every process of the run, counted by its cgroup",
+            CpuSource::ProcessGroup => {
+                "the run's process group and the children it reaped, from /proc"
+            }
+            CpuSource::InProcess => "the solver's thread",
+        }
+    }
 }
 
 /// How much of standard error a run keeps (its end).

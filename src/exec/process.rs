@@ -15,7 +15,9 @@
 //! The event loop itself is `exec::watch`; this file starts the program,
 //! reaps it and concludes the [`RunOutcome`] from what was seen.
 
-use super::{Exit, LimitHit, Limits, MemorySource, RunError, RunOutcome, RunRequest, Runner};
+use super::{
+    CpuSource, Exit, LimitHit, Limits, MemorySource, RunError, RunOutcome, RunRequest, Runner,
+};
 use crate::exec::sandbox::{SANDBOX_PATH, Sandbox};
 use crate::exec::spawn::{self, SpawnPlan, Streams};
 use crate::exec::watch::{Watch, watch_fds};
@@ -261,10 +263,16 @@ pub fn launch(sandbox: &Sandbox, launch: &Launch<'_>) -> Result<RunOutcome, RunE
         return Err(RunError::Interrupted);
     }
     let cgroup = slot.cgroup_report();
+    // The main process and the children it reaped (rusage), or every
+    // process of the run when its cgroup counts them: whichever is more.
+    let (cpu, cpu_source) = match cgroup.as_ref().and_then(|c| c.cpu) {
+        Some(all) => (all.max(usage.cpu), CpuSource::Cgroup),
+        None => (usage.cpu.max(watched.group_cpu), CpuSource::ProcessGroup),
+    };
     let stderr_tail: Vec<u8> = watched.stderr.iter().copied().collect();
     let evidence = Evidence {
         exit,
-        cpu: usage.cpu,
+        cpu,
         limits,
         watched_limit: watched.limit_hit,
         cgroup: cgroup.as_ref(),
@@ -279,7 +287,8 @@ pub fn launch(sandbox: &Sandbox, launch: &Launch<'_>) -> Result<RunOutcome, RunE
     };
     Ok(RunOutcome {
         exit,
-        cpu: usage.cpu,
+        cpu,
+        cpu_source,
         wall,
         peak_rss_kib,
         memory_source,

@@ -49,6 +49,20 @@ pub fn process(pid: i32) -> Option<ProcessInfo> {
     })
 }
 
+/// CPU time of every live process of a process group, with the children
+/// each has reaped (a child's time is in its reaper's `cutime` once it is
+/// gone, so nothing is counted twice).
+pub fn group_cpu_time(pgid: i32) -> std::time::Duration {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return std::time::Duration::ZERO;
+    };
+    dir.filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse::<i32>().ok()))
+        .filter(|&pid| process(pid).is_some_and(|p| p.pgid == pgid))
+        .filter_map(cpu_time)
+        .sum()
+}
+
 /// CPU time of a live process: its own (all threads) and that of the
 /// children it has waited for, from /proc/PID/stat (clock-tick resolution).
 pub fn cpu_time(pid: i32) -> Option<std::time::Duration> {

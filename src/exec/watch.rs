@@ -5,7 +5,6 @@
 //! ([`Watched`]); [`super::process::launch`] concludes the outcome.
 
 use super::{LimitHit, STDERR_TAIL};
-use crate::exec::procfs;
 use crate::exec::sandbox::SlotGuard;
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use std::collections::VecDeque;
@@ -39,6 +38,9 @@ pub(super) struct Watched {
     pub(super) interrupted: bool,
     /// How many processes the run had when the judge killed it for time.
     pub(super) group_size_at_kill: usize,
+    /// The run's CPU time at the last look (every process the look could
+    /// see; see `SlotGuard::cpu_used`).
+    pub(super) group_cpu: Duration,
 }
 
 impl Watch {
@@ -57,9 +59,18 @@ impl Watch {
             ..Watched::default()
         };
         let started = Instant::now();
-        let check_every =
-            (cpu_limit / 10).clamp(Duration::from_millis(10), Duration::from_millis(200));
-        let mut next_cpu_check = started + (cpu_limit / 2).max(Duration::from_millis(10));
+        // With every process counted (several may spend CPU at once), look
+        // from the start and often; with the main process's time alone, a
+        // process cannot spend more than the wall clock, so from half the
+        // limit on.
+        let all = slot.counts_all_cpu();
+        let check_every = if all {
+            (cpu_limit / 20).clamp(Duration::from_millis(5), Duration::from_millis(50))
+        } else {
+            (cpu_limit / 10).clamp(Duration::from_millis(10), Duration::from_millis(200))
+        };
+        let first = if all { check_every } else { cpu_limit / 2 };
+        let mut next_cpu_check = started + first.max(Duration::from_millis(5));
         loop {
             let now = Instant::now();
             if now >= self.deadline {
@@ -69,7 +80,9 @@ impl Watch {
                 return w;
             }
             if now >= next_cpu_check {
-                if procfs::cpu_time(self.pid).is_some_and(|cpu| cpu > cpu_limit) {
+                let (cpu, _) = slot.cpu_used(self.pid);
+                w.group_cpu = w.group_cpu.max(cpu);
+                if cpu > cpu_limit {
                     w.group_size_at_kill = slot.count_processes(self.pid);
                     slot.kill_everything(self.pid, false);
                     w.limit_hit = Some(LimitHit::Cpu);

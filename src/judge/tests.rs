@@ -30,6 +30,7 @@ impl Runner for FakeRunner {
         Ok(RunOutcome {
             exit: Exit::Code(0),
             cpu: Duration::from_millis(3),
+            cpu_source: crate::exec::CpuSource::ProcessGroup,
             wall: Duration::from_millis(4),
             peak_rss_kib: Some(100),
             memory_source: MemorySource::Rusage,

@@ -56,21 +56,25 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
         true => problem.cases.clone(),
         false => PathBuf::from("stress"),
     });
-    // Rounds run one at a time: one worker slot.
-    let (interrupt, sandbox) = super::judging_sandbox(
-        config.as_ref(),
-        std::slice::from_ref(&problem),
-        true,
-        1,
-        crate::exec::sandbox::SandboxMode::Auto,
-    )?;
-    let toolchain = crate::config::toolchain(config.as_ref());
-    let (submission, against) = contestants(&problem, &args, &toolchain, &sandbox)?;
-    let source = source(&problem, &args, &toolchain, &sandbox, against.is_some())?;
+    // Each round's case and answer are written here: hidden like the
+    // cases of a run.
     let scratch = tempfile::Builder::new()
         .prefix("judge-stress-")
         .tempdir()
         .map_err(|e| Failure::Internal(format!("cannot create a temporary directory: {e}")))?;
+    let hidden = super::sandbox::Hidden {
+        config: config.as_ref(),
+        problems: std::slice::from_ref(&problem),
+        cases: &[],
+        submissions: true,
+        extra: vec![scratch.path().to_path_buf()],
+    };
+    // Rounds run one at a time: one worker slot.
+    let (interrupt, sandbox) =
+        super::judging_sandbox(&hidden, 1, crate::exec::sandbox::SandboxMode::Auto)?;
+    let toolchain = crate::config::toolchain(config.as_ref());
+    let (submission, against) = contestants(&problem, &args, &toolchain, &sandbox)?;
+    let source = source(&problem, &args, &toolchain, &sandbox, against.is_some())?;
     let arena = Arena {
         problem: &problem,
         tools: super::prepare_checkers(std::slice::from_ref(&problem), &sandbox)?,

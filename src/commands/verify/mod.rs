@@ -95,10 +95,15 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
         )));
     }
 
+    let hidden = super::sandbox::Hidden {
+        config: config.as_ref(),
+        problems: &problems,
+        cases: &cases,
+        submissions: true,
+        extra: Vec::new(),
+    };
     let (interrupt, sandbox) = super::judging_sandbox(
-        config.as_ref(),
-        &problems,
-        true,
+        &hidden,
         args.jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         crate::exec::sandbox::SandboxMode::Auto,

@@ -21,6 +21,8 @@ enum Layout {
     V1 {
         pids: Option<PathBuf>,
         memory: Option<PathBuf>,
+        /// The `cpuacct` hierarchy, for the CPU time of every process.
+        cpuacct: Option<PathBuf>,
     },
     /// v2: one directory with both controllers.
     V2 { dir: PathBuf },
@@ -40,6 +42,7 @@ impl CgroupRoot {
             .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
         let mut v1_pids = None;
         let mut v1_memory = None;
+        let mut v1_cpuacct = None;
         let mut v2 = None;
         for line in own.lines() {
             let mut parts = line.splitn(3, ':');
@@ -52,6 +55,18 @@ impl CgroupRoot {
                 match controller {
                     "pids" => v1_pids = Some(Path::new("/sys/fs/cgroup/pids").join(path)),
                     "memory" => v1_memory = Some(Path::new("/sys/fs/cgroup/memory").join(path)),
+                    // Mounted as `cpuacct` or `cpu,cpuacct` (with links).
+                    "cpuacct" => {
+                        let mount = [
+                            "/sys/fs/cgroup/cpuacct",
+                            &format!("/sys/fs/cgroup/{controllers}"),
+                        ]
+                        .iter()
+                        .map(Path::new)
+                        .find(|m| m.join("cpuacct.usage").exists())
+                        .map(Path::to_path_buf);
+                        v1_cpuacct = mount.map(|m| m.join(path));
+                    }
                     "" => v2 = Some(path.to_string()),
                     _ => {}
                 }
@@ -69,8 +84,15 @@ impl CgroupRoot {
                 .filter(|p| p.join("cgroup.procs").exists())
                 .and_then(|p| make(&p));
             if pids.is_some() || memory.is_some() {
+                let cpuacct = v1_cpuacct
+                    .filter(|p| p.join("cgroup.procs").exists())
+                    .and_then(|p| make(&p));
                 return Ok(CgroupRoot {
-                    layout: Layout::V1 { pids, memory },
+                    layout: Layout::V1 {
+                        pids,
+                        memory,
+                        cpuacct,
+                    },
                 });
             }
         }
@@ -107,7 +129,11 @@ impl CgroupRoot {
     /// "v1 (pids, memory)" or "v2".
     pub fn describe(&self) -> String {
         match &self.layout {
-            Layout::V1 { pids, memory } => {
+            Layout::V1 {
+                pids,
+                memory,
+                cpuacct,
+            } => {
                 let mut c = Vec::new();
                 if pids.is_some() {
                     c.push("pids");
@@ -115,9 +141,12 @@ impl CgroupRoot {
                 if memory.is_some() {
                     c.push("memory");
                 }
+                if cpuacct.is_some() {
+                    c.push("cpuacct");
+                }
                 format!("cgroup v1 ({})", c.join(", "))
             }
-            Layout::V2 { .. } => "cgroup v2 (pids, memory)".to_string(),
+            Layout::V2 { .. } => "cgroup v2 (pids, memory, cpu.stat)".to_string(),
         }
     }
 
@@ -141,9 +170,14 @@ impl CgroupRoot {
             }
         };
         let layout = match &self.layout {
-            Layout::V1 { pids, memory } => Layout::V1 {
+            Layout::V1 {
+                pids,
+                memory,
+                cpuacct,
+            } => Layout::V1 {
                 pids: pids.as_deref().map(mkdir).transpose()?,
                 memory: memory.as_deref().map(mkdir).transpose()?,
+                cpuacct: cpuacct.as_deref().map(mkdir).transpose()?,
             },
             Layout::V2 { dir } => Layout::V2 { dir: mkdir(dir)? },
         };
@@ -162,6 +196,7 @@ impl CgroupRoot {
             knobs,
             limits: None,
             baseline: Counters::default(),
+            cpu_baseline: std::time::Duration::ZERO,
             last: std::cell::Cell::new(None),
         })
     }
@@ -177,9 +212,14 @@ impl CgroupRoot {
 impl Layout {
     fn dirs(&self) -> Vec<&Path> {
         match self {
-            Layout::V1 { pids, memory } => pids
+            Layout::V1 {
+                pids,
+                memory,
+                cpuacct,
+            } => pids
                 .iter()
                 .chain(memory.iter())
+                .chain(cpuacct.iter())
                 .map(|p| p.as_path())
                 .collect(),
             Layout::V2 { dir } => vec![dir.as_path()],
@@ -205,6 +245,8 @@ pub struct SlotCgroup {
     knobs: Knobs,
     limits: Option<(u64, u32)>,
     baseline: Counters,
+    /// The cgroup's CPU time when the case started.
+    cpu_baseline: std::time::Duration,
     /// The counters at the end of the last case: the next case's baseline.
     last: std::cell::Cell<Option<Counters>>,
 }
@@ -267,6 +309,8 @@ struct Knobs {
     failcnt: Option<Knob>,
     /// v1 `memory.oom_control`, v2 `memory.events`.
     memory_events: Option<Knob>,
+    /// v1 `cpuacct.usage` (nanoseconds), v2 `cpu.stat` (`usage_usec`).
+    cpu_usage: Option<Knob>,
 }
 
 impl Knobs {
@@ -277,8 +321,15 @@ impl Knobs {
             .filter_map(|d| Knob::open(d, "cgroup.procs", false))
             .collect();
         match layout {
-            Layout::V1 { pids, memory } => Knobs {
+            Layout::V1 {
+                pids,
+                memory,
+                cpuacct,
+            } => Knobs {
                 procs,
+                cpu_usage: cpuacct
+                    .as_deref()
+                    .and_then(|c| Knob::open(c, "cpuacct.usage", false)),
                 pids_max: pids
                     .as_deref()
                     .and_then(|p| Knob::open(p, "pids.max", true)),
@@ -308,6 +359,7 @@ impl Knobs {
                 memory_peak: Knob::open(dir, "memory.peak", true),
                 failcnt: None,
                 memory_events: Knob::open(dir, "memory.events", false),
+                cpu_usage: Knob::open(dir, "cpu.stat", false),
             },
         }
     }
@@ -320,6 +372,8 @@ pub struct CgroupReport {
     pub memory_failures: u64,
     pub oom_kills: u64,
     pub pids_refused: u64,
+    /// CPU time of every process of the case, reaped or not.
+    pub cpu: Option<std::time::Duration>,
 }
 
 impl SlotCgroup {
@@ -372,6 +426,31 @@ impl SlotCgroup {
             f.write("0");
         }
         self.baseline = self.last.take().unwrap_or_else(|| self.counters());
+        self.cpu_baseline = self.total_cpu().unwrap_or_default();
+    }
+
+    /// Whether the cgroup counts the CPU time of its processes.
+    pub fn counts_cpu(&self) -> bool {
+        self.knobs.cpu_usage.is_some()
+    }
+
+    /// The cgroup's CPU time since it was made.
+    fn total_cpu(&self) -> Option<std::time::Duration> {
+        let knob = self.knobs.cpu_usage.as_ref()?;
+        match &self.layout {
+            Layout::V1 { .. } => knob.number().map(std::time::Duration::from_nanos),
+            Layout::V2 { .. } => knob
+                .keyed("usage_usec")
+                .map(std::time::Duration::from_micros),
+        }
+    }
+
+    /// The CPU time of every process of the case so far (since
+    /// [`SlotCgroup::prepare`]), whoever spent it and whether or not it
+    /// was reaped.
+    pub fn cpu_used(&self) -> Option<std::time::Duration> {
+        self.total_cpu()
+            .map(|now| now.saturating_sub(self.cpu_baseline))
     }
 
     fn counters(&self) -> Counters {
@@ -409,6 +488,7 @@ impl SlotCgroup {
             memory_failures,
             oom_kills: now.oom_kills.saturating_sub(self.baseline.oom_kills),
             pids_refused: now.pids_refused.saturating_sub(self.baseline.pids_refused),
+            cpu: self.cpu_used(),
         }
     }
 

@@ -26,6 +26,8 @@ pub struct ChildSetup {
     /// Switch to this (uid, gid) with no supplementary groups (root only).
     pub user: Option<(u32, u32)>,
     pub no_new_privs: bool,
+    /// No Unix-domain sockets (see `seccomp`); needs `no_new_privs`.
+    pub seccomp: bool,
 }
 
 impl ChildSetup {
@@ -86,8 +88,11 @@ impl ChildSetup {
             // If the judge dies (even by SIGKILL), the program dies with it.
             // Set after the user switch, which would clear it.
             check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0))?;
-            if self.no_new_privs {
+            if self.no_new_privs || self.seccomp {
                 check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
+            }
+            if self.seccomp {
+                super::seccomp::install()?;
             }
             libc::umask(0o077);
         }

@@ -14,26 +14,46 @@ pub(super) const UIDS_PER_JUDGE: u32 = 256;
 /// that judges running at the same time (parallel CI jobs) never share a
 /// user: the first block whose lock file this process can `flock`. The lock
 /// goes with the process. Returns the block's first uid and the open lock.
+///
+/// The locks live in a root-only directory (`/run/judge`, made mode 0700
+/// and checked to be root's and closed to others), never in the
+/// world-writable `/run/lock` or `/tmp`, where a submission could plant a
+/// symbolic link (a root judge would create a file of its choosing) or a
+/// FIFO (a judge would hang). Each file is opened without following links
+/// and without blocking, and must be a regular file of root's.
 fn reserve_uid_block(base: u32) -> Result<(u32, std::fs::File), String> {
     use std::os::fd::AsFd;
-    // A fixed place, not TMPDIR: every judge on the machine must see the
-    // same locks. The files stay (they are reused); the locks go with
-    // their processes.
-    let dir = ["/run/lock", "/var/lock", "/tmp"]
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let dir = ["/run/judge", "/var/lib/judge"]
         .iter()
         .map(Path::new)
-        .find(|d| d.is_dir())
-        .unwrap_or(Path::new("/tmp"));
+        .find(|d| root_only_dir(d).is_ok())
+        .ok_or_else(|| {
+            format!(
+                "no root-only directory for the user-id locks: {}",
+                root_only_dir(Path::new("/run/judge"))
+                    .err()
+                    .unwrap_or_default()
+            )
+        })?;
     for block in 0..1024u32 {
-        let path = dir.join(format!("judge-uids-{base}-{block}.lock"));
+        let path = dir.join(format!("uids-{base}-{block}.lock"));
         let Ok(file) = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
             .open(&path)
         else {
             continue;
         };
+        let Ok(meta) = file.metadata() else {
+            continue;
+        };
+        if !meta.is_file() || meta.uid() != 0 {
+            continue;
+        }
         if rustix::fs::flock(
             file.as_fd(),
             rustix::fs::FlockOperation::NonBlockingLockExclusive,
@@ -46,6 +66,30 @@ fn reserve_uid_block(base: u32) -> Result<(u32, std::fs::File), String> {
     Err(format!(
         "no free block of user ids from {base} (1024 judges at once?)"
     ))
+}
+
+/// Make `dir` (mode 0700) if it is missing, and check it is a real
+/// directory of root's that no one else can write or enter.
+fn root_only_dir(dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    if let Some(parent) = dir.parent()
+        && !parent.is_dir()
+    {
+        return Err(format!("{} does not exist", parent.display()));
+    }
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    }
+    let meta = std::fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if !meta.is_dir() || meta.uid() != 0 || meta.mode() & 0o077 != 0 {
+        return Err(format!(
+            "{} is not a directory of root's closed to others",
+            dir.display()
+        ));
+    }
+    Ok(())
 }
 
 impl Sandbox {
@@ -122,7 +166,7 @@ impl Sandbox {
             Ok(_) => {
                 on.push("network namespace: no network".into());
                 on.push(format!(
-                    "mount namespace: {} cases and judge file{} hidden, /tmp read-only",
+                    "mount namespace: {} place{} hidden (the cases and answers where they really are, judge files), /tmp, /dev/shm and /run/lock read-only",
                     self.hide.len(),
                     if self.hide.len() == 1 { "" } else { "s" }
                 ));
@@ -146,6 +190,18 @@ impl Sandbox {
             }
             Err(e) => off.push(format!(
                 "namespaces ({e}): a submission can use the network and read the cases and answer files"
+            )),
+        }
+        match super::seccomp::probe() {
+            Ok(()) => {
+                self.seccomp = true;
+                on.push(
+                    "seccomp: no Unix-domain sockets (a socket file under /tmp or /run cannot be reached)"
+                        .into(),
+                );
+            }
+            Err(e) => off.push(format!(
+                "seccomp ({e}): a submission can connect to Unix sockets its user may open (/tmp, /run)"
             )),
         }
         match CgroupRoot::detect(&format!("judge-{}", std::process::id())) {

@@ -35,6 +35,7 @@ pub mod child;
 mod isolation;
 pub mod namespaces;
 mod pid_init;
+mod seccomp;
 mod slot;
 
 use super::Limits;
@@ -142,6 +143,8 @@ pub struct Sandbox {
     spawn_lock: RwLock<()>,
     subreaper: bool,
     children_list: bool,
+    /// Untrusted programs get the seccomp filter (no Unix sockets).
+    seccomp: bool,
 }
 
 impl Sandbox {
@@ -179,12 +182,32 @@ impl Sandbox {
                 .off
                 .push("orphan sweep: the kernel refused PR_SET_CHILD_SUBREAPER or /proc/self/task/*/children".into());
         }
-        let hide: Vec<PathBuf> = options
+        // A directory that holds the judge's own scratch directory cannot
+        // be covered (the runs work there): said, never silently dropped.
+        let (hide, unhidden): (Vec<PathBuf>, Vec<PathBuf>) = options
             .hide
             .iter()
             .filter_map(|p| std::fs::canonicalize(p).ok())
-            .filter(|p| !scratch_path.starts_with(p))
-            .collect();
+            .partition(|p| !scratch_path.starts_with(p));
+        // What lies inside a hidden directory is hidden with it (and could
+        // not be covered again: it does not exist under the cover).
+        let mut hide = hide;
+        hide.sort();
+        hide.dedup();
+        let mut outermost: Vec<PathBuf> = Vec::with_capacity(hide.len());
+        for p in hide {
+            if !outermost.iter().any(|kept| p.starts_with(kept)) {
+                outermost.push(p);
+            }
+        }
+        let hide = outermost;
+        for p in &unhidden {
+            protections.off.push(format!(
+                "hiding {}: it holds the judge's scratch directory {} (set TMPDIR elsewhere), so submissions can read it",
+                p.display(),
+                scratch_path.display()
+            ));
+        }
         let mut sandbox = Sandbox {
             scratch: Some(scratch),
             scratch_path,
@@ -204,6 +227,7 @@ impl Sandbox {
             spawn_lock: RwLock::new(()),
             subreaper,
             children_list,
+            seccomp: false,
         };
         if options.mode == SandboxMode::Plain {
             sandbox.protections.isolation = "plain".into();

@@ -10,7 +10,7 @@
 //! - every hidden directory (the cases roots) is covered by an empty
 //!   read-only tmpfs, and every hidden file (judge.toml, reference
 //!   solutions, checkers) by /dev/null;
-//! - /tmp, /var/tmp and /dev/shm are read-only, except the judge's scratch
+//! - /tmp, /var/tmp, /dev/shm and /run/lock are read-only, except the judge's scratch
 //!   directory where each case has its private working directory.
 //!
 //! As root, the holder also unshares a PID namespace and forks its init,
@@ -88,11 +88,19 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
         .iter()
         .map(|p| cstring(p))
         .collect::<Result<_, _>>()?;
-    let read_only: Vec<CString> = ["/tmp", "/var/tmp", "/dev/shm"]
+    // The world-writable places: a submission may leave nothing there for
+    // a later run (nor fill the disk, nor plant a lock file). `/var/lock`
+    // is usually a link to `/run/lock`: each real directory once.
+    let mut read_only_dirs: Vec<PathBuf> =
+        ["/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock"]
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .filter(|p| p.is_dir() && !plan.scratch.as_os_str().is_empty())
+            .collect();
+    read_only_dirs.dedup();
+    let read_only: Vec<CString> = read_only_dirs
         .iter()
-        .map(Path::new)
-        .filter(|p| p.is_dir() && !plan.scratch.as_os_str().is_empty())
-        .map(cstring)
+        .map(|p| cstring(p))
         .collect::<Result<_, _>>()?;
     let scratch = cstring(&plan.scratch)?;
     let maps = plan.user.map(|(uid, gid)| {

@@ -138,6 +138,7 @@ impl SlotGuard<'_> {
             ..ChildSetup::default()
         };
         if self.trust == Trust::Untrusted {
+            setup.seccomp = self.sandbox.seccomp;
             rlimits.push((libc::RLIMIT_NOFILE, 256, 256));
             // A pids cgroup caps processes and threads and counts refusals
             // (the evidence a verdict names); RLIMIT_NPROC only when there
@@ -282,6 +283,24 @@ impl SlotGuard<'_> {
             libc::waitpid(pid, &mut status, 0);
             libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
         }
+    }
+
+    /// The CPU time of the run so far and what measured it: its cgroup
+    /// when that counts CPU (every process, reaped or not), else its
+    /// process group from /proc.
+    pub fn cpu_used(&self, pgid: i32) -> (Duration, crate::exec::CpuSource) {
+        if let Some(cpu) = self.cgroup.as_ref().and_then(|cg| cg.cpu_used()) {
+            return (cpu, crate::exec::CpuSource::Cgroup);
+        }
+        (
+            crate::exec::procfs::group_cpu_time(pgid),
+            crate::exec::CpuSource::ProcessGroup,
+        )
+    }
+
+    /// Whether the run's CPU time is counted for every process it starts.
+    pub fn counts_all_cpu(&self) -> bool {
+        self.cgroup.as_ref().is_some_and(|cg| cg.counts_cpu())
     }
 
     /// The cgroup's findings, when the run had a cgroup.
