@@ -5,45 +5,7 @@
 
 mod common;
 
-use common::{Scratch, run};
-use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::CommandExt;
-use std::path::Path;
-use std::process::{Command, Stdio};
-
-const NOBODY: u32 = 65534;
-
-fn open_to_all(path: &Path) {
-    let executable = std::fs::metadata(path).unwrap().permissions().mode() & 0o100 != 0;
-    let mode = if path.is_dir() || executable {
-        0o755
-    } else {
-        0o644
-    };
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
-}
-
-/// A judge command for an unprivileged user, in `s`, with its own copy of
-/// the binary (the build tree may be closed to other users).
-fn unprivileged_judge(s: &Scratch) -> Command {
-    let binary = s.path().join("bin/judge");
-    std::fs::create_dir_all(binary.parent().unwrap()).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_judge"), &binary).unwrap();
-    for entry in walkdir::WalkDir::new(s.path()) {
-        open_to_all(entry.unwrap().path());
-    }
-    let mut c = Command::new(&binary);
-    c.current_dir(s.path())
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null());
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
-        c.uid(NOBODY).gid(NOBODY);
-    }
-    c
-}
+use common::{Scratch, run, unprivileged_judge};
 
 /// Every worker slot, not only the first, gets a working sandbox: a judge
 /// that is not root makes itself non-dumpable after its first slot, and

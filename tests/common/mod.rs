@@ -252,3 +252,46 @@ pub fn protection_on(report: &serde_json::Value, prefix: &str) -> bool {
             .any(|p| p.as_str().is_some_and(|p| p.starts_with(prefix)))
     })
 }
+
+/// The uid the tests run an unprivileged judge as when they are root.
+pub const NOBODY: u32 = 65534;
+
+fn open_to_all(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = std::fs::metadata(path).unwrap().permissions().mode() & 0o100 != 0;
+    let mode = if path.is_dir() || executable {
+        0o755
+    } else {
+        0o644
+    };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// A judge command for an unprivileged user, in `s`, with its own copy of
+/// the binary (the build tree may be closed to other users): as `nobody`
+/// when the tests run as root, else as the tester.
+pub fn unprivileged_judge(s: &Scratch) -> Command {
+    use std::os::unix::process::CommandExt;
+    let binary = s.path().join("bin/judge");
+    std::fs::create_dir_all(binary.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_judge"), &binary).unwrap();
+    for entry in walkdir::WalkDir::new(s.path()) {
+        open_to_all(entry.unwrap().path());
+    }
+    let mut c = Command::new(&binary);
+    c.current_dir(s.path())
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null());
+    if is_root() {
+        c.uid(NOBODY).gid(NOBODY);
+    }
+    c
+}
+
+/// Whether the tests run as root.
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}

@@ -28,6 +28,9 @@ pub struct ChildSetup {
     pub no_new_privs: bool,
     /// No Unix-domain sockets (see `seccomp`); needs `no_new_privs`.
     pub seccomp: bool,
+    /// Unshare a new IPC namespace (after entering the slot's namespaces,
+    /// whose user namespace, when there is one, grants the right to).
+    pub own_ipc_namespace: bool,
 }
 
 impl ChildSetup {
@@ -59,6 +62,12 @@ impl ChildSetup {
             }
             for &(fd, kind) in &self.namespaces {
                 check(libc::setns(fd, kind))?;
+            }
+            // A fresh IPC namespace for this case alone: SysV shared memory,
+            // semaphores and message queues die with it, so nothing one
+            // case leaves is seen by (or charged to) the next.
+            if self.own_ipc_namespace {
+                check(libc::unshare(libc::CLONE_NEWIPC))?;
             }
             if let Some(dir) = &self.workdir {
                 check(libc::chdir(dir.as_ptr()))?;
