@@ -1,12 +1,8 @@
 //! `judge`: an online-judge test harness for problem setters, contest judges
-//! and CI. See README.md for the tour and DESIGN.md's layers for the shape:
-//! config + cases → jobs → runs → verdicts → reports.
-//!
-//! Layers, each a module: `cli` (argument parsing), `commands` (one file per
-//! subcommand, gluing the layers), `config`, `cases`, `exec`, `check`,
-//! `puzzles`, `judge` (orchestration) and `report`; `submission` (what
-//! program a submission means: compiling sources, the build cache) and
-//! `expect` (the verdicts a submission is expected to get).
+//! and CI. README.md is the tour; ARCHITECTURE.md the map: the layers, lowest
+//! first (`verdict`, `units`, `text`, `expect`; `puzzles`; `exec`; `check`;
+//! `submission`; `cases`; `config`; `judge`; `report`; `cli`; `commands`),
+//! each importing only layers below it (enforced by `tests/layers.rs`).
 
 pub mod cases;
 pub mod check;

@@ -1,4 +1,4 @@
-//! The verdict a case gets, as DESIGN.md defines them.
+//! The verdict a case gets, as README "Verdicts" defines them.
 //!
 //! This file only names verdicts and orders them; deciding one is the job of
 //! `check` (for outputs) and `judge` (for limits and crashes).
@@ -126,7 +126,7 @@ impl fmt::Display for Verdict {
 }
 
 /// The overall verdict of a list of case verdicts in case order: the first
-/// one that is not AC (DESIGN.md), AC when all are, or `None` for no cases.
+/// one that is not AC (README "Verdicts"), AC when all are, or `None` for no cases.
 pub fn overall<I: IntoIterator<Item = Verdict>>(verdicts: I) -> Option<Verdict> {
     let mut seen_any = false;
     for v in verdicts {

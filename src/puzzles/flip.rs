@@ -1,6 +1,6 @@
 //! Flip Game (POJ 1753): the least number of flips (a piece and its edge
 //! neighbours) that makes a 4×4 board of `b`/`w` pieces one colour, or
-//! `Impossible` (PROBLEMS.md §4).
+//! `Impossible` (docs/puzzles.md §4).
 //!
 //! Flips commute and undo themselves, so an answer is a set of cells and the
 //! boards reachable from all-black are a 12-dimensional space over GF(2)

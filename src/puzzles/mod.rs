@@ -1,4 +1,4 @@
-//! The puzzles the judge knows the rules of (PROBLEMS.md), behind one trait.
+//! The puzzles the judge knows the rules of (docs/puzzles.md), behind one trait.
 //!
 //! Each puzzle lives in its own file or folder here and is reachable only
 //! through [`Puzzle`] and the [`registry`]: nothing outside `puzzles/` knows
@@ -36,8 +36,8 @@ pub trait Puzzle: Send + Sync {
     fn title(&self) -> &'static str;
 
     /// Whether the statement demands the lexicographically smallest of the
-    /// shortest answers when judge.toml says nothing (PROBLEMS.md "What every
-    /// built-in checker must tell apart": rotation yes, the others no).
+    /// shortest answers when judge.toml says nothing (docs/puzzles.md "What every
+    /// checker tells apart": rotation yes, the others no).
     fn default_lexmin(&self) -> bool;
 
     /// Whether one input file holds several cases (rotation, booksort) or
@@ -109,7 +109,7 @@ pub fn difficulty_of_label(label: &str) -> Vec<(&'static str, u32)> {
         .collect()
 }
 
-/// Every built-in puzzle, in the order PROBLEMS.md lists them.
+/// Every built-in puzzle, in the order docs/puzzles.md lists them.
 pub fn registry() -> &'static [&'static dyn Puzzle] {
     static ALL: [&dyn Puzzle; 5] = [
         &rotation::Rotation,

@@ -1,5 +1,5 @@
 //! Booksort (POJ 3460, AcWing 180): the least number of block moves that
-//! sorts a shelf of n ≤ 15 books, or `5 or more` (PROBLEMS.md §2).
+//! sorts a shelf of n ≤ 15 books, or `5 or more` (docs/puzzles.md §2).
 //!
 //! - `input`: the strict validator and the lenient reader;
 //! - `search`: the reference IDA* (pruned with the bound before a child is

@@ -1,6 +1,6 @@
 //! The Pilots Brothers' refrigerator (POJ 2965): open every handle of a 4×4
 //! grid (`+` closed, `-` open) with the fewest turns, where turning handle
-//! (i, j) turns every handle in row i and column j (PROBLEMS.md §5).
+//! (i, j) turns every handle in row i and column j (docs/puzzles.md §5).
 //!
 //! Turns commute and undo themselves, and the 16 turn masks are independent
 //! over GF(2), so every board has exactly one shortest set: turn (i, j)

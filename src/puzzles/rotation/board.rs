@@ -1,5 +1,5 @@
 //! The board of the Rotation Game: 24 cells in a `#`, the eight moves A..H
-//! and the centre, exactly as PROBLEMS.md §1 numbers them.
+//! and the centre, exactly as docs/puzzles.md §1 numbers them.
 //!
 //! Two views of the same position: [`Board`] holds the digit of every cell
 //! (what files hold and figures draw), [`Masks`] holds, for each digit, the
@@ -12,7 +12,7 @@ use crate::puzzles::{Figure, FigureCell};
 /// The number of cells.
 pub const CELLS: usize = 24;
 
-/// The cells of each move's line, in the order of PROBLEMS.md's table: a move
+/// The cells of each move's line, in the order of docs/puzzles.md's table (§1): a move
 /// puts the value of each listed cell into the cell listed before it, and the
 /// value of the first into the last.
 pub const LINES: [[usize; 7]; 8] = [

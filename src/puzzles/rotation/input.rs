@@ -1,7 +1,7 @@
 //! Reading case files: the strict validator (`judge validate`) and the
 //! lenient reader the solver and the checker share.
 //!
-//! Both apply the same rules of PROBLEMS.md §1 "Valid input": 24 numbers a
+//! Both apply the same rules of docs/puzzles.md §1 "Valid input": 24 numbers a
 //! case, each exactly `1`, `2` or `3`, eight of each, then the terminator
 //! `0`, then nothing but white space. They differ in layout only:
 //!

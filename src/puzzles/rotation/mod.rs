@@ -1,4 +1,4 @@
-//! Rotation Game (UVA 1343, POJ 2286, HDU 1667, AcWing 181): PROBLEMS.md §1.
+//! Rotation Game (UVA 1343, POJ 2286, HDU 1667, AcWing 181): docs/puzzles.md §1.
 //!
 //! A `#` of 24 cells holds eight 1s, 2s and 3s; moves A..H rotate one of its
 //! four lines; make the 8 centre cells one digit in the fewest moves, and

@@ -4,7 +4,7 @@
 //!
 //! A move permutes cells without looking at digits, so one table serves all
 //! three digits, and the optimal length of a board is the smallest of its
-//! three placement distances (PROBLEMS.md §1, facts). The table is built once
+//! three placement distances (docs/puzzles.md §1, facts). The table is built once
 //! per process by a breadth-first search from the single goal placement (all
 //! eight in the centre) and shared ([`pdb`]). The move set is closed under
 //! inverses, so distances *to* the goal equal distances *from* it.

@@ -1,6 +1,6 @@
 //! The black-and-white swap game (codevs 2743): the shortest sequence of
 //! swaps of edge-adjacent pieces that turns a 4×4 start board into a target
-//! board, 8 white (`1`) and 8 black (`0`) pieces each (PROBLEMS.md §3).
+//! board, 8 white (`1`) and 8 black (`0`) pieces each (docs/puzzles.md §3).
 //!
 //! - Solver: a breadth-first search from the target over the 12,870 boards,
 //!   then the lexicographically smallest shortest sequence greedily (see
@@ -8,7 +8,7 @@
 //!   (upper or left cell first: `1222`), and moves compare as those strings.
 //! - Checker: any legal shortest sequence is accepted, a move may name its
 //!   two cells in either order; with `lexmin` the moves, compared as the
-//!   4-digit strings written (PROBLEMS.md), must be the reference's, so a
+//!   4-digit strings written (docs/puzzles.md §3), must be the reference's, so a
 //!   move must also be written with its cells in reading order (`2212` is
 //!   a larger string than `1222`).
 //! - Stats: the distribution of optimal lengths over all 12,870 × 12,870
