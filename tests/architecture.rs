@@ -1,0 +1,88 @@
+//! ARCHITECTURE.md's code map matches the tree: every source file under
+//! `src/` is named there (by its path, or by its name under its directory's
+//! entry), and every path the map names exists. A new module fails this
+//! test until the map says what it is for.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// The `code` spans of the text.
+fn spans(text: &str) -> BTreeSet<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+fn source_files(src: &Path) -> Vec<String> {
+    let mut files: Vec<String> = walkdir::WalkDir::new(src)
+        .into_iter()
+        .map(|e| e.expect("read src/"))
+        .filter(|e| e.path().extension().is_some_and(|x| x == "rs"))
+        .map(|e| {
+            e.path()
+                .strip_prefix(src)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Whether the map names `file` (`exec/sandbox/slot.rs`): by its whole
+/// path, or as `slot.rs` with its directory `exec/sandbox/` named too.
+fn named(file: &str, spans: &BTreeSet<String>) -> bool {
+    if spans.contains(file) {
+        return true;
+    }
+    let path = Path::new(file);
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let dir = path
+        .parent()
+        .map(|p| format!("{}/", p.to_string_lossy()))
+        .unwrap_or_default();
+    let with_dir = |n: &str| spans.contains(n) && (dir == "/" || spans.contains(&dir));
+    // `reader/tests.rs` under `puzzles/reader.rs`'s entry: `(+ reader/tests.rs)`.
+    let parent_and_name = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|p| format!("{}/{name}", p.to_string_lossy()))
+        .unwrap_or_default();
+    with_dir(&name) || spans.contains(&parent_and_name)
+}
+
+#[test]
+fn the_code_map_names_every_module_and_nothing_else() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let spans = spans(&map);
+    let src = root.join("src");
+    let files = source_files(&src);
+    let missing: Vec<&String> = files.iter().filter(|f| !named(f, &spans)).collect();
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md's code map does not name: {missing:?} (add a line under its layer: what it is for, what it may use)"
+    );
+    let stale: Vec<&String> = spans
+        .iter()
+        .filter(|s| {
+            let looks_like_path = (s.ends_with(".rs") || s.ends_with('/'))
+                && !s.contains(' ')
+                && s.contains(['/', '.'])
+                && !s.starts_with("tests/")
+                && !s.starts_with("docs/");
+            looks_like_path
+                && !src.join(s.as_str()).exists()
+                // A short path (`reader/tests.rs`, `board.rs`) names the
+                // end of some file's path.
+                && !files.iter().any(|f| f.ends_with(s.as_str()))
+        })
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "ARCHITECTURE.md names paths that are not in src/: {stale:?}"
+    );
+}
