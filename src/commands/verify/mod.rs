@@ -34,6 +34,73 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
+    check_args(&args)?;
+    let choice = ReportChoice::new(args.report.as_deref(), args.format)?;
+    let overrides = overrides(&args.limits, &CompareArgs::default())?;
+    let config = load_config(config_path, &overrides)?;
+    let targets = targets(config.as_ref(), &args.problems, &overrides)?;
+    let problems: Vec<Problem> = targets.iter().map(|t| t.problem.clone()).collect();
+    let toolchain = crate::config::toolchain(config.as_ref());
+    let (cases, all) =
+        cases_and_submissions(&targets, config.as_ref(), &args, &overrides, &toolchain)?;
+    let hidden = super::sandbox::Hidden {
+        config: config.as_ref(),
+        problems: &problems,
+        cases: &cases,
+        submissions: true,
+        extra: Vec::new(),
+    };
+    let (interrupt, sandbox) = super::judging_sandbox(
+        &hidden,
+        args.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        crate::exec::sandbox::SandboxMode::Auto,
+    )?;
+    let entered = enter(&all, &toolchain, &sandbox)?;
+    let margin_limits: Vec<_> = problems
+        .iter()
+        .map(|p| regrade::at_margin(&p.limits, args.margin))
+        .collect();
+    let trial = submissions::trial(
+        &problems,
+        &cases,
+        &margin_limits,
+        entered.entrants,
+        1,
+        args.jobs.unwrap_or(0),
+        Some(interrupt.flag()),
+        &sandbox,
+    )?;
+    let (mut report, assessed) = grade(
+        &problems,
+        &all,
+        &entered.slots,
+        &trial,
+        &margin_limits,
+        &args,
+    );
+    let verification = table::verification(
+        &assessed,
+        report.interrupted,
+        args.allow_missing,
+        args.margin,
+    );
+    print_table(
+        &args,
+        &choice,
+        &problems,
+        &cases,
+        &all,
+        &report,
+        &assessed,
+        &verification,
+    );
+    let code = exit_code(&report, &verification);
+    report.verify = Some(verification);
+    Ok(code.worst(write_report(&choice, &report)?))
+}
+
+fn check_args(args: &VerifyArgs) -> Result<(), Failure> {
     if !(args.margin >= 1.0 && args.margin.is_finite()) {
         return Err(Failure::Usage(format!(
             "--margin {}: a factor of at least 1 is needed",
@@ -43,12 +110,18 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
     if args.jobs == Some(0) {
         return Err(Failure::Usage("-j 0: at least one worker is needed".into()));
     }
-    let choice = ReportChoice::new(args.report.as_deref(), args.format)?;
-    let overrides = overrides(&args.limits, &CompareArgs::default())?;
-    let config = load_config(config_path, &overrides)?;
-    let targets = targets(config.as_ref(), &args.problems, &overrides)?;
-    let problems: Vec<Problem> = targets.iter().map(|t| t.problem.clone()).collect();
-    let toolchain = crate::config::toolchain(config.as_ref());
+    Ok(())
+}
+
+/// Each problem's cases, and every submission of every problem (labelled
+/// with its problem when there are several). Warnings are printed here.
+fn cases_and_submissions(
+    targets: &[Target],
+    config: Option<&Config>,
+    args: &VerifyArgs,
+    overrides: &Overrides,
+    toolchain: &crate::submission::Toolchain,
+) -> Result<(Vec<Vec<crate::cases::Case>>, Vec<Submission>), Failure> {
     let mut warnings = Vec::new();
     let mut cases = Vec::new();
     let mut all: Vec<Submission> = Vec::new();
@@ -58,21 +131,21 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
         // problem's by its name.
         let (selection_config, paths, name) = match &target.package {
             Some(root) => (None, vec![root.clone()], None),
-            None => (config.as_ref(), Vec::new(), Some(problem.name.clone())),
+            None => (config, Vec::new(), Some(problem.name.clone())),
         };
         let selection = Selection {
             paths,
             problem: name,
             filter: args.filter.clone(),
         };
-        let selected = super::select(selection_config, &selection, &overrides)?;
+        let selected = super::select(selection_config, &selection, overrides)?;
         warnings.extend(selected.warnings);
         let problem_cases = selected.cases.into_iter().next().unwrap_or_default();
         if problem_cases.is_empty() {
             warnings.push(format!("{}: no cases to judge", problem.name));
         }
         cases.push(problem_cases);
-        let mut found = submissions::discover(problem, i, &toolchain, &mut warnings)?;
+        let mut found = submissions::discover(problem, i, toolchain, &mut warnings)?;
         if targets.len() > 1 {
             // Two problems may both have accepted/sum.c: name the problem.
             for s in &mut found {
@@ -87,67 +160,69 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
     if all.is_empty() {
         return Err(Failure::Usage(format!(
             "no submissions to verify in {}",
-            problems
+            targets
                 .iter()
-                .map(|p| p.submissions.display().to_string())
+                .map(|t| t.problem.submissions.display().to_string())
                 .collect::<Vec<_>>()
                 .join(", ")
         )));
     }
+    Ok((cases, all))
+}
 
-    let hidden = super::sandbox::Hidden {
-        config: config.as_ref(),
-        problems: &problems,
-        cases: &cases,
-        submissions: true,
-        extra: Vec::new(),
+/// The submissions that could be built, as entrants of the trial, and per
+/// submission either its entrant's index or why it was not run.
+struct Entered {
+    entrants: Vec<Entrant>,
+    slots: Vec<Result<usize, String>>,
+}
+
+fn enter(
+    all: &[Submission],
+    toolchain: &crate::submission::Toolchain,
+    sandbox: &std::sync::Arc<crate::exec::sandbox::Sandbox>,
+) -> Result<Entered, Failure> {
+    let readiness = submissions::build_all(all, toolchain, sandbox)?;
+    let mut entered = Entered {
+        entrants: Vec::new(),
+        slots: Vec::with_capacity(all.len()),
     };
-    let (interrupt, sandbox) = super::judging_sandbox(
-        &hidden,
-        args.jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        crate::exec::sandbox::SandboxMode::Auto,
-    )?;
-    let readiness = submissions::build_all(&all, &toolchain, &sandbox)?;
-    let mut entrants = Vec::new();
-    let mut entrant_of = vec![None; all.len()];
-    let mut not_run = vec![None; all.len()];
-    for (i, (submission, ready)) in all.iter().zip(readiness).enumerate() {
+    for (submission, ready) in all.iter().zip(readiness) {
         match ready {
             Readiness::Ready(program) => {
-                entrant_of[i] = Some(entrants.len());
-                entrants.push(Entrant {
+                entered.slots.push(Ok(entered.entrants.len()));
+                entered.entrants.push(Entrant {
                     problem: submission.problem,
                     program,
                 });
             }
-            Readiness::NotRun(why) => not_run[i] = Some(why),
+            Readiness::NotRun(why) => entered.slots.push(Err(why)),
         }
     }
-    let margin_limits: Vec<_> = problems
-        .iter()
-        .map(|p| regrade::at_margin(&p.limits, args.margin))
-        .collect();
-    let trial = submissions::trial(
-        &problems,
-        &cases,
-        &margin_limits,
-        entrants,
-        1,
-        args.jobs.unwrap_or(0),
-        Some(interrupt.flag()),
-        &sandbox,
-    )?;
+    Ok(entered)
+}
 
-    // Grade at the limit; decide each submission.
+/// Grade every case at the limit and decide each submission; the report
+/// of the graded cases, its problems carrying their real limits with the
+/// limit the runs were made under (× the margin) beside them.
+fn grade(
+    problems: &[Problem],
+    all: &[Submission],
+    slots: &[Result<usize, String>],
+    trial: &submissions::Trial,
+    margin_limits: &[crate::exec::Limits],
+    args: &VerifyArgs,
+) -> (Report, Vec<Assessed>) {
     let mut graded_cases: Vec<CaseResult> = Vec::new();
     let mut assessed: Vec<Assessed> = Vec::new();
-    for (i, submission) in all.iter().enumerate() {
+    for (submission, slot) in all.iter().zip(slots) {
         let name = &problems[submission.problem].name;
-        let Some(e) = entrant_of[i] else {
-            let why = not_run[i].as_deref().unwrap_or("it could not be built");
-            assessed.push(assess::not_run(name, submission, why, args.allow_missing));
-            continue;
+        let e = match slot {
+            Ok(e) => *e,
+            Err(why) => {
+                assessed.push(assess::not_run(name, submission, why, args.allow_missing));
+                continue;
+            }
         };
         let limits = &problems[submission.problem].limits;
         let raw: Vec<&CaseResult> = trial.results[e].iter().filter_map(|r| r.first()).collect();
@@ -157,56 +232,64 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
     }
     graded_cases.sort_by_key(|c| c.index);
     let mut info = trial.report.info.clone();
-    // The report's problems carry their real limits, with the limit the
-    // runs were made under (× the margin) beside them.
     info.problems = problems
         .iter()
-        .zip(&margin_limits)
+        .zip(margin_limits)
         .map(|(p, at_margin)| {
             let mut described = crate::judge::problem_info(p);
-            described.run_time_limit_ms = Some((at_margin.time.as_secs_f64() * 1e6).round() / 1e3);
+            described.run_time_limit_ms = Some(crate::text::format::millis(at_margin.time));
             described
         })
         .collect();
-    let mut report = Report::new(
+    let report = Report::new(
         info,
         graded_cases,
         trial.report.interrupted,
         Duration::from_secs_f64(trial.report.elapsed_ms / 1000.0),
     );
-    let verification = table::verification(
-        &assessed,
-        report.interrupted,
-        args.allow_missing,
-        args.margin,
-    );
+    (report, assessed)
+}
 
+/// The verify table (or with `-q` its last line): on stdout, or on stderr
+/// when a machine report goes to stdout.
+#[allow(clippy::too_many_arguments)]
+fn print_table(
+    args: &VerifyArgs,
+    choice: &ReportChoice,
+    problems: &[Problem],
+    cases: &[Vec<crate::cases::Case>],
+    all: &[Submission],
+    report: &Report,
+    assessed: &[Assessed],
+    verification: &crate::judge::verified::Verification,
+) {
     let mut out: Box<dyn std::io::Write> = if choice.stdout.is_some() {
         Box::new(std::io::stderr())
     } else {
         Box::new(super::stdout::Stdout)
     };
     let text = if args.quiet {
-        format!("{}\n", table::last_line(&verification, report.interrupted))
+        format!("{}\n", table::last_line(verification, report.interrupted))
     } else {
         let counts: Vec<usize> = cases.iter().map(Vec::len).collect();
         table::render(
             &table::Context {
-                problems: &problems,
+                problems,
                 cases: &counts,
-                all: &all,
-                report: &report,
+                all,
+                report,
                 margin: args.margin,
                 verbose: args.verbose,
             },
-            &assessed,
-            &verification,
+            assessed,
+            verification,
         )
     };
     let _ = out.write_all(text.as_bytes());
-    drop(out);
+}
 
-    let mut code = if report.interrupted {
+fn exit_code(report: &Report, verification: &crate::judge::verified::Verification) -> ExitCode {
+    if report.interrupted {
         ExitCode::Interrupted
     } else if verification.internal_errors > 0 {
         ExitCode::Internal
@@ -214,28 +297,33 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
         ExitCode::Failed
     } else {
         ExitCode::Ok
+    }
+}
+
+/// The machine report, if one was asked for: into `--report` (atomically;
+/// a failure is an internal error) or on stdout.
+fn write_report(choice: &ReportChoice, report: &Report) -> Result<ExitCode, Failure> {
+    let Some(format) = choice.machine() else {
+        return Ok(ExitCode::Ok);
     };
-    report.verify = Some(verification);
-    if let Some(format) = choice.machine() {
-        let bytes = crate::report::render(format, &report)
-            .map_err(|e| Failure::Internal(format!("cannot render the report: {e}")))?;
-        match &args.report {
-            Some(path) => {
-                if let Err(e) = crate::report::write_atomically(path, &bytes) {
-                    eprintln!(
-                        "judge: internal error: cannot write the report {}: {e}",
-                        path.display()
-                    );
-                    code = code.worst(ExitCode::Internal);
-                }
-            }
-            None => {
-                use std::io::Write;
-                let _ = super::stdout::Stdout.write_all(&bytes);
+    let bytes = crate::report::render(format, report)
+        .map_err(|e| Failure::Internal(format!("cannot render the report: {e}")))?;
+    match &choice.file {
+        Some((path, _)) => {
+            if let Err(e) = crate::report::write_atomically(path, &bytes) {
+                eprintln!(
+                    "judge: internal error: cannot write the report {}: {e}",
+                    path.display()
+                );
+                return Ok(ExitCode::Internal);
             }
         }
+        None => {
+            use std::io::Write;
+            let _ = super::stdout::Stdout.write_all(&bytes);
+        }
     }
-    Ok(code)
+    Ok(ExitCode::Ok)
 }
 
 /// A problem to verify, and the package it was read from when it is not
