@@ -290,13 +290,28 @@ fn validate_inputs<'c>(
             valid.push(case);
         }
     }
-    // Probing.
     let probes = smallest(&valid, |c| Some(c.input.as_path()));
+    probe_validators(problem, &usable, &probes, &rejected, cases.len(), context, tally);
+    valid
+}
+
+/// Probe each input validator with mutations of the smallest valid inputs,
+/// and print its line: inputs checked and rejected, mutations tried and
+/// the kinds it accepted.
+fn probe_validators(
+    problem: &Problem,
+    usable: &[&InputValidator],
+    probes: &[&Case],
+    rejected: &[usize],
+    checked: usize,
+    context: ToolContext<'_>,
+    tally: &mut Tally,
+) {
     let dir = match tempfile::Builder::new().prefix("judge-probe-").tempdir() {
         Ok(d) => d,
         Err(e) => {
             tally.error(format!("cannot create a directory for probing: {e}"));
-            return valid;
+            return;
         }
     };
     for (v, validator) in usable.iter().enumerate() {
@@ -314,7 +329,7 @@ fn validate_inputs<'c>(
                     Ok(p) => p,
                     Err(e) => {
                         tally.error(e);
-                        return valid;
+                        return;
                     }
                 };
                 tried += 1;
@@ -341,20 +356,24 @@ fn validate_inputs<'c>(
             "{}: input validator {}: {} input{} checked, {} invalid; {tried} mutation{} of {} valid input{} probed, {}",
             problem.name,
             validator.tool.display,
-            cases.len(),
-            plural(cases.len()),
+            checked,
+            plural(checked),
             rejected[v],
             plural(tried),
             probes.len(),
             plural(probes.len()),
-            if accepted.is_empty() {
-                "all rejected".to_string()
-            } else {
-                format!("{} kind{} accepted", accepted.len(), plural(accepted.len()))
-            }
+            accepted_kinds(&accepted)
         );
     }
-    valid
+}
+
+/// "all rejected", or how many kinds of mutation were accepted.
+fn accepted_kinds(accepted: &BTreeSet<&'static str>) -> String {
+    if accepted.is_empty() {
+        "all rejected".to_string()
+    } else {
+        format!("{} kind{} accepted", accepted.len(), plural(accepted.len()))
+    }
 }
 
 /// Give each answer file to the checker as an output (it must accept it),
@@ -401,9 +420,34 @@ fn validate_answers(
         }
     }
     let probes = smallest(&accepting, |c| c.answer.as_deref());
+    let (tried, accepted) = probe_checker(problem, checker, &probes, context, tally);
+    outln!(
+        "{}: checker {} ({}): {} answer file{} given as outputs, {} accepted; {tried} mutation{} of {} answer{} probed, {}",
+        problem.name,
+        checker.tool.display,
+        checker.protocol.name(),
+        answers,
+        plural(answers),
+        accepting.len(),
+        plural(tried),
+        probes.len(),
+        plural(probes.len()),
+        accepted_kinds(&accepted)
+    );
+}
+
+/// Give the checker mutations of the smallest accepted answers as outputs:
+/// how many were tried, and the kinds it accepted (or failed on).
+fn probe_checker(
+    problem: &Problem,
+    checker: &ExternalChecker,
+    probes: &[&Case],
+    context: ToolContext<'_>,
+    tally: &mut Tally,
+) -> (usize, BTreeSet<&'static str>) {
     let mut tried = 0usize;
     let mut accepted: BTreeSet<&'static str> = BTreeSet::new();
-    for case in &probes {
+    for case in probes {
         let Some(answer_path) = &case.answer else {
             continue;
         };
@@ -435,23 +479,7 @@ fn validate_answers(
             }
         }
     }
-    outln!(
-        "{}: checker {} ({}): {} answer file{} given as outputs, {} accepted; {tried} mutation{} of {} answer{} probed, {}",
-        problem.name,
-        checker.tool.display,
-        checker.protocol.name(),
-        answers,
-        plural(answers),
-        accepting.len(),
-        plural(tried),
-        probes.len(),
-        plural(probes.len()),
-        if accepted.is_empty() {
-            "all rejected".to_string()
-        } else {
-            format!("{} kind{} accepted", accepted.len(), plural(accepted.len()))
-        }
-    );
+    (tried, accepted)
 }
 
 #[cfg(test)]
