@@ -93,119 +93,137 @@ pub(super) fn render(
     assessed: &[Assessed],
     verification: &Verification,
 ) -> String {
-    let Context {
-        problems,
-        cases,
-        all,
-        report,
-        margin,
-        verbose,
-    } = *context;
     let mut text = String::new();
-    let mut details = Vec::new();
-    let mut warnings = Vec::new();
-    for (p, problem) in problems.iter().enumerate() {
-        let mine: Vec<usize> = (0..all.len()).filter(|&i| all[i].problem == p).collect();
-        let _ = writeln!(
-            text,
-            "{}: {} submission{} on {} case{}, time limit {} (run at {})",
-            problem.name,
-            mine.len(),
-            plural(mine.len()),
-            cases[p],
-            plural(cases[p]),
-            Span(problem.limits.time),
-            Span(problem.limits.time.mul_f64(margin)),
-        );
-        let width = mine
-            .iter()
-            .map(|&i| all[i].rel.chars().count())
-            .max()
-            .unwrap_or(10)
-            .max(10);
-        let expected_width = mine
-            .iter()
-            .map(|&i| all[i].expectation.to_string().chars().count())
-            .max()
-            .unwrap_or(8)
-            .max(8);
-        let _ = writeln!(
-            text,
-            "        {:<width$}  {:<expected_width$}  {:<18}  slowest",
-            "submission", "expected", "got"
-        );
-        for &i in &mine {
-            let s = &all[i];
-            let a = &assessed[i];
-            let o = &a.outcome;
-            let name = format!("{}/{}", problem.name, s.rel);
-            let reason = o.reason.as_deref().unwrap_or("");
-            let got = match o.status {
-                Status::NotRun | Status::Skipped => reason.to_string(),
-                _ => o
-                    .got
-                    .iter()
-                    .map(|(v, n)| format!("{} {n}", v.code()))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            };
-            let slow = a
-                .slowest
-                .as_ref()
-                .map(|(case, cpu, ratio)| {
-                    format!("{:.3}s {:>3.0}% {case}", cpu / 1000.0, ratio * 100.0)
-                })
-                .unwrap_or_default();
-            for line in &a.sensitive {
-                warnings.push(format!("{name} is sensitive to the time limit: {line}"));
-            }
-            match o.status {
-                Status::Ok => {}
-                Status::Fail => details.push(format!("  FAIL {name}: {reason}")),
-                Status::InternalError => details.push(format!(
-                    "  IE   {name}: an internal error, not the submission's fault: {reason}"
-                )),
-                Status::NotRun => details.push(format!(
-                    "  MISS {name}: {reason} (install it, or pass --allow-missing to skip such submissions)"
-                )),
-                Status::Skipped => warnings.push(format!("{name} was {reason}")),
-            }
-            let _ = writeln!(
-                text,
-                "  {:<4}  {:<width$}  {:<expected_width$}  {got:<18}  {slow}",
-                o.status.word(),
-                s.rel,
-                o.expected,
-            );
-            if verbose {
-                for c in report
-                    .cases
-                    .iter()
-                    .filter(|c| c.program.as_deref() == Some(s.label.as_str()))
-                {
-                    let _ = writeln!(
-                        text,
-                        "          {:<4} {} {:.3}s  {}",
-                        c.verdict.code(),
-                        c.case,
-                        c.cpu_ms / 1000.0,
-                        c.message
-                    );
-                }
-            }
-        }
-        let _ = writeln!(text);
+    let mut notes = Notes::default();
+    for (p, problem) in context.problems.iter().enumerate() {
+        problem_rows(&mut text, &mut notes, context, assessed, p, problem);
     }
-    if !details.is_empty() {
+    if !notes.details.is_empty() {
         let _ = writeln!(text, "Disagreements:");
-        for d in &details {
+        for d in &notes.details {
             let _ = writeln!(text, "{d}");
         }
         let _ = writeln!(text);
     }
-    for w in &warnings {
+    for w in &notes.warnings {
         let _ = writeln!(text, "warning: {w}");
     }
-    let _ = writeln!(text, "{}", last_line(verification, report.interrupted));
+    let _ = writeln!(
+        text,
+        "{}",
+        last_line(verification, context.report.interrupted)
+    );
     text
+}
+
+/// What is said after the table: each disagreement in full, and warnings.
+#[derive(Default)]
+struct Notes {
+    details: Vec<String>,
+    warnings: Vec<String>,
+}
+
+/// One problem's heading and a row per submission (with `-v`, a line per
+/// case below each).
+fn problem_rows(
+    text: &mut String,
+    notes: &mut Notes,
+    context: &Context<'_>,
+    assessed: &[Assessed],
+    p: usize,
+    problem: &Problem,
+) {
+    let all = context.all;
+    let mine: Vec<usize> = (0..all.len()).filter(|&i| all[i].problem == p).collect();
+    let _ = writeln!(
+        text,
+        "{}: {} submission{} on {} case{}, time limit {} (run at {})",
+        problem.name,
+        mine.len(),
+        plural(mine.len()),
+        context.cases[p],
+        plural(context.cases[p]),
+        Span(problem.limits.time),
+        Span(problem.limits.time.mul_f64(context.margin)),
+    );
+    let column = |f: &dyn Fn(&Submission) -> usize, least: usize| {
+        mine.iter().map(|&i| f(&all[i])).max().unwrap_or(least).max(least)
+    };
+    let width = column(&|s| s.rel.chars().count(), 10);
+    let expected_width = column(&|s| s.expectation.to_string().chars().count(), 8);
+    let _ = writeln!(
+        text,
+        "        {:<width$}  {:<expected_width$}  {:<18}  slowest",
+        "submission", "expected", "got"
+    );
+    for &i in &mine {
+        let (s, a) = (&all[i], &assessed[i]);
+        let o = &a.outcome;
+        let name = format!("{}/{}", problem.name, s.rel);
+        let reason = o.reason.as_deref().unwrap_or("");
+        let got = match o.status {
+            Status::NotRun | Status::Skipped => reason.to_string(),
+            _ => o
+                .got
+                .iter()
+                .map(|(v, n)| format!("{} {n}", v.code()))
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let slow = a
+            .slowest
+            .as_ref()
+            .map(|(case, cpu, ratio)| format!("{:.3}s {:>3.0}% {case}", cpu / 1000.0, ratio * 100.0))
+            .unwrap_or_default();
+        for line in &a.sensitive {
+            notes
+                .warnings
+                .push(format!("{name} is sensitive to the time limit: {line}"));
+        }
+        note(notes, o.status, &name, reason);
+        let _ = writeln!(
+            text,
+            "  {:<4}  {:<width$}  {:<expected_width$}  {got:<18}  {slow}",
+            o.status.word(),
+            s.rel,
+            o.expected,
+        );
+        if context.verbose {
+            case_lines(text, context.report, &s.label);
+        }
+    }
+    let _ = writeln!(text);
+}
+
+/// What a submission's status adds after the table.
+fn note(notes: &mut Notes, status: Status, name: &str, reason: &str) {
+    match status {
+        Status::Ok => {}
+        Status::Fail => notes.details.push(format!("  FAIL {name}: {reason}")),
+        Status::InternalError => notes.details.push(format!(
+            "  IE   {name}: an internal error, not the submission's fault: {reason}"
+        )),
+        Status::NotRun => notes.details.push(format!(
+            "  MISS {name}: {reason} (install it, or pass --allow-missing to skip such submissions)"
+        )),
+        Status::Skipped => notes.warnings.push(format!("{name} was {reason}")),
+    }
+}
+
+/// `-v`: every case of one submission.
+fn case_lines(text: &mut String, report: &Report, label: &str) {
+    for c in report
+        .cases
+        .iter()
+        .filter(|c| c.program.as_deref() == Some(label))
+    {
+        let _ = writeln!(
+            text,
+            "          {:<4} {} {:.3}s  {}",
+            c.verdict.code(),
+            c.case,
+            c.cpu_ms / 1000.0,
+            c.message
+        );
+    }
 }
