@@ -291,7 +291,15 @@ fn validate_inputs<'c>(
         }
     }
     let probes = smallest(&valid, |c| Some(c.input.as_path()));
-    probe_validators(problem, &usable, &probes, &rejected, cases.len(), context, tally);
+    probe_validators(
+        problem,
+        &usable,
+        &probes,
+        &rejected,
+        cases.len(),
+        context,
+        tally,
+    );
     valid
 }
 

@@ -7,6 +7,7 @@ use crate::config::Span;
 use crate::expect::{Disagreement, Expectation, Origin};
 use crate::judge::regrade;
 use crate::judge::{CaseResult, Status, SubmissionOutcome};
+use crate::text::format::plural;
 use crate::verdict::Verdict;
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -106,39 +107,57 @@ pub(super) fn assess(
                 out.case_index = Some(g.index);
             }
             Err(Disagreement::Missing { required }) => {
-                let codes: Vec<&str> = required.iter().map(|v| v.code()).collect();
-                let got: Vec<String> = counts
-                    .iter()
-                    .map(|(v, n)| format!("{} {n}", v.code()))
-                    .collect();
-                let slowest = slowest(graded)
-                    .map(|(case, cpu, ratio)| {
-                        format!(
-                            "; slowest {case} {:.3}s ({:.0}% of the limit)",
-                            cpu / 1000.0,
-                            ratio * 100.0
-                        )
-                    })
-                    .unwrap_or_default();
                 out.status = Status::Fail;
-                out.reason = Some(format!(
-                    "expected {} on some case; got {} on {} case{}{slowest}",
-                    codes.join(" or "),
-                    if got.is_empty() {
-                        "nothing".to_string()
-                    } else {
-                        got.join(", ")
-                    },
-                    graded.len(),
-                    if graded.len() == 1 { "" } else { "s" },
-                ));
+                out.reason = Some(missing(&required, &counts, graded));
             }
         }
     }
     out.agrees = out.status == Status::Ok;
     out.got = counts;
-    let sensitive = raw
+    Assessed {
+        outcome: out,
+        sensitive: sensitive(raw, graded),
+        slowest: slowest(graded),
+    }
+}
+
+/// Why a submission that never got a required verdict fails: what it got
+/// instead, and its slowest case (a TLE expected is usually missed there).
+fn missing(
+    required: &[Verdict],
+    counts: &BTreeMap<Verdict, usize>,
+    graded: &[CaseResult],
+) -> String {
+    let codes: Vec<&str> = required.iter().map(|v| v.code()).collect();
+    let got: Vec<String> = counts
         .iter()
+        .map(|(v, n)| format!("{} {n}", v.code()))
+        .collect();
+    let slowest = slowest(graded)
+        .map(|(case, cpu, ratio)| {
+            format!(
+                "; slowest {case} {:.3}s ({:.0}% of the limit)",
+                cpu / 1000.0,
+                ratio * 100.0
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "expected {} on some case; got {} on {} case{}{slowest}",
+        codes.join(" or "),
+        if got.is_empty() {
+            "nothing".to_string()
+        } else {
+            got.join(", ")
+        },
+        graded.len(),
+        plural(graded.len()),
+    )
+}
+
+/// The cases whose verdict at the limit differs from the one at the margin.
+fn sensitive(raw: &[&CaseResult], graded: &[CaseResult]) -> Vec<String> {
+    raw.iter()
         .zip(graded)
         .filter(|(r, g)| regrade::sensitive(r, g))
         .map(|(r, g)| {
@@ -153,12 +172,7 @@ pub(super) fn assess(
                 Span(Duration::from_secs_f64(r.time_limit_ms / 1000.0)),
             )
         })
-        .collect();
-    Assessed {
-        outcome: out,
-        sensitive,
-        slowest: slowest(graded),
-    }
+        .collect()
 }
 
 fn slowest(graded: &[CaseResult]) -> Option<(String, f64, f64)> {

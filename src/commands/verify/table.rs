@@ -147,7 +147,11 @@ fn problem_rows(
         Span(problem.limits.time.mul_f64(context.margin)),
     );
     let column = |f: &dyn Fn(&Submission) -> usize, least: usize| {
-        mine.iter().map(|&i| f(&all[i])).max().unwrap_or(least).max(least)
+        mine.iter()
+            .map(|&i| f(&all[i]))
+            .max()
+            .unwrap_or(least)
+            .max(least)
     };
     let width = column(&|s| s.rel.chars().count(), 10);
     let expected_width = column(&|s| s.expectation.to_string().chars().count(), 8);
@@ -173,7 +177,9 @@ fn problem_rows(
         let slow = a
             .slowest
             .as_ref()
-            .map(|(case, cpu, ratio)| format!("{:.3}s {:>3.0}% {case}", cpu / 1000.0, ratio * 100.0))
+            .map(|(case, cpu, ratio)| {
+                format!("{:.3}s {:>3.0}% {case}", cpu / 1000.0, ratio * 100.0)
+            })
             .unwrap_or_default();
         for line in &a.sensitive {
             notes
