@@ -384,3 +384,29 @@ int main(void){{ char first[64] = ""; scanf("%63s", first);
         );
     }
 }
+
+/// A source of a language the judge has no table for, in a verdict folder,
+/// is not skipped: verify names it as not run and fails, unless
+/// `--allow-missing`.
+#[test]
+fn a_source_of_an_unknown_language_is_named_and_fails_verify() {
+    let s = Scratch::new();
+    let copy = quick_copy(&s);
+    s.write(
+        "examples/sum/submissions/accepted/Sum.zig",
+        "pub fn main() void {}\n",
+    );
+    let ran = verify(&s, &copy.join("judge.toml"), &["sum"]);
+    assert_eq!(ran.code, 1, "{}\n{}", ran.stdout, ran.stderr);
+    assert!(
+        ran.stdout.contains("accepted/Sum.zig") && ran.stdout.contains(".zig files"),
+        "{}",
+        ran.stdout
+    );
+    let allowed = verify(&s, &copy.join("judge.toml"), &["sum", "--allow-missing"]);
+    assert!(
+        allowed.stdout.contains("accepted/Sum.zig"),
+        "{}",
+        allowed.stdout
+    );
+}

@@ -37,8 +37,9 @@ pub struct Submission {
 
 /// Find the submissions of `problem` and what each is expected to get: a
 /// judge.toml `expect` table, else a `judge:` first line, else the folder.
-/// Files of no known language are skipped with a warning, as are
-/// submissions with no expectation at all.
+/// A file of no known language in a verdict folder is a submission that
+/// cannot be built (verify names it as not run); a submission with no
+/// expectation at all is skipped with a warning.
 pub fn discover(
     problem: &Problem,
     index: usize,
@@ -50,42 +51,17 @@ pub fn discover(
     let mut seen_tables = vec![false; problem.expectations.len()];
     for (rel, path) in entries(root)? {
         let folder = rel.split_once('/').map(|(f, _)| f);
-        let is_dir = path.is_dir();
-        let source = if is_dir {
-            toolchain
-                .find_source(&path)
-                .and_then(|s| s.ok_or_else(|| format!("{}: not a source", path.display())))
-        } else {
-            match toolchain.language_of(&path) {
-                Some(l) => Ok(Source {
-                    path: path.clone(),
-                    language: l.clone(),
-                }),
-                None => {
-                    if folder.is_some() {
-                        warnings.push(format!(
-                            "{}: not a source of a known language; skipped",
-                            path.display()
-                        ));
-                    }
-                    continue;
-                }
-            }
+        // A file of no language the judge knows, in a verdict folder, is
+        // still a submission: named as not run with the reason (verify
+        // fails on it unless --allow-missing), never silently skipped.
+        let Some(source) = source_of(&path, toolchain, folder.is_some()) else {
+            continue;
         };
         let table = problem
             .expectations
             .iter()
             .position(|(name, _)| name.trim_end_matches('/') == rel);
-        let declared = match &source {
-            Ok(s) => {
-                let bytes = std::fs::read(&s.path).map_err(|e| {
-                    Failure::Usage(format!("{}: cannot read: {e}", s.path.display()))
-                })?;
-                expect::parse_declaration(&bytes)
-                    .map_err(|e| Failure::Usage(format!("{}:1: {e}", s.path.display())))?
-            }
-            Err(_) => None,
-        };
+        let declared = declared_expectation(&source)?;
         let expectation = match (table, declared, folder.and_then(Expectation::of_folder)) {
             (Some(t), _, _) => {
                 seen_tables[t] = true;
@@ -124,6 +100,48 @@ pub fn discover(
         }
     }
     Ok(found)
+}
+
+/// The source a submission path means: a directory's one source, or a file
+/// of a known language. A file of no known language is a source that
+/// cannot be built (`Err`, with the reason) when it stands in a verdict
+/// folder, and not a submission at all (`None`) at the top.
+fn source_of(
+    path: &Path,
+    toolchain: &Toolchain,
+    in_folder: bool,
+) -> Option<Result<Source, String>> {
+    if path.is_dir() {
+        return Some(
+            toolchain
+                .find_source(path)
+                .and_then(|s| s.ok_or_else(|| format!("{}: not a source", path.display()))),
+        );
+    }
+    match toolchain.language_of(path) {
+        Some(l) => Some(Ok(Source {
+            path: path.to_path_buf(),
+            language: l.clone(),
+        })),
+        None if in_folder => Some(Err(format!(
+            "no language of the judge's builds .{} files (add a [language.NAME] table to judge.toml)",
+            path.extension()
+                .map(|e| e.to_string_lossy())
+                .unwrap_or_default()
+        ))),
+        None => None,
+    }
+}
+
+/// The expectation a source declares in its first line, if any.
+fn declared_expectation(source: &Result<Source, String>) -> Result<Option<Expectation>, Failure> {
+    let Ok(s) = source else {
+        return Ok(None);
+    };
+    let bytes = std::fs::read(&s.path)
+        .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", s.path.display())))?;
+    expect::parse_declaration(&bytes)
+        .map_err(|e| Failure::Usage(format!("{}:1: {e}", s.path.display())))
 }
 
 /// The submissions under `root`: each file or directory in a folder
