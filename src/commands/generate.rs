@@ -7,12 +7,36 @@ use crate::cli::{Difficulty, GenArgs};
 use crate::config::Overrides;
 use crate::puzzles::GenSpec;
 use crate::report::write_atomically;
+use crate::text::format::plural;
 use crate::verdict::ExitCode;
 use std::path::{Path, PathBuf};
 
 pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
     let config = load_config(config_path, &Overrides::default())?;
     let (puzzle, _) = puzzle_named(&args.problem, config.as_ref())?;
+    check_args(&args)?;
+    let stem = stem(&args)?;
+    let spec = spec(&args.difficulty, args.count, args.seed, args.impossible);
+    let cases = puzzle.generate(&spec).map_err(Failure::usage)?;
+    let files = files(puzzle, &cases, &args, &stem);
+    if !args.force {
+        refuse_existing(&files)?;
+    }
+    write_files(&files, &args)?;
+    eprintln!(
+        "wrote {} case{} of {} (seed {}) to {} in {} file{}",
+        cases.len(),
+        plural(cases.len()),
+        puzzle.name(),
+        args.seed,
+        args.out.display(),
+        files.len(),
+        plural(files.len())
+    );
+    Ok(ExitCode::Ok)
+}
+
+fn check_args(args: &GenArgs) -> Result<(), Failure> {
     if args.count == 0 {
         return Err(Failure::Usage("--count 0: nothing to generate".to_string()));
     }
@@ -21,7 +45,11 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
             "--count: at most 1,000,000 cases at a time".to_string(),
         ));
     }
-    let spec = spec(&args.difficulty, args.count, args.seed, args.impossible);
+    Ok(())
+}
+
+/// The files' name: `--name`, or `gen-SEED`.
+fn stem(args: &GenArgs) -> Result<String, Failure> {
     let stem = args
         .name
         .clone()
@@ -31,11 +59,19 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
             "--name {stem:?}: a file name without '/' is needed"
         )));
     }
-    let cases = puzzle.generate(&spec).map_err(Failure::usage)?;
-    let split = args.split || !puzzle.multi_case();
-    // (path, bytes)
-    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-    if split {
+    Ok(stem)
+}
+
+/// The files to write, (path, bytes): one input and answer for all the
+/// cases, or a pair a case (`--split`, or a single-case puzzle).
+fn files(
+    puzzle: &'static dyn crate::puzzles::Puzzle,
+    cases: &[crate::puzzles::GeneratedCase],
+    args: &GenArgs,
+    stem: &str,
+) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    if args.split || !puzzle.multi_case() {
         let width = cases.len().to_string().len().max(3);
         for (i, case) in cases.iter().enumerate() {
             let (input, answer) = puzzle.assemble(std::slice::from_ref(case));
@@ -44,35 +80,42 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
             files.push((args.out.join(format!("{name}.ans")), answer));
         }
     } else {
-        let (input, answer) = puzzle.assemble(&cases);
+        let (input, answer) = puzzle.assemble(cases);
         files.push((args.out.join(format!("{stem}.in")), input));
         files.push((args.out.join(format!("{stem}.ans")), answer));
     }
-    if !args.force {
-        let existing = existing(files.iter().map(|(p, _)| p.as_path()));
-        if !existing.is_empty() {
-            let shown = existing
-                .iter()
-                .take(3)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ");
-            let more = if existing.len() > 3 {
-                format!(" and {} more", existing.len() - 3)
-            } else {
-                String::new()
-            };
-            return Err(Failure::Usage(format!(
-                "{shown}{more} already exist{}: use --force to overwrite, or --name/--out to write elsewhere",
-                if existing.len() == 1 { "s" } else { "" }
-            )));
-        }
+    files
+}
+
+/// Without `--force`, nothing that exists is replaced.
+fn refuse_existing(files: &[(PathBuf, Vec<u8>)]) -> Result<(), Failure> {
+    let existing = existing(files.iter().map(|(p, _)| p.as_path()));
+    if existing.is_empty() {
+        return Ok(());
     }
+    let shown = existing
+        .iter()
+        .take(3)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let more = if existing.len() > 3 {
+        format!(" and {} more", existing.len() - 3)
+    } else {
+        String::new()
+    };
+    Err(Failure::Usage(format!(
+        "{shown}{more} already exist{}: use --force to overwrite, or --name/--out to write elsewhere",
+        if existing.len() == 1 { "s" } else { "" }
+    )))
+}
+
+/// Write every file atomically; without `--force`, a file that appears
+/// between the check and this write is still not replaced.
+fn write_files(files: &[(PathBuf, Vec<u8>)], args: &GenArgs) -> Result<(), Failure> {
     std::fs::create_dir_all(&args.out)
         .map_err(|e| Failure::Usage(format!("{}: cannot create: {e}", args.out.display())))?;
-    for (path, bytes) in &files {
-        // Without --force, a file that appears between the check above and
-        // this write is still not replaced.
+    for (path, bytes) in files {
         let written = if args.force {
             write_atomically(path, bytes)
         } else {
@@ -86,17 +129,7 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
             _ => Failure::Internal(format!("{}: cannot write: {e}", path.display())),
         })?;
     }
-    eprintln!(
-        "wrote {} case{} of {} (seed {}) to {} in {} file{}",
-        cases.len(),
-        if cases.len() == 1 { "" } else { "s" },
-        puzzle.name(),
-        args.seed,
-        args.out.display(),
-        files.len(),
-        if files.len() == 1 { "" } else { "s" }
-    );
-    Ok(ExitCode::Ok)
+    Ok(())
 }
 
 /// What to generate: `count` cases from `seed`, of this difficulty.
