@@ -25,7 +25,7 @@ use crate::puzzles::{self, Puzzle};
 use crate::submission::Language;
 pub use crate::units::{Size, Span, parse_memory, parse_processes, parse_tolerance};
 pub use error::{ConfigError, Place};
-use resolve::{line_col_of_bytes, resolve, resolve_languages, resolve_with, toml_error};
+use resolve::{Sources, line_col_of_bytes, resolve, resolve_languages, resolve_with, toml_error};
 use schema::{ProblemTable, RootTable};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -206,8 +206,17 @@ pub fn ad_hoc_problem(
     let puzzle = puzzles::find(name);
     let table = ProblemTable::default();
     let root = RootTable::default();
-    let mut problem = resolve_with(name, &table, &root, overrides, puzzle, cases, None, None)
-        .map_err(|(message, _)| ConfigError::CommandLine(message))?;
+    let mut problem = resolve_with(Sources {
+        name,
+        table: &table,
+        root: &root,
+        overrides,
+        puzzle,
+        cases,
+        base: None,
+        package: None,
+    })
+    .map_err(|(message, _)| ConfigError::CommandLine(message))?;
     problem.name = name.to_string();
     Ok(problem)
 }
@@ -219,16 +228,16 @@ pub fn package_problem(root: &Path, overrides: &Overrides) -> Result<Problem, Co
     let table = ProblemTable::default();
     let defaults = RootTable::default();
     let name = package.name.clone();
-    resolve_with(
-        &name,
-        &table,
-        &defaults,
+    resolve_with(Sources {
+        name: &name,
+        table: &table,
+        root: &defaults,
         overrides,
-        None,
-        root.join("data"),
-        Some(root),
-        Some(&package),
-    )
+        puzzle: None,
+        cases: root.join("data"),
+        base: Some(root),
+        package: Some(&package),
+    })
     .map_err(|(message, _)| ConfigError::Whole {
         path: root.to_path_buf(),
         message,

@@ -60,16 +60,16 @@ pub(super) fn resolve(
         (None, Some(p)) => p.root.join("data"),
         (None, None) => base.join("cases").join(name),
     };
-    let mut problem = resolve_with(
+    let mut problem = resolve_with(Sources {
         name,
         table,
         root,
         overrides,
         puzzle,
         cases,
-        Some(base),
-        package.as_ref(),
-    )
+        base: Some(base),
+        package: package.as_ref(),
+    })
     .map_err(|(message, span)| match span {
         Some(span) => key_error(at(span), format!("problem.{name}"), message),
         None => key_error(
@@ -220,21 +220,102 @@ pub(super) fn resolve_languages(
 
 pub(super) type SpannedMessage = (String, Option<std::ops::Range<usize>>);
 
+/// Where one problem's settings come from.
+pub(super) struct Sources<'a> {
+    pub name: &'a str,
+    /// The problem's own table (empty for a problem made from the command
+    /// line or a bare package).
+    pub table: &'a ProblemTable,
+    /// The file's top-level defaults.
+    pub root: &'a RootTable,
+    pub overrides: &'a Overrides,
+    pub puzzle: Option<&'static dyn Puzzle>,
+    pub cases: PathBuf,
+    /// judge.toml's directory: relative paths are relative to it.
+    pub base: Option<&'a Path>,
+    pub package: Option<&'a kattis::Package>,
+}
+
 /// Resolve one problem from its table, the file's top-level defaults, the
 /// command-line overrides and, for a package, the package. Precedence:
 /// flags, then the problem's table, then the package, then the top level,
 /// then the built-in defaults.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn resolve_with(
-    name: &str,
-    table: &ProblemTable,
-    root: &RootTable,
-    overrides: &Overrides,
-    puzzle: Option<&'static dyn Puzzle>,
-    cases: PathBuf,
-    base: Option<&Path>,
-    package: Option<&kattis::Package>,
-) -> Result<Problem, SpannedMessage> {
+pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessage> {
+    let comparison = comparison(&sources)?;
+    let Sources {
+        name,
+        table,
+        root,
+        overrides,
+        puzzle,
+        cases,
+        base,
+        package,
+    } = sources;
+    check_keys_fit(table, overrides, puzzle, &comparison)?;
+    let limits = limits(table, root, overrides, package)?;
+    let solution = solution(table, base)?;
+    let base_dir = base.unwrap_or(Path::new("."));
+    let tool_time = tools::time_limit(table, root, package)?;
+    let validators = tools::validators(table, package, base_dir, tool_time)?;
+    // A package's cases are data/sample then data/secret, unless the table
+    // names its own cases.
+    let case_groups = if package.is_some() && table.cases.is_none() {
+        kattis::CASE_GROUPS.map(String::from).to_vec()
+    } else {
+        Vec::new()
+    };
+    let package_check = package.map(|p| p.default_check).unwrap_or_default();
+    let strict_from_package = package
+        .filter(|_| package_check.space_change_sensitive)
+        .map(|_| true);
+    Ok(Problem {
+        name: name.to_string(),
+        puzzle,
+        cases,
+        case_groups,
+        validators,
+        package: package.map(|p| p.root.clone()),
+        warnings: package.map(|p| p.warnings.clone()).unwrap_or_default(),
+        comparison,
+        lexmin: overrides
+            .lexmin
+            .or(table.lexmin.as_ref().map(|l| *l.get_ref()))
+            .or(root.lexmin)
+            .unwrap_or_else(|| puzzle.is_some_and(|p| p.default_lexmin())),
+        strict: overrides
+            .strict
+            .or(table.strict)
+            .or(strict_from_package)
+            .or(root.strict)
+            .unwrap_or(false),
+        limits,
+        solution,
+        // A Kattis package's own `submissions/<expected verdict>/`, else
+        // `submissions/NAME` beside judge.toml.
+        submissions: match package {
+            Some(p) => p.root.join("submissions"),
+            None => base
+                .unwrap_or(Path::new("."))
+                .join("submissions")
+                .join(name),
+        },
+        expectations: Vec::new(),
+    })
+}
+
+/// How outputs are judged: the check kind (flag, table, a checker, the
+/// package, a puzzle's own) and its settings.
+fn comparison(s: &Sources<'_>) -> Result<Comparison, SpannedMessage> {
+    let Sources {
+        table,
+        root,
+        overrides,
+        puzzle,
+        base,
+        package,
+        ..
+    } = *s;
     let check_span = table.check.as_ref().map(|c| c.span());
     let package_kind = package.map(|p| {
         if p.output_validator.is_some() {
@@ -269,9 +350,6 @@ pub(super) fn resolve_with(
         .or(table.float_tolerance)
         .or(root.float_relative_tolerance)
         .or(root.float_tolerance);
-    let table_tolerance = table.float_tolerance.is_some()
-        || table.float_absolute_tolerance.is_some()
-        || table.float_relative_tolerance.is_some();
     let configured_tolerance = absolute.is_some() || relative.is_some();
     let (absolute, relative) = if configured_tolerance {
         (absolute, relative)
@@ -280,7 +358,7 @@ pub(super) fn resolve_with(
     };
     let base_dir = base.unwrap_or(Path::new("."));
     let tool_time = tools::time_limit(table, root, package)?;
-    let comparison = match kind {
+    Ok(match kind {
         CheckKind::Exact => Comparison::Exact,
         CheckKind::Lines => Comparison::Lines,
         CheckKind::Tokens => Comparison::Tokens {
@@ -306,7 +384,20 @@ pub(super) fn resolve_with(
             }
             Comparison::Puzzle
         }
-    };
+    })
+}
+
+/// Keys that only apply to other checks or to puzzles.
+fn check_keys_fit(
+    table: &ProblemTable,
+    overrides: &Overrides,
+    puzzle: Option<&'static dyn Puzzle>,
+    comparison: &Comparison,
+) -> Result<(), SpannedMessage> {
+    let check_span = table.check.as_ref().map(|c| c.span());
+    let table_tolerance = table.float_tolerance.is_some()
+        || table.float_absolute_tolerance.is_some()
+        || table.float_relative_tolerance.is_some();
     if let Some(checker) = &table.checker
         && table.check.is_some()
         && !matches!(comparison, Comparison::Checker(_))
@@ -331,6 +422,16 @@ pub(super) fn resolve_with(
             check_span,
         ));
     }
+    Ok(())
+}
+
+/// The limits: flags, the table, the package, the top level, the defaults.
+fn limits(
+    table: &ProblemTable,
+    root: &RootTable,
+    overrides: &Overrides,
+    package: Option<&kattis::Package>,
+) -> Result<Limits, SpannedMessage> {
     let time = overrides
         .time_limit
         .or(table.time_limit.map(|s| s.0))
@@ -375,6 +476,20 @@ pub(super) fn resolve_with(
     if processes == 0 {
         return Err(("processes must be at least 1".to_string(), None));
     }
+    Ok(Limits {
+        time,
+        wall,
+        memory: Some(memory),
+        stack: Some(stack),
+        output,
+        file_size,
+        processes,
+    })
+}
+
+/// The reference solution's command; a relative program path in it is
+/// relative to judge.toml.
+fn solution(table: &ProblemTable, base: Option<&Path>) -> Result<Option<String>, SpannedMessage> {
     let solution = table.solution.as_ref().map(|s| {
         // A relative program path in `solution` is relative to judge.toml.
         let command = s.get_ref().clone();
@@ -402,58 +517,7 @@ pub(super) fn resolve_with(
             Some(s.span()),
         ));
     }
-    let validators = tools::validators(table, package, base_dir, tool_time)?;
-    // A package's cases are data/sample then data/secret, unless the table
-    // names its own cases.
-    let case_groups = if package.is_some() && table.cases.is_none() {
-        kattis::CASE_GROUPS.map(String::from).to_vec()
-    } else {
-        Vec::new()
-    };
-    let strict_from_package = package
-        .filter(|_| package_check.space_change_sensitive)
-        .map(|_| true);
-    Ok(Problem {
-        name: name.to_string(),
-        puzzle,
-        cases,
-        case_groups,
-        validators,
-        package: package.map(|p| p.root.clone()),
-        warnings: package.map(|p| p.warnings.clone()).unwrap_or_default(),
-        comparison,
-        lexmin: overrides
-            .lexmin
-            .or(table.lexmin.as_ref().map(|l| *l.get_ref()))
-            .or(root.lexmin)
-            .unwrap_or_else(|| puzzle.is_some_and(|p| p.default_lexmin())),
-        strict: overrides
-            .strict
-            .or(table.strict)
-            .or(strict_from_package)
-            .or(root.strict)
-            .unwrap_or(false),
-        limits: Limits {
-            time,
-            wall,
-            memory: Some(memory),
-            stack: Some(stack),
-            output,
-            file_size,
-            processes,
-        },
-        solution,
-        // A Kattis package's own `submissions/<expected verdict>/`, else
-        // `submissions/NAME` beside judge.toml.
-        submissions: match package {
-            Some(p) => p.root.join("submissions"),
-            None => base
-                .unwrap_or(Path::new("."))
-                .join("submissions")
-                .join(name),
-        },
-        expectations: Vec::new(),
-    })
+    Ok(solution)
 }
 
 /// A toml error at its place (`path:line:column: message (key `k`)`).
