@@ -190,7 +190,11 @@ pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, Stri
     let path = match source {
         Source::Name(name) => {
             return Ok(Ready {
-                argv: vec![resolve_program(name)?.into_os_string()],
+                argv: vec![
+                    resolve_program(name)
+                        .map_err(|e| e.to_string())?
+                        .into_os_string(),
+                ],
                 _keep: None,
             });
         }
@@ -208,7 +212,9 @@ pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, Stri
         Some(language) => compile(language, std::slice::from_ref(path), path, sandbox),
         None if ext == "py" => Ok(Ready {
             argv: vec![
-                resolve_program("python3")?.into_os_string(),
+                resolve_program("python3")
+                    .map_err(|e| e.to_string())?
+                    .into_os_string(),
                 path.clone().into_os_string(),
             ],
             _keep: None,

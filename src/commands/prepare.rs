@@ -118,7 +118,7 @@ pub fn submission_program(
         {
             return Err(Failure::Usage(format!("{text}: no such source file")));
         }
-        let runner = ProcessRunner::new(text, Arc::clone(sandbox)).map_err(Failure::Usage)?;
+        let runner = ProcessRunner::new(text, Arc::clone(sandbox)).map_err(Failure::usage)?;
         return Ok(Program::new(Arc::new(runner), text));
     };
     let shown = source.path.display().to_string();
@@ -138,7 +138,7 @@ pub fn submission_program(
                 }
             }
             let runner = ProcessRunner::from_argv(exe.program, exe.args, Arc::clone(sandbox))
-                .map_err(Failure::Usage)?;
+                .map_err(Failure::usage)?;
             Ok(Program::new(Arc::new(runner), text))
         }
         Ok(Built::CompileError(error)) => {

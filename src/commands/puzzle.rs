@@ -82,7 +82,8 @@ pub fn check(config_path: Option<&Path>, args: CheckArgs) -> Outcome {
     // An external checker runs in a sandbox of its own.
     let sandbox = match &comparison {
         crate::check::Comparison::Checker(_) => Some(
-            crate::exec::sandbox::Sandbox::new(Default::default()).map_err(Failure::Internal)?,
+            crate::exec::sandbox::Sandbox::new(Default::default())
+                .map_err(|e| Failure::Internal(e.to_string()))?,
         ),
         _ => None,
     };

@@ -45,7 +45,7 @@ pub fn judging_sandbox(
         slots: workers.max(1),
         ..SandboxOptions::default()
     })
-    .map_err(Failure::Internal)?;
+    .map_err(|e| Failure::Internal(e.to_string()))?;
     Ok((interrupt, Arc::new(sandbox)))
 }
 

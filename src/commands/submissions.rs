@@ -206,7 +206,7 @@ pub fn build_all(
                         Ok(runner) => {
                             Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.label)))
                         }
-                        Err(e) => Ok(Readiness::NotRun(e)),
+                        Err(e) => Ok(Readiness::NotRun(e.to_string())),
                     }
                 }
                 Ok(Built::CompileError(error)) => {

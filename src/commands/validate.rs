@@ -68,7 +68,10 @@ pub fn validate(config_path: Option<&Path>, args: ValidateArgs) -> Outcome {
         .iter()
         .any(|p| !p.validators.is_empty() || p.comparison.checker().is_some());
     let sandbox = if needs_tools {
-        Some(Sandbox::new(SandboxOptions::default()).map_err(Failure::Internal)?)
+        Some(
+            Sandbox::new(SandboxOptions::default())
+                .map_err(|e| Failure::Internal(e.to_string()))?,
+        )
     } else {
         None
     };

@@ -152,6 +152,34 @@ pub struct RunOutcome {
     pub process_cap_hit: bool,
 }
 
+/// Why a program cannot be run as given: its command line, where it is,
+/// what the sandbox lets it see.
+#[derive(Debug, thiserror::Error)]
+pub enum ProgramError {
+    #[error("cannot split {0:?} into words (unbalanced quotes?)")]
+    Unsplittable(String),
+    #[error("the submission command is empty")]
+    Empty,
+    #[error("program not found: {0}")]
+    NotFound(String),
+    #[error("program not found on PATH: {0}")]
+    NotOnPath(String),
+    #[error("{0} is not an executable file (chmod +x it, or run it through its interpreter)")]
+    NotExecutable(String),
+    /// The program or a file it is given lies where submissions cannot see.
+    #[error("{} is inside {}, which submissions cannot see (it holds cases or judge files); move the program elsewhere", .path.display(), .hidden.display())]
+    Hidden {
+        path: std::path::PathBuf,
+        hidden: std::path::PathBuf,
+    },
+    /// It could not be copied where the sandbox's users can reach it.
+    #[error("cannot copy {} for the sandbox user: {reason}", .path.display())]
+    Stage {
+        path: std::path::PathBuf,
+        reason: String,
+    },
+}
+
 /// What measured a run's CPU time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum CpuSource {

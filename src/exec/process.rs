@@ -16,7 +16,8 @@
 //! reaps it and concludes the [`RunOutcome`] from what was seen.
 
 use super::{
-    CpuSource, Exit, LimitHit, Limits, MemorySource, RunError, RunOutcome, RunRequest, Runner,
+    CpuSource, Exit, LimitHit, Limits, MemorySource, ProgramError, RunError, RunOutcome,
+    RunRequest, Runner,
 };
 use crate::exec::sandbox::{SANDBOX_PATH, Sandbox};
 use crate::exec::spawn::{self, SpawnPlan, Streams};
@@ -54,13 +55,10 @@ impl ProcessRunner {
     /// A runner for a command line, split like a shell would (quotes and
     /// backslashes), with no shell involved. The program is resolved now:
     /// a path with a `/` against the current directory, a bare name on PATH.
-    pub fn new(command_line: &str, sandbox: Arc<Sandbox>) -> Result<ProcessRunner, String> {
-        let words = shlex::split(command_line).ok_or_else(|| {
-            format!("cannot split {command_line:?} into words (unbalanced quotes?)")
-        })?;
-        let (first, rest) = words
-            .split_first()
-            .ok_or_else(|| "the submission command is empty".to_string())?;
+    pub fn new(command_line: &str, sandbox: Arc<Sandbox>) -> Result<ProcessRunner, ProgramError> {
+        let words = shlex::split(command_line)
+            .ok_or_else(|| ProgramError::Unsplittable(command_line.to_string()))?;
+        let (first, rest) = words.split_first().ok_or(ProgramError::Empty)?;
         let program = resolve_sandboxed_program(first)?;
         let args = rest.iter().map(OsString::from).collect();
         ProcessRunner::from_argv(program, args, sandbox)
@@ -75,7 +73,7 @@ impl ProcessRunner {
         program: PathBuf,
         args: Vec<OsString>,
         sandbox: Arc<Sandbox>,
-    ) -> Result<ProcessRunner, String> {
+    ) -> Result<ProcessRunner, ProgramError> {
         sandbox.check_visible(&program)?;
         let program = sandbox.stage(&program)?;
         let mut staged_args = Vec::with_capacity(args.len());
@@ -85,7 +83,10 @@ impl ProcessRunner {
             if path.is_file() && sandbox.check_visible(path).is_ok() {
                 staged_args.push(
                     sandbox
-                        .stage(&std::path::absolute(path).map_err(|e| e.to_string())?)?
+                        .stage(&std::path::absolute(path).map_err(|e| ProgramError::Stage {
+                            path: path.to_path_buf(),
+                            reason: e.to_string(),
+                        })?)?
                         .into_os_string(),
                 );
             } else {
@@ -106,7 +107,7 @@ impl ProcessRunner {
 /// hold shims (pyenv, asdf, nvm: `~/.pyenv/shims/python3`) that only work
 /// for the judge's user, and would fail inside the sandbox as the
 /// submission's run-time error.
-pub fn resolve_sandboxed_program(name: &str) -> Result<PathBuf, String> {
+pub fn resolve_sandboxed_program(name: &str) -> Result<PathBuf, ProgramError> {
     let in_sandbox = (!name.contains('/'))
         .then(|| find_on(std::ffi::OsStr::new(SANDBOX_PATH), name))
         .flatten();
@@ -116,21 +117,20 @@ pub fn resolve_sandboxed_program(name: &str) -> Result<PathBuf, String> {
 /// Find the program as execvp would, but now and from the judge's own
 /// directory (the child starts in its private directory, where `./sol`
 /// would mean something else).
-pub fn resolve_program(name: &str) -> Result<PathBuf, String> {
+pub fn resolve_program(name: &str) -> Result<PathBuf, ProgramError> {
     if name.contains('/') {
-        let path = std::path::absolute(name).map_err(|e| format!("{name}: {e}"))?;
+        let path =
+            std::path::absolute(name).map_err(|_| ProgramError::NotFound(name.to_string()))?;
         if !path.exists() {
-            return Err(format!("program not found: {name}"));
+            return Err(ProgramError::NotFound(name.to_string()));
         }
         if !is_executable_file(&path) {
-            return Err(format!(
-                "{name} is not an executable file (chmod +x it, or run it through its interpreter)"
-            ));
+            return Err(ProgramError::NotExecutable(name.to_string()));
         }
         return Ok(path);
     }
     let path_var = std::env::var_os("PATH").unwrap_or_else(|| OsString::from(SANDBOX_PATH));
-    find_on(&path_var, name).ok_or_else(|| format!("program not found on PATH: {name}"))
+    find_on(&path_var, name).ok_or_else(|| ProgramError::NotOnPath(name.to_string()))
 }
 
 /// The first executable file `name` in the directories of a PATH value.

@@ -397,7 +397,8 @@ impl Toolchain {
         sandbox: &Sandbox,
         slot: usize,
     ) -> Result<Result<PathBuf, String>, BuildError> {
-        let program = resolve_program(&words[0]).map_err(BuildError::Internal)?;
+        let program =
+            resolve_program(&words[0]).map_err(|e| BuildError::Internal(e.to_string()))?;
         let args: Vec<OsString> = words[1..].iter().map(OsString::from).collect();
         let outcome = self.run_tool(sandbox, slot, &program, &args)?;
         if !outcome.exit.success() || outcome.limit_hit.is_some() {

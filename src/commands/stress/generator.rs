@@ -43,7 +43,7 @@ impl Generator {
         let words = shlex::split(text)
             .filter(|w| !w.is_empty())
             .ok_or_else(|| Failure::Usage(format!("--generator {text:?} is not a command line")))?;
-        let program = resolve_program(&words[0]).map_err(Failure::Usage)?;
+        let program = resolve_program(&words[0]).map_err(Failure::usage)?;
         Ok(Generator {
             program,
             args: words[1..].iter().map(OsString::from).collect(),

@@ -39,6 +39,7 @@ mod seccomp;
 mod slot;
 
 use super::Limits;
+use super::ProgramError;
 use super::process::Trust;
 use cgroup::CgroupRoot;
 use isolation::UIDS_PER_JUDGE;
@@ -121,6 +122,14 @@ impl Default for SandboxOptions {
     }
 }
 
+/// Why a sandbox could not be made. (What the machine refuses — namespaces,
+/// cgroups, seccomp — is not an error: it is said in `Protections::off`.)
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    #[error("cannot create a temporary directory: {0}")]
+    Scratch(std::io::Error),
+}
+
 /// Shared by every worker of a run.
 pub struct Sandbox {
     scratch: Option<tempfile::TempDir>,
@@ -148,14 +157,14 @@ pub struct Sandbox {
 }
 
 impl Sandbox {
-    pub fn new(options: SandboxOptions) -> Result<Sandbox, String> {
+    pub fn new(options: SandboxOptions) -> Result<Sandbox, SandboxError> {
         let mut builder = tempfile::Builder::new();
         builder.prefix("judge-run-");
         let scratch = match &options.temp_root {
             Some(root) => builder.tempdir_in(root),
             None => builder.tempdir(),
         }
-        .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+        .map_err(SandboxError::Scratch)?;
         let scratch_path = scratch.path().to_path_buf();
         let subreaper =
             rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok();
@@ -261,17 +270,16 @@ impl Sandbox {
 
     /// An error if an untrusted program or one of its file arguments lies
     /// in a hidden directory (it would not be found inside the namespace).
-    pub fn check_visible(&self, path: &Path) -> Result<(), String> {
+    pub fn check_visible(&self, path: &Path) -> Result<(), ProgramError> {
         if self.ns_plan.is_none() {
             return Ok(());
         }
         let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         match self.hide.iter().find(|h| real.starts_with(h)) {
-            Some(h) => Err(format!(
-                "{} is inside {}, which submissions cannot see (it holds cases or judge files); move the program elsewhere",
-                path.display(),
-                h.display()
-            )),
+            Some(h) => Err(ProgramError::Hidden {
+                path: path.to_path_buf(),
+                hidden: h.clone(),
+            }),
             None => Ok(()),
         }
     }
@@ -281,7 +289,14 @@ impl Sandbox {
     /// under root isolation, where programs run as other users — a copy in
     /// the run's scratch directory (made once, mode 0755). Compiled
     /// binaries in a private cache such as /root/.cache are the usual case.
-    pub fn stage(&self, path: &Path) -> Result<PathBuf, String> {
+    pub fn stage(&self, path: &Path) -> Result<PathBuf, ProgramError> {
+        self.stage_copy(path).map_err(|reason| ProgramError::Stage {
+            path: path.to_path_buf(),
+            reason,
+        })
+    }
+
+    fn stage_copy(&self, path: &Path) -> Result<PathBuf, String> {
         if self.isolation != Isolation::Root || reachable_by_others(path) {
             return Ok(path.to_path_buf());
         }
@@ -302,7 +317,7 @@ impl Sandbox {
         let copy = dir.join(name);
         std::fs::copy(path, &copy)
             .and_then(|_| std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)))
-            .map_err(|e| format!("cannot copy {} for the sandbox user: {e}", path.display()))?;
+            .map_err(|e| e.to_string())?;
         staged.push((path.to_path_buf(), copy.clone()));
         Ok(copy)
     }
