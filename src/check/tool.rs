@@ -51,7 +51,7 @@ pub struct Tool {
     pub args: Vec<String>,
     /// How to name it in messages (as configured).
     pub display: String,
-    ready: Arc<OnceLock<Result<Ready, String>>>,
+    ready: Arc<OnceLock<Result<Ready, ToolError>>>,
 }
 
 impl PartialEq for Tool {
@@ -78,6 +78,38 @@ pub struct Ready {
     _keep: Option<Arc<tempfile::TempDir>>,
 }
 
+/// Why a setter's program cannot be used.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ToolError {
+    #[error("{0:?} is not a command line (unbalanced quotes?)")]
+    Unsplittable(String),
+    #[error("the command is empty")]
+    Empty,
+    /// The program (or the interpreter or compiler it needs) is not there.
+    #[error("{0}")]
+    Program(String),
+    #[error("{} not found", .0.display())]
+    Missing(PathBuf),
+    #[error("{}: {reason}", .path.display())]
+    Unreadable { path: PathBuf, reason: String },
+    #[error("{} is not executable (chmod +x it) and not a source the judge can build (.c, .cpp, .py, .sh)", .0.display())]
+    NotRunnable(PathBuf),
+    #[error("{}: cannot tell how to run this program directory (expected C/C++ sources, one .py file, or an executable `run`)", .0.display())]
+    UnknownLayout(PathBuf),
+    /// Compiling it failed (the compiler's own words in `reason`).
+    #[error("cannot build {}: {reason}", .what.display())]
+    Build { what: PathBuf, reason: String },
+    /// One of the above, of the tool named.
+    #[error("{tool}: {error}")]
+    Of { tool: String, error: Box<ToolError> },
+}
+
+impl From<crate::exec::ProgramError> for ToolError {
+    fn from(e: crate::exec::ProgramError) -> Self {
+        ToolError::Program(e.to_string())
+    }
+}
+
 impl Tool {
     /// A tool from a command line in judge.toml (split like a shell, no
     /// shell). The first word is a file when it contains a `/` or names a
@@ -85,12 +117,10 @@ impl Tool {
     /// `base`; otherwise a program on PATH. Later words that name files
     /// beside judge.toml (`python3 check.py`) are made absolute too, since
     /// the tool runs in a private working directory.
-    pub fn from_command(command: &str, base: &Path) -> Result<Tool, String> {
+    pub fn from_command(command: &str, base: &Path) -> Result<Tool, ToolError> {
         let words = shlex::split(command)
-            .ok_or_else(|| format!("{command:?} is not a command line (unbalanced quotes?)"))?;
-        let (first, rest) = words
-            .split_first()
-            .ok_or_else(|| "the command is empty".to_string())?;
+            .ok_or_else(|| ToolError::Unsplittable(command.to_string()))?;
+        let (first, rest) = words.split_first().ok_or(ToolError::Empty)?;
         let beside = base.join(first);
         let source = if first.contains('/') || beside.exists() {
             Source::Path(std::path::absolute(&beside).unwrap_or(beside))
@@ -133,11 +163,14 @@ impl Tool {
     /// Prepare the tool once (compile it, if it is a source): later calls
     /// return the same result. Call it before judging, so that a broken tool
     /// is one error instead of an IE on every case.
-    pub fn prepare(&self, sandbox: &Sandbox) -> Result<&Ready, String> {
+    pub fn prepare(&self, sandbox: &Sandbox) -> Result<&Ready, ToolError> {
         self.ready
             .get_or_init(|| checker_program(&self.source, sandbox))
             .as_ref()
-            .map_err(|e| format!("{}: {e}", self.display))
+            .map_err(|e| ToolError::Of {
+                tool: self.display.clone(),
+                error: Box::new(e.clone()),
+            })
     }
 
     /// Run the prepared tool once with the protocol's arguments.
@@ -148,7 +181,9 @@ impl Tool {
         stdin: Option<&Path>,
         limits: &Limits,
     ) -> Result<RunOutcome, RunError> {
-        let ready = self.prepare(context.sandbox).map_err(RunError::Internal)?;
+        let ready = self
+            .prepare(context.sandbox)
+            .map_err(|e| RunError::Internal(e.to_string()))?;
         let (program, before) = ready
             .argv
             .split_first()
@@ -186,14 +221,12 @@ impl Tool {
 /// Binaries live in a temporary directory for as long as the tool (one
 /// judge process); nothing is cached across runs yet. A shared compile
 /// cache can take over by changing this one function.
-pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, String> {
+pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, ToolError> {
     let path = match source {
         Source::Name(name) => {
             return Ok(Ready {
                 argv: vec![
-                    resolve_program(name)
-                        .map_err(|e| e.to_string())?
-                        .into_os_string(),
+                    resolve_program(name)?.into_os_string(),
                 ],
                 _keep: None,
             });
@@ -201,8 +234,11 @@ pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, Stri
         Source::Path(path) => path,
     };
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => format!("{} not found", path.display()),
-        _ => format!("{}: {e}", path.display()),
+        std::io::ErrorKind::NotFound => ToolError::Missing(path.clone()),
+        _ => ToolError::Unreadable {
+            path: path.clone(),
+            reason: e.to_string(),
+        },
     })?;
     if meta.is_dir() {
         return directory_program(path, sandbox);
@@ -212,9 +248,7 @@ pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, Stri
         Some(language) => compile(language, std::slice::from_ref(path), path, sandbox),
         None if ext == "py" => Ok(Ready {
             argv: vec![
-                resolve_program("python3")
-                    .map_err(|e| e.to_string())?
-                    .into_os_string(),
+                resolve_program("python3")?.into_os_string(),
                 path.clone().into_os_string(),
             ],
             _keep: None,
@@ -227,10 +261,7 @@ pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, Stri
             argv: vec!["/bin/sh".into(), path.clone().into_os_string()],
             _keep: None,
         }),
-        None => Err(format!(
-            "{} is not executable (chmod +x it) and not a source the judge can build (.c, .cpp, .py, .sh)",
-            path.display()
-        )),
+        None => Err(ToolError::NotRunnable(path.clone())),
     }
 }
 
@@ -257,9 +288,12 @@ impl Language {
 
 /// A Kattis program directory: its sources compiled together, or its one
 /// script.
-fn directory_program(dir: &Path, sandbox: &Sandbox) -> Result<Ready, String> {
+fn directory_program(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map_err(|e| ToolError::Unreadable {
+            path: dir.to_path_buf(),
+            reason: e.to_string(),
+        })?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_file())
         .collect();
@@ -293,10 +327,7 @@ fn directory_program(dir: &Path, sandbox: &Sandbox) -> Result<Ready, String> {
     if run.is_file() {
         return checker_program(&Source::Path(run), sandbox);
     }
-    Err(format!(
-        "{}: cannot tell how to run this program directory (expected C/C++ sources, one .py file, or an executable `run`)",
-        dir.display()
-    ))
+    Err(ToolError::UnknownLayout(dir.to_path_buf()))
 }
 
 /// Compile sources into a binary in a fresh temporary directory.
@@ -305,17 +336,20 @@ fn compile(
     sources: &[PathBuf],
     what: &Path,
     sandbox: &Sandbox,
-) -> Result<Ready, String> {
+) -> Result<Ready, ToolError> {
+    let build = |reason: String| ToolError::Build {
+        what: what.to_path_buf(),
+        reason,
+    };
     let (compiler, std) = match language {
         Language::C => ("cc", "-std=gnu11"),
         Language::Cpp => ("c++", "-std=gnu++17"),
     };
-    let compiler_path =
-        resolve_program(compiler).map_err(|e| format!("cannot build {}: {e}", what.display()))?;
+    let compiler_path = resolve_program(compiler).map_err(|e| build(e.to_string()))?;
     let dir = tempfile::Builder::new()
         .prefix("judge-tool-")
         .tempdir()
-        .map_err(|e| format!("cannot create a build directory: {e}"))?;
+        .map_err(|e| build(format!("cannot create a build directory: {e}")))?;
     let binary = dir.path().join("program");
     let include = if what.is_dir() {
         what.to_path_buf()
@@ -349,7 +383,7 @@ fn compile(
             trust: Trust::Trusted,
         },
     )
-    .map_err(|e| format!("cannot build {}: {e}", what.display()))?;
+    .map_err(|e| build(e.to_string()))?;
     if outcome.limit_hit.is_some() || !outcome.exit.success() || !binary.is_file() {
         let why = if matches!(outcome.limit_hit, Some(LimitHit::Wall | LimitHit::Cpu)) {
             format!("timed out after {}s", COMPILE_TIME_LIMIT.as_secs())
@@ -357,11 +391,10 @@ fn compile(
             outcome.exit.describe()
         };
         let errors = String::from_utf8_lossy(&outcome.stderr_tail);
-        return Err(format!(
-            "cannot build {}: {compiler} failed ({why}):\n{}",
-            what.display(),
+        return Err(build(format!(
+            "{compiler} failed ({why}):\n{}",
             errors.trim_end()
-        ));
+        )));
     }
     Ok(Ready {
         argv: vec![binary.into_os_string()],
