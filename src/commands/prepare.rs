@@ -95,7 +95,7 @@ pub fn submission_program(
 ) -> Result<Program, Failure> {
     let source = match language {
         Some(name) => {
-            let language = toolchain.language_named(name).map_err(Failure::Usage)?;
+            let language = toolchain.language_named(name).map_err(Failure::usage)?;
             if !Path::new(text).is_file() {
                 return Err(Failure::Usage(format!(
                     "--language {name}: {text} is not a source file"
@@ -108,7 +108,7 @@ pub fn submission_program(
         }
         None => toolchain
             .find_source(Path::new(text))
-            .map_err(Failure::Usage)?,
+            .map_err(Failure::usage)?,
     };
     let Some(source) = source else {
         let single_word = shlex::split(text).is_some_and(|w| w.len() == 1);

@@ -113,9 +113,11 @@ fn source_of(
 ) -> Option<Result<Source, String>> {
     if path.is_dir() {
         return Some(
-            toolchain
-                .find_source(path)
-                .and_then(|s| s.ok_or_else(|| format!("{}: not a source", path.display()))),
+            match toolchain.find_source(path) {
+                Ok(Some(source)) => Ok(source),
+                Ok(None) => Err(format!("{}: not a source", path.display())),
+                Err(e) => Err(e.to_string()),
+            },
         );
     }
     match toolchain.language_of(path) {

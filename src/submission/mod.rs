@@ -145,6 +145,19 @@ pub enum BuildError {
 /// says otherwise.
 pub const DEFAULT_COMPILE_TIME_LIMIT: Duration = Duration::from_secs(30);
 
+/// Why a path is not a submission the judge can build.
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    #[error("--language {name:?}: unknown language (known: {})", .known.join(", "))]
+    UnknownLanguage { name: String, known: Vec<String> },
+    #[error("{}: cannot read the directory: {reason}", .dir.display())]
+    Unreadable { dir: PathBuf, reason: String },
+    #[error("{}: a directory with no source file in it (known extensions: {})", .dir.display(), .extensions.join(" "))]
+    NoSource { dir: PathBuf, extensions: Vec<String> },
+    #[error("{}: a directory with {} source files ({}); a submission is one source", .dir.display(), .files.len(), .files.join(", "))]
+    SeveralSources { dir: PathBuf, files: Vec<String> },
+}
+
 /// Why a source submission has no program: the compiler's verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileError {
@@ -175,26 +188,20 @@ impl Toolchain {
     }
 
     /// The language called `name` (`--language`).
-    pub fn language_named(&self, name: &str) -> Result<&Language, String> {
+    pub fn language_named(&self, name: &str) -> Result<&Language, SourceError> {
         self.languages
             .iter()
             .find(|l| l.name == name)
-            .ok_or_else(|| {
-                format!(
-                    "--language {name:?}: unknown language (known: {})",
-                    self.languages
-                        .iter()
-                        .map(|l| l.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
+            .ok_or_else(|| SourceError::UnknownLanguage {
+                name: name.to_string(),
+                known: self.languages.iter().map(|l| l.name.clone()).collect(),
             })
     }
 
     /// The source a path means: a file with a known extension, or a
     /// directory holding exactly one such file (hidden files aside).
     /// `Ok(None)`: not a source (a command line, or a file to run as it is).
-    pub fn find_source(&self, path: &Path) -> Result<Option<Source>, String> {
+    pub fn find_source(&self, path: &Path) -> Result<Option<Source>, SourceError> {
         let Ok(meta) = std::fs::metadata(path) else {
             return Ok(None);
         };
@@ -207,8 +214,10 @@ impl Toolchain {
         if !meta.is_dir() {
             return Ok(None);
         }
-        let entries = std::fs::read_dir(path)
-            .map_err(|e| format!("{}: cannot read the directory: {e}", path.display()))?;
+        let entries = std::fs::read_dir(path).map_err(|e| SourceError::Unreadable {
+            dir: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
         let mut sources: Vec<Source> = Vec::new();
         for entry in entries.flatten() {
             let file = entry.path();
@@ -226,26 +235,22 @@ impl Toolchain {
         sources.sort_by(|a, b| a.path.cmp(&b.path));
         match sources.len() {
             1 => Ok(sources.pop()),
-            0 => Err(format!(
-                "{}: a directory with no source file in it (known extensions: {})",
-                path.display(),
-                self.languages
+            0 => Err(SourceError::NoSource {
+                dir: path.to_path_buf(),
+                extensions: self
+                    .languages
                     .iter()
                     .flat_map(|l| l.extensions.iter().map(|e| format!(".{e}")))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )),
-            _ => Err(format!(
-                "{}: a directory with {} source files ({}); a submission is one source",
-                path.display(),
-                sources.len(),
-                sources
+                    .collect(),
+            }),
+            _ => Err(SourceError::SeveralSources {
+                dir: path.to_path_buf(),
+                files: sources
                     .iter()
                     .filter_map(|s| s.path.file_name())
                     .map(|n| n.to_string_lossy().into_owned())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
+                    .collect(),
+            }),
         }
     }
 

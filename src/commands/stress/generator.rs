@@ -25,7 +25,7 @@ impl Generator {
     ) -> Result<Generator, Failure> {
         if let Some(source) = toolchain
             .find_source(Path::new(text))
-            .map_err(Failure::Usage)?
+            .map_err(Failure::usage)?
         {
             return match toolchain.build(&source, sandbox, 0) {
                 Ok(Built::Ready(exe)) => Ok(Generator {
