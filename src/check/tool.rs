@@ -118,8 +118,8 @@ impl Tool {
     /// beside judge.toml (`python3 check.py`) are made absolute too, since
     /// the tool runs in a private working directory.
     pub fn from_command(command: &str, base: &Path) -> Result<Tool, ToolError> {
-        let words = shlex::split(command)
-            .ok_or_else(|| ToolError::Unsplittable(command.to_string()))?;
+        let words =
+            shlex::split(command).ok_or_else(|| ToolError::Unsplittable(command.to_string()))?;
         let (first, rest) = words.split_first().ok_or(ToolError::Empty)?;
         let beside = base.join(first);
         let source = if first.contains('/') || beside.exists() {
@@ -225,9 +225,7 @@ pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, Tool
     let path = match source {
         Source::Name(name) => {
             return Ok(Ready {
-                argv: vec![
-                    resolve_program(name)?.into_os_string(),
-                ],
+                argv: vec![resolve_program(name)?.into_os_string()],
                 _keep: None,
             });
         }

@@ -112,13 +112,11 @@ fn source_of(
     in_folder: bool,
 ) -> Option<Result<Source, String>> {
     if path.is_dir() {
-        return Some(
-            match toolchain.find_source(path) {
-                Ok(Some(source)) => Ok(source),
-                Ok(None) => Err(format!("{}: not a source", path.display())),
-                Err(e) => Err(e.to_string()),
-            },
-        );
+        return Some(match toolchain.find_source(path) {
+            Ok(Some(source)) => Ok(source),
+            Ok(None) => Err(format!("{}: not a source", path.display())),
+            Err(e) => Err(e.to_string()),
+        });
     }
     match toolchain.language_of(path) {
         Some(l) => Some(Ok(Source {

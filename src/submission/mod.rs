@@ -153,7 +153,10 @@ pub enum SourceError {
     #[error("{}: cannot read the directory: {reason}", .dir.display())]
     Unreadable { dir: PathBuf, reason: String },
     #[error("{}: a directory with no source file in it (known extensions: {})", .dir.display(), .extensions.join(" "))]
-    NoSource { dir: PathBuf, extensions: Vec<String> },
+    NoSource {
+        dir: PathBuf,
+        extensions: Vec<String>,
+    },
     #[error("{}: a directory with {} source files ({}); a submission is one source", .dir.display(), .files.len(), .files.join(", "))]
     SeveralSources { dir: PathBuf, files: Vec<String> },
 }
