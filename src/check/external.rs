@@ -253,11 +253,77 @@ pub enum Validity {
     Valid,
     /// Rejected, with the validator's message.
     Invalid(String),
+    /// Kattis: the validator ended with neither 42 nor 43 (an `assert` that
+    /// fails exits 1 in Python and dies of SIGABRT in C). problemtools
+    /// counts any exit but 42 as a rejection, BAPCtools as a validator
+    /// error; neither as acceptance. The judge counts it as a rejection and
+    /// warns, naming how it ended.
+    Undefined {
+        /// `exit code 1`, `SIGABRT (signal 6)`.
+        ended: String,
+        message: String,
+    },
+}
+
+impl Validity {
+    pub fn is_valid(&self) -> bool {
+        matches!(self, Validity::Valid)
+    }
+}
+
+/// The line of a tool's standard error that tells why it failed: the last
+/// line of a Python traceback (with the source line of a failed `assert`
+/// before it), a C `Assertion … failed.` line, else the first line.
+pub fn telling_line(text: &[u8]) -> Option<String> {
+    let whole = String::from_utf8_lossy(text);
+    let lines: Vec<&str> = whole
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let pick = |line: &str| {
+        let kept: String = line.chars().take(300).collect();
+        crate::text::whitespace::escaped(&kept)
+    };
+    if let Some(start) = lines
+        .iter()
+        .position(|l| l.starts_with("Traceback (most recent call last)"))
+    {
+        let tail = &lines[start..];
+        let last = tail.last()?;
+        // `File "v.py", line 7, in <module>` / `assert n <= 10` / `AssertionError`
+        let source = tail.len().checked_sub(2).map(|i| tail[i]).filter(|l| {
+            !l.starts_with("File ") && !l.starts_with('^') && !l.starts_with("Traceback")
+        });
+        let at = tail
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("File "))
+            .map(|l| l.to_string());
+        let mut line = pick(last);
+        if let Some(source) = source {
+            line.push_str(&format!(" ({}", pick(source)));
+            if let Some(at) = at {
+                line.push_str(&format!(", {}", pick(&at)));
+            }
+            line.push(')');
+        }
+        return Some(line);
+    }
+    if let Some(assertion) = lines
+        .iter()
+        .find(|l| l.contains("Assertion") && l.contains("failed"))
+    {
+        return Some(pick(assertion));
+    }
+    said(text)
 }
 
 impl InputValidator {
     /// Run the validator on one input file. `Err`: the validator itself
-    /// failed (crashed, timed out, answered an undefined exit code).
+    /// failed (timed out, ran out of memory, answered an exit code testlib
+    /// gives no meaning); a Kattis validator that ends with neither 42 nor
+    /// 43 is [`Validity::Undefined`].
     pub fn check(&self, context: ToolContext<'_>, input: &Path) -> Result<Validity, String> {
         let what = format!("input validator {}", self.tool.display);
         let limits = tool_limits(self.time_limit);
@@ -266,26 +332,39 @@ impl InputValidator {
             .tool
             .run(context, &args, Some(input), &limits)
             .map_err(|e| format!("{what}: {e}"))?;
+        let message = |ended: &str| {
+            telling_line(&outcome.stderr_tail)
+                .or_else(|| said(&outcome.stdout))
+                .unwrap_or_else(|| format!("rejected ({ended})"))
+        };
+        // A Kattis validator killed by a signal (SIGABRT of a failed C
+        // `assert`) ended undefined: a rejection with a warning. Limits hit
+        // are the validator's failure.
+        if let (Protocol::Kattis, Exit::Signal(_), None) =
+            (self.protocol, outcome.exit, outcome.limit_hit)
+        {
+            let ended = outcome.exit.describe();
+            return Ok(Validity::Undefined {
+                message: message(&ended),
+                ended,
+            });
+        }
         if let Some(failure) = tool_failure(&what, &outcome, &limits) {
             return Err(failure);
         }
         let Exit::Code(code) = outcome.exit else {
             return Err(format!("{what}: {}", outcome.exit.describe()));
         };
-        let message = || {
-            said(&outcome.stderr_tail)
-                .or_else(|| said(&outcome.stdout))
-                .unwrap_or_else(|| format!("rejected (exit code {code})"))
-        };
+        let ended = format!("exit code {code}");
         match (self.protocol, code) {
             (Protocol::Testlib, 0) | (Protocol::Kattis, 42) => Ok(Validity::Valid),
-            (Protocol::Testlib, _) | (Protocol::Kattis, 43) => Ok(Validity::Invalid(message())),
-            (Protocol::Kattis, other) => Err(format!(
-                "{what} answered exit code {other}, which the Kattis protocol does not define (42 valid, 43 invalid){}",
-                said(&outcome.stderr_tail)
-                    .map(|m| format!(": {m}"))
-                    .unwrap_or_default()
-            )),
+            (Protocol::Testlib, _) | (Protocol::Kattis, 43) => {
+                Ok(Validity::Invalid(message(&ended)))
+            }
+            (Protocol::Kattis, _) => Ok(Validity::Undefined {
+                message: message(&ended),
+                ended,
+            }),
         }
     }
 }
@@ -308,5 +387,29 @@ mod tests {
         );
         let long = "x".repeat(400);
         assert_eq!(said(long.as_bytes()).unwrap().chars().count(), 302);
+    }
+
+    #[test]
+    fn the_telling_line_of_a_traceback_and_an_assertion() {
+        let python = b"Traceback (most recent call last):\n  File \"/v/validate.py\", line 7, in <module>\n    assert 1 <= n <= 10\nAssertionError\n";
+        assert_eq!(
+            telling_line(python),
+            Some("AssertionError (assert 1 <= n <= 10, File \"/v/validate.py\", line 7, in <module>)".into())
+        );
+        let raised = b"Traceback (most recent call last):\n  File \"v.py\", line 3, in <module>\n    n = int(input())\n        ^^^^^^^^^^^^\nValueError: invalid literal for int() with base 10: 'x'\n";
+        assert!(
+            telling_line(raised)
+                .unwrap()
+                .starts_with("ValueError: invalid literal")
+        );
+        let c = b"reading...\nv: v.c:12: main: Assertion `n <= 10' failed.\n";
+        assert_eq!(
+            telling_line(c),
+            Some("v: v.c:12: main: Assertion `n <= 10' failed.".into())
+        );
+        assert_eq!(
+            telling_line(b"FAIL n out of range\n"),
+            Some("FAIL n out of range".into())
+        );
     }
 }

@@ -109,8 +109,21 @@ pub fn check(config_path: Option<&Path>, args: CheckArgs) -> Outcome {
         Verdict::PresentationError => (ExitCode::PresentationError, "wrong output format"),
         _ => (ExitCode::Internal, "FAIL"),
     };
-    eprintln!("{word} {}", judgement.message);
+    eprintln!("{}", testlib_line(word, &judgement.message));
     Ok(code)
+}
+
+/// testlib's line: the verdict word, then the message, unless the message
+/// already starts with it (a testlib checker's own "wrong answer …").
+fn testlib_line(word: &str, message: &str) -> String {
+    let starts = message
+        .get(..word.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(word));
+    if starts {
+        message.to_string()
+    } else {
+        format!("{word} {message}")
+    }
 }
 
 pub fn stats(config_path: Option<&Path>, args: StatsArgs) -> Outcome {
@@ -166,5 +179,18 @@ mod tests {
         assert_eq!(crate::puzzles::group_digits(9465511770), "9,465,511,770");
         assert_eq!(crate::puzzles::group_digits(192), "192");
         assert_eq!(crate::puzzles::group_digits(1000), "1,000");
+    }
+
+    #[test]
+    fn testlib_prefix_is_written_once() {
+        assert_eq!(
+            super::testlib_line("wrong answer", "wrong answer 1st numbers differ"),
+            "wrong answer 1st numbers differ"
+        );
+        assert_eq!(
+            super::testlib_line("wrong answer", "3 moves, expected 2"),
+            "wrong answer 3 moves, expected 2"
+        );
+        assert_eq!(super::testlib_line("ok", "ok 3 numbers"), "ok 3 numbers");
     }
 }

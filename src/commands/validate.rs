@@ -37,6 +37,8 @@ struct Tally {
     errors: usize,
     warnings: usize,
     files: HashSet<PathBuf>,
+    /// Warnings already printed: each is printed once.
+    warned: HashSet<String>,
 }
 
 impl Tally {
@@ -46,6 +48,9 @@ impl Tally {
     }
 
     fn warn(&mut self, line: String) {
+        if !self.warned.insert(line.clone()) {
+            return;
+        }
         outln!("warning: {line}");
         self.warnings += 1;
     }
@@ -283,6 +288,16 @@ fn validate_inputs<'c>(
                         validator.tool.display
                     ));
                 }
+                Ok(Validity::Undefined { ended, message }) => {
+                    ok = false;
+                    rejected[v] += 1;
+                    tally.warn(undefined_exit(&validator.tool.display, &ended));
+                    tally.error(format!(
+                        "{}: invalid (input validator {}, {ended}): {message}",
+                        case.input.display(),
+                        validator.tool.display
+                    ));
+                }
                 Err(e) => {
                     ok = false;
                     tally.error(format!("{}: {e}", case.input.display()));
@@ -304,6 +319,13 @@ fn validate_inputs<'c>(
         tally,
     );
     valid
+}
+
+/// The warning for a Kattis validator that ended with neither 42 nor 43.
+fn undefined_exit(validator: &str, ended: &str) -> String {
+    format!(
+        "input validator {validator} ended with {ended}, which the Kattis protocol does not define (42 valid, 43 invalid): counted as a rejection"
+    )
 }
 
 /// Probe each input validator with mutations of the smallest valid inputs,
@@ -328,6 +350,8 @@ fn probe_validators(
     for (v, validator) in usable.iter().enumerate() {
         let mut tried = 0usize;
         let mut accepted: BTreeSet<&'static str> = BTreeSet::new();
+        let mut undefined: BTreeSet<String> = BTreeSet::new();
+        let mut failed = 0usize;
         for (n, case) in probes.iter().enumerate() {
             let Ok(bytes) = std::fs::read(&case.input) else {
                 continue;
@@ -346,6 +370,9 @@ fn probe_validators(
                 tried += 1;
                 match validator.check(context, &path) {
                     Ok(Validity::Invalid(_)) => {}
+                    Ok(Validity::Undefined { ended, .. }) => {
+                        undefined.insert(ended);
+                    }
                     Ok(Validity::Valid) => {
                         accepted.insert(m.kind);
                         tally.warn(format!(
@@ -354,7 +381,9 @@ fn probe_validators(
                         ));
                     }
                     Err(e) => {
-                        accepted.insert(m.kind);
+                        // A validator that fails on a mutation neither
+                        // accepted nor rejected it: named, not counted.
+                        failed += 1;
                         tally.warn(format!(
                             "{}: on a mutated {} ({}): {e}",
                             problem.name, case.name, m.what
@@ -363,8 +392,16 @@ fn probe_validators(
                 }
             }
         }
+        for ended in &undefined {
+            tally.warn(undefined_exit(&validator.tool.display, ended));
+        }
+        let failed = if failed > 0 {
+            format!(" ({failed} failed to run)")
+        } else {
+            String::new()
+        };
         outln!(
-            "{}: input validator {}: {} input{} checked, {} invalid; {tried} mutation{} of {} valid input{} probed, {}",
+            "{}: input validator {}: {} input{} checked, {} invalid; {tried} mutation{}{failed} of {} valid input{} probed, {}",
             problem.name,
             validator.tool.display,
             checked,
