@@ -8,12 +8,15 @@
 //! unreadable files are errors naming the path. This module reads names and
 //! permissions only, never the contents of a case.
 
+use crate::check::Comparison;
+use crate::check::external::InputValidator;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One case: an input file and, usually, its answer file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Case {
     /// The input's path relative to the cases root, with `/` separators
     /// (`sample.in`, `big/10.in`); for a root that is a single file, its
@@ -21,6 +24,34 @@ pub struct Case {
     pub name: String,
     pub input: PathBuf,
     pub answer: Option<PathBuf>,
+    /// What the case's group changes (a package's testdata.yaml); `None`:
+    /// the problem's own settings.
+    pub settings: Option<Arc<CaseSettings>>,
+}
+
+impl Case {
+    pub fn new(name: String, input: PathBuf, answer: Option<PathBuf>) -> Case {
+        Case {
+            name,
+            input,
+            answer,
+            settings: None,
+        }
+    }
+}
+
+/// How a group (a package's `testdata.yaml` / `test_group.yaml`) judges
+/// and validates its cases, where it differs from the problem.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseSettings {
+    /// The comparison with the group's output validator arguments.
+    pub comparison: Option<Comparison>,
+    /// White-space differences are PE (`space_change_sensitive`).
+    pub strict: Option<bool>,
+    /// The input validators with the group's arguments.
+    pub validators: Option<Vec<InputValidator>>,
+    /// The settings files, for messages.
+    pub origin: String,
 }
 
 /// The result of walking one cases root.
@@ -137,11 +168,11 @@ pub fn discover(root: &Path) -> Result<Discovery, DiscoveryError> {
                         root.display()
                     ));
                 }
-                cases.push(Case {
-                    name: format!("{stem}.{INPUT_EXT}"),
+                cases.push(Case::new(
+                    format!("{stem}.{INPUT_EXT}"),
                     input,
-                    answer: answers.into_iter().next().map(|(_, p)| p),
-                });
+                    answers.into_iter().next().map(|(_, p)| p),
+                ));
             }
             None => {
                 for (ext, _) in answers {
@@ -212,11 +243,7 @@ fn discover_file(path: &Path) -> Result<Discovery, DiscoveryError> {
         ));
     }
     Ok(Discovery {
-        cases: vec![Case {
-            name,
-            input: path.to_path_buf(),
-            answer,
-        }],
+        cases: vec![Case::new(name, path.to_path_buf(), answer)],
         warnings,
     })
 }

@@ -451,13 +451,16 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
             problem,
         ),
         Ok(outcome) => {
+            let settings = job.case.settings.as_deref();
             let judgement = check::classify_run(&outcome, &problem.limits).unwrap_or_else(|| {
                 check::check_output(
                     CheckPlan {
-                        comparison: &problem.comparison,
+                        comparison: settings
+                            .and_then(|s| s.comparison.as_ref())
+                            .unwrap_or(&problem.comparison),
                         puzzle: problem.puzzle,
                         lexmin: problem.lexmin,
-                        strict: problem.strict,
+                        strict: settings.and_then(|s| s.strict).unwrap_or(problem.strict),
                         tools: plan
                             .tools
                             .as_deref()

@@ -287,14 +287,19 @@ pub fn telling_line(text: &[u8]) -> Option<String> {
     };
     if let Some(start) = lines
         .iter()
-        .position(|l| l.starts_with("Traceback (most recent call last)"))
+        .rposition(|l| l.starts_with("Traceback (most recent call last)"))
     {
         let tail = &lines[start..];
         let last = tail.last()?;
-        // `File "v.py", line 7, in <module>` / `assert n <= 10` / `AssertionError`
-        let source = tail.len().checked_sub(2).map(|i| tail[i]).filter(|l| {
-            !l.starts_with("File ") && !l.starts_with('^') && !l.starts_with("Traceback")
-        });
+        // `File "v.py", line 7, in <module>` / `assert n <= 10` / `^^^^` /
+        // `AssertionError`: the source line is the last before the error
+        // that is not a marker line.
+        let source = tail[..tail.len() - 1]
+            .iter()
+            .rev()
+            .find(|l| !l.chars().all(|c| matches!(c, '^' | '~' | ' ')))
+            .copied()
+            .filter(|l| !l.starts_with("File ") && !l.starts_with("Traceback"));
         let at = tail
             .iter()
             .rev()

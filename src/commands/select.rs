@@ -220,7 +220,14 @@ fn discover(
         .into_iter()
         .filter(|c| chosen.under.as_ref().is_none_or(|u| is_under(&c.input, u)))
         .filter(|c| filter.is_none_or(|f| f.keeps(&problem.name, &c.name)))
+        .map(|c| with_settings(problem, c))
         .collect())
+}
+
+/// A case with what its group changes (a package's testdata.yaml).
+fn with_settings(problem: &Problem, mut case: Case) -> Case {
+    case.settings = problem.settings_for(&case.input);
+    case
 }
 
 /// Add a problem's cases; the same problem twice (two paths under it)

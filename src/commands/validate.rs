@@ -265,10 +265,17 @@ fn validate_inputs<'c>(
     tally: &mut Tally,
 ) -> Vec<&'c Case> {
     let mut usable: Vec<&InputValidator> = Vec::new();
+    let mut built = Vec::new();
     for validator in &problem.validators {
         match validator.tool.prepare(context.sandbox) {
-            Ok(_) => usable.push(validator),
-            Err(e) => tally.error(format!("{}: input validator: {e}", problem.name)),
+            Ok(_) => {
+                usable.push(validator);
+                built.push(true);
+            }
+            Err(e) => {
+                built.push(false);
+                tally.error(format!("{}: input validator: {e}", problem.name));
+            }
         }
     }
     let mut valid = Vec::new();
@@ -276,7 +283,17 @@ fn validate_inputs<'c>(
     for case in cases {
         tally.count(&case.input);
         let mut ok = usable.len() == problem.validators.len();
-        for (v, validator) in usable.iter().enumerate() {
+        // The case's group may give the validators arguments
+        // (input_validator_args); the programs are the same, built once.
+        let own = case.settings.as_deref().and_then(|s| s.validators.as_ref());
+        let validators: Vec<&InputValidator> = own
+            .map_or(problem.validators.as_slice(), Vec::as_slice)
+            .iter()
+            .zip(&built)
+            .filter(|(_, built)| **built)
+            .map(|(v, _)| v)
+            .collect();
+        for (v, validator) in validators.iter().enumerate() {
             match validator.check(context, &case.input) {
                 Ok(Validity::Valid) => {}
                 Ok(Validity::Invalid(message)) => {

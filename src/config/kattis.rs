@@ -28,6 +28,9 @@
 
 use crate::check::tool::Tool;
 use serde::Deserialize;
+
+pub mod groups;
+pub use groups::{GroupSettings, InputArgs};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -54,8 +57,57 @@ pub struct Package {
     pub default_check: DefaultCheck,
     /// `input_validators/`, in name order.
     pub input_validators: Vec<Tool>,
-    /// Things a user should know (a validator kind the judge cannot run).
+    /// `answer_validators/` (2025-09), in name order: run on every answer.
+    pub answer_validators: Vec<Tool>,
+    /// The format version problem.yaml declares.
+    pub version: FormatVersion,
+    /// Each group's settings (testdata.yaml / test_group.yaml), inherited.
+    pub groups: Vec<GroupSettings>,
+    /// `include/default/` and `include/<language>/`: files copied beside
+    /// every submission of that language before it is built.
+    pub includes: Vec<(String, PathBuf)>,
+    /// Things a user should know (a validator kind the judge cannot run,
+    /// a key it does not act on).
     pub warnings: Vec<String>,
+}
+
+/// `problem_format_version`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FormatVersion {
+    /// Absent or `legacy`: the original Kattis format.
+    #[default]
+    Legacy,
+    /// `2023-07-draft`.
+    V2023_07,
+    /// `2025-09` (and `draft`, its working name).
+    V2025_09,
+}
+
+impl FormatVersion {
+    fn parse(text: &str) -> Option<FormatVersion> {
+        Some(match text {
+            "legacy" | "legacy-icpc" => FormatVersion::Legacy,
+            "2023-07-draft" | "2023-07" => FormatVersion::V2023_07,
+            "2025-09" | "2025-09-draft" | "draft" => FormatVersion::V2025_09,
+            _ => return None,
+        })
+    }
+
+    /// The name of a group's settings file in this version.
+    pub fn group_file(self) -> &'static str {
+        match self {
+            FormatVersion::V2025_09 => "test_group.yaml",
+            _ => "testdata.yaml",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FormatVersion::Legacy => "legacy",
+            FormatVersion::V2023_07 => "2023-07-draft",
+            FormatVersion::V2025_09 => "2025-09",
+        }
+    }
 }
 
 /// Kattis' default output validator, as `validator_flags` set it.
@@ -69,6 +121,7 @@ pub struct DefaultCheck {
 
 #[derive(Debug, Default, Deserialize)]
 struct ProblemYaml {
+    problem_format_version: Option<serde_norway::Value>,
     #[serde(rename = "type")]
     kind: Option<serde_norway::Value>,
     validation: Option<String>,
@@ -116,6 +169,29 @@ pub fn load(root: &Path) -> Result<Package, String> {
         })?
     };
     let at = |what: &str| format!("{}: {what}", yaml_path.display());
+    let version = match &yaml.problem_format_version {
+        None => FormatVersion::Legacy,
+        Some(value) => {
+            let text = match value {
+                serde_norway::Value::String(s) => s.clone(),
+                other => serde_norway::to_string(other)
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string(),
+            };
+            FormatVersion::parse(&text).ok_or_else(|| {
+                at(&format!(
+                    "problem_format_version {text:?} is not one the judge reads (legacy, 2023-07-draft, 2025-09)"
+                ))
+            })?
+        }
+    };
+    let mut warnings = Vec::new();
+    if !text.trim().is_empty()
+        && let Ok(value) = serde_norway::from_str::<serde_norway::Value>(&text)
+    {
+        warnings.extend(unacted_keys(&value, &yaml_path));
+    }
     let name = std::fs::canonicalize(root)
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
@@ -132,10 +208,21 @@ pub fn load(root: &Path) -> Result<Package, String> {
         Some(other) => return Err(at(&format!("type: expected a string, found {other:?}"))),
     };
     for t in &types {
-        if !matches!(t.as_str(), "pass-fail" | "scoring") {
-            return Err(at(&format!(
-                "type {t:?} is not supported (the judge runs pass-fail and scoring problems, judging each case pass or fail)"
-            )));
+        match t.as_str() {
+            "pass-fail" => {}
+            "scoring" => warnings.push(at(
+                "type: scoring: each case is judged pass or fail; scores are not computed",
+            )),
+            "interactive" | "multi-pass" | "submit-answer" => {
+                return Err(at(&format!(
+                    "type {t}: not supported yet (the judge runs pass-fail and scoring problems)"
+                )));
+            }
+            other => {
+                return Err(at(&format!(
+                    "type {other:?}: not a problem type (pass-fail, scoring, interactive, multi-pass, submit-answer)"
+                )));
+            }
         }
     }
     let validation: Vec<String> = yaml
@@ -186,7 +273,6 @@ pub fn load(root: &Path) -> Result<Package, String> {
     let tool_time_limit = seconds(limits.validation_time, "validation_time")?;
 
     // Output validation.
-    let mut warnings = Vec::new();
     let output_validator = output_validator(root, &mut warnings)?;
     let custom = if validation.iter().any(|w| w == "custom") {
         if output_validator.is_none() {
@@ -212,7 +298,17 @@ pub fn load(root: &Path) -> Result<Package, String> {
         default_check(&validator_flags).map_err(|e| at(&format!("validator_flags: {e}")))?
     };
 
+    if version != FormatVersion::Legacy && !validator_flags.is_empty() {
+        warnings.push(at(&format!(
+            "validator_flags belongs to the legacy format; in {} the output validator's arguments are output_validator_args in {} (used anyway)",
+            version.name(),
+            version.group_file()
+        )));
+    }
     let input_validators = input_validators(root, &mut warnings)?;
+    let answer_validators = program_dir(root, "answer_validators", &mut warnings)?;
+    let groups = read_groups(root, version, &mut warnings)?;
+    let includes = includes(root);
     Ok(Package {
         root: root.to_path_buf(),
         name,
@@ -224,8 +320,109 @@ pub fn load(root: &Path) -> Result<Package, String> {
         validator_flags: if custom { validator_flags } else { Vec::new() },
         default_check,
         input_validators,
+        answer_validators,
+        version,
+        groups,
+        includes,
         warnings,
     })
+}
+
+/// The groups' settings files: the version's own name; the other name is
+/// read too (with a warning), as packages move between versions.
+fn read_groups(
+    root: &Path,
+    version: FormatVersion,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<GroupSettings>, String> {
+    let data = root.join("data");
+    let own = version.group_file();
+    let groups = groups::read(&data, own, warnings)?;
+    if !groups.is_empty() {
+        return Ok(groups);
+    }
+    let other = if own == "testdata.yaml" {
+        "test_group.yaml"
+    } else {
+        "testdata.yaml"
+    };
+    let groups = groups::read(&data, other, warnings)?;
+    if let Some(first) = groups.first() {
+        warnings.push(format!(
+            "{}: the {} format names this file {own}; read anyway",
+            first
+                .files
+                .last()
+                .map_or(data.clone(), |f| f.clone())
+                .display(),
+            version.name()
+        ));
+    }
+    Ok(groups)
+}
+
+/// `include/<language>/` directories (and `include/default/`, for every
+/// language), by language name.
+fn includes(root: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(root.join("include")) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(String, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .filter_map(|p| Some((p.file_name()?.to_string_lossy().into_owned(), p)))
+        .collect();
+    found.sort();
+    found
+}
+
+/// problem.yaml's keys the judge does not act on, one warning each.
+/// Descriptive keys (name, author, source, license, …) are read past.
+fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
+    const READ: [&str; 5] = [
+        "problem_format_version",
+        "type",
+        "validation",
+        "validator_flags",
+        "limits",
+    ];
+    const DESCRIPTIVE: [&str; 11] = [
+        "name",
+        "uuid",
+        "author",
+        "source",
+        "source_url",
+        "license",
+        "rights_owner",
+        "credits",
+        "keywords",
+        "version",
+        "embargo_until",
+    ];
+    const LIMITS_READ: [&str; 4] = ["time_limit", "memory", "output", "validation_time"];
+    let mut warnings = Vec::new();
+    let serde_norway::Value::Mapping(map) = value else {
+        return warnings;
+    };
+    for (key, value) in map {
+        let Some(key) = key.as_str() else { continue };
+        if READ.contains(&key) && key != "limits" || DESCRIPTIVE.contains(&key) {
+            continue;
+        }
+        if key == "limits" {
+            if let serde_norway::Value::Mapping(limits) = value {
+                for limit in limits.keys().filter_map(|k| k.as_str()) {
+                    if !LIMITS_READ.contains(&limit) {
+                        warnings.push(format!("{}: limits.{limit}: not acted on", path.display()));
+                    }
+                }
+            }
+            continue;
+        }
+        warnings.push(format!("{}: {key}: not acted on", path.display()));
+    }
+    warnings
 }
 
 /// A `.timelimit` file: one number of seconds.
@@ -245,7 +442,7 @@ fn read_timelimit_file(root: &Path) -> Result<Option<Duration>, String> {
 }
 
 /// The default validator's flags.
-fn default_check(flags: &[String]) -> Result<DefaultCheck, String> {
+pub(crate) fn default_check(flags: &[String]) -> Result<DefaultCheck, String> {
     let mut check = DefaultCheck::default();
     let mut words = flags.iter();
     while let Some(flag) = words.next() {
@@ -337,6 +534,14 @@ fn display(root: &Path, path: &Path) -> String {
 fn output_validator(root: &Path, warnings: &mut Vec<String>) -> Result<Option<Tool>, String> {
     let single = root.join("output_validator");
     if single.is_dir() {
+        // The directory is the program, unless all it holds is one program
+        // directory (`output_validator/checker/…`, as some packages have it).
+        let entries = program_entries(&single, warnings)?;
+        if let [one] = entries.as_slice()
+            && one.is_dir()
+        {
+            return Ok(Some(Tool::from_path(one, display(root, one))));
+        }
         return Ok(Some(Tool::from_path(&single, display(root, &single))));
     }
     let dir = root.join("output_validators");
@@ -359,9 +564,32 @@ fn output_validator(root: &Path, warnings: &mut Vec<String>) -> Result<Option<To
     }
 }
 
-/// Every program in `input_validators/`.
+/// Every program in `input_validators/`, else in the old name
+/// `input_format_validators/`; `input_validator/` (one program, as the
+/// 2025-09 drafts name it) is read too.
 fn input_validators(root: &Path, warnings: &mut Vec<String>) -> Result<Vec<Tool>, String> {
-    let dir = root.join("input_validators");
+    let single = root.join("input_validator");
+    let mut tools = Vec::new();
+    if single.is_dir() {
+        tools.push(Tool::from_path(&single, display(root, &single)));
+    }
+    let plural = program_dir(root, "input_validators", warnings)?;
+    if plural.is_empty() && tools.is_empty() {
+        return program_dir(root, "input_format_validators", warnings);
+    }
+    if root.join("input_format_validators").is_dir() && !plural.is_empty() {
+        warnings.push(format!(
+            "{}: input_format_validators/ is the old name of input_validators/; only input_validators/ is used",
+            root.display()
+        ));
+    }
+    tools.extend(plural);
+    Ok(tools)
+}
+
+/// Every program in `root/name/`.
+fn program_dir(root: &Path, name: &str, warnings: &mut Vec<String>) -> Result<Vec<Tool>, String> {
+    let dir = root.join(name);
     if !dir.is_dir() {
         return Ok(Vec::new());
     }

@@ -10,6 +10,7 @@
 //! them into [`Problem`]s is `resolve`, a problem's checker and validators
 //! `tools`.
 
+mod case_settings;
 mod error;
 pub mod kattis;
 mod resolve;
@@ -17,6 +18,7 @@ mod schema;
 mod tools;
 pub use crate::units;
 
+use crate::cases::CaseSettings;
 use crate::check::Comparison;
 use crate::check::external::InputValidator;
 use crate::exec::Limits;
@@ -29,6 +31,7 @@ use resolve::{Sources, line_col_of_bytes, resolve, resolve_languages, resolve_wi
 use schema::{ProblemTable, RootTable};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Built-in defaults (README "judge.toml"): defined once, by the layer
@@ -85,6 +88,9 @@ pub struct Problem {
     pub validators: Vec<InputValidator>,
     /// The Kattis-style package the problem comes from, if any.
     pub package: Option<PathBuf>,
+    /// What a package's groups change for their cases: each group's
+    /// directory (canonical), nearest first.
+    pub groups: Vec<(PathBuf, Arc<CaseSettings>)>,
     /// Things a user should know about the configuration (shown as warnings).
     pub warnings: Vec<String>,
     /// The `submissions/<expected verdict>/` tree `judge verify` reads.
@@ -108,9 +114,24 @@ impl std::fmt::Debug for Problem {
             .field("case_groups", &self.case_groups)
             .field("validators", &self.validators)
             .field("package", &self.package)
+            .field("groups", &self.groups)
             .field("submissions", &self.submissions)
             .field("expectations", &self.expectations)
             .finish()
+    }
+}
+
+impl Problem {
+    /// What the group of the case with input `input` changes, if anything.
+    pub fn settings_for(&self, input: &Path) -> Option<Arc<CaseSettings>> {
+        if self.groups.is_empty() {
+            return None;
+        }
+        let dir = std::fs::canonicalize(input.parent()?).ok()?;
+        self.groups
+            .iter()
+            .find(|(group, _)| dir.starts_with(group))
+            .map(|(_, settings)| Arc::clone(settings))
     }
 }
 

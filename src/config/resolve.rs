@@ -265,6 +265,21 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
     } else {
         Vec::new()
     };
+    let mut warnings = package.map(|p| p.warnings.clone()).unwrap_or_default();
+    let groups = match package {
+        Some(package) => super::case_settings::resolve(
+            &super::case_settings::Base {
+                package,
+                table,
+                overrides,
+                comparison: &comparison,
+                validators: &validators,
+            },
+            &mut warnings,
+        )
+        .map_err(|e| (e, None))?,
+        None => Vec::new(),
+    };
     let package_check = package.map(|p| p.default_check).unwrap_or_default();
     let strict_from_package = package
         .filter(|_| package_check.space_change_sensitive)
@@ -276,7 +291,8 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
         case_groups,
         validators,
         package: package.map(|p| p.root.clone()),
-        warnings: package.map(|p| p.warnings.clone()).unwrap_or_default(),
+        groups,
+        warnings,
         comparison,
         lexmin: overrides
             .lexmin

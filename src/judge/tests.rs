@@ -79,6 +79,7 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
         case_groups: Vec::new(),
         validators: Vec::new(),
         package: None,
+        groups: Vec::new(),
         warnings: Vec::new(),
         submissions: PathBuf::new(),
         expectations: Vec::new(),
@@ -90,11 +91,11 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
             index,
             problem: 0,
             program: 0,
-            case: Case {
-                name: format!("{name}.in"),
-                input: PathBuf::from(format!("{name}.in")),
-                answer: Some(dir.join("right.ans")),
-            },
+            case: Case::new(
+                format!("{name}.in"),
+                PathBuf::from(format!("{name}.in")),
+                Some(dir.join("right.ans")),
+            ),
         })
         .collect();
     Plan {

@@ -148,11 +148,11 @@ impl Arena<'_> {
             index: 0,
             problem: 0,
             program: 0,
-            case: Case {
-                name: "case.in".into(),
-                input: input.to_path_buf(),
-                answer: answer.map(Path::to_path_buf),
-            },
+            case: Case::new(
+                "case.in".into(),
+                input.to_path_buf(),
+                answer.map(Path::to_path_buf),
+            ),
         };
         let result = judge::run_job(&plan, &job, 0);
         if result.verdict == Verdict::Skipped || self.interrupted.load(Ordering::SeqCst) {

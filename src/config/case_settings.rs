@@ -1,0 +1,157 @@
+//! From a package's group settings (testdata.yaml / test_group.yaml) to
+//! what the judge does differently for that group's cases: the output
+//! validator's arguments (the problem's `validator_flags`, then the
+//! group's `output_validator_args`, as problemtools joins them), the
+//! default validator's settings those arguments make, and each input
+//! validator's arguments.
+//!
+//! judge.toml wins: a problem whose table or command line sets its own
+//! check or validators keeps them, and a group's arguments that cannot
+//! apply are named in a warning.
+
+use super::Overrides;
+use super::kattis::{self, GroupSettings, Package};
+use super::schema::ProblemTable;
+use crate::cases::CaseSettings;
+use crate::check::Comparison;
+use crate::check::external::{InputValidator, Protocol};
+use crate::check::text::FloatTolerance;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The problem as resolved, which a group's settings change.
+pub(super) struct Base<'a> {
+    pub package: &'a Package,
+    pub table: &'a ProblemTable,
+    pub overrides: &'a Overrides,
+    pub comparison: &'a Comparison,
+    pub validators: &'a [InputValidator],
+}
+
+/// Each group directory (canonical) with the settings of its cases.
+pub(super) fn resolve(
+    base: &Base<'_>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<(PathBuf, Arc<CaseSettings>)>, String> {
+    let mut resolved = Vec::new();
+    for group in &base.package.groups {
+        let origin = group
+            .files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let (comparison, strict) = output_side(base, group, &origin, warnings)?;
+        let validators = input_side(base, group, &origin, warnings);
+        if comparison.is_none() && strict.is_none() && validators.is_none() {
+            continue;
+        }
+        let dir = std::fs::canonicalize(&group.dir).unwrap_or_else(|_| group.dir.clone());
+        resolved.push((
+            dir,
+            Arc::new(CaseSettings {
+                comparison,
+                strict,
+                validators,
+                origin,
+            }),
+        ));
+    }
+    // Nearest first: a lookup takes the first directory holding the case.
+    resolved.sort_by_key(|(dir, _)| std::cmp::Reverse(dir.components().count()));
+    Ok(resolved)
+}
+
+/// The comparison and strictness a group's output validator arguments make.
+fn output_side(
+    base: &Base<'_>,
+    group: &GroupSettings,
+    origin: &str,
+    warnings: &mut Vec<String>,
+) -> Result<(Option<Comparison>, Option<bool>), String> {
+    let Some(args) = &group.output_args else {
+        return Ok((None, None));
+    };
+    let own_check = base.table.check.is_some()
+        || base.table.checker.is_some()
+        || base.overrides.comparison.is_some();
+    let mut flags = base.package.validator_flags.clone();
+    flags.extend(args.iter().cloned());
+    match base.comparison {
+        Comparison::Checker(checker) if !own_check && checker.protocol == Protocol::Kattis => {
+            let mut checker = checker.clone();
+            checker.flags = flags;
+            Ok((Some(Comparison::Checker(checker)), None))
+        }
+        Comparison::Tokens { float, .. } if !own_check => {
+            let check = kattis::default_check(&flags)
+                .map_err(|e| format!("{origin}: output validator arguments: {e}"))?;
+            let configured = base.table.float_tolerance.is_some()
+                || base.table.float_absolute_tolerance.is_some()
+                || base.table.float_relative_tolerance.is_some()
+                || base.overrides.float_tolerance.is_some();
+            let float = if configured {
+                *float
+            } else {
+                FloatTolerance::new(check.float_absolute, check.float_relative)
+            };
+            let strict =
+                (check.space_change_sensitive && base.overrides.strict.is_none()).then_some(true);
+            Ok((
+                Some(Comparison::Tokens {
+                    float,
+                    case_insensitive: !check.case_sensitive,
+                }),
+                strict,
+            ))
+        }
+        _ if args.is_empty() => Ok((None, None)),
+        other => {
+            warnings.push(format!(
+                "{origin}: output validator arguments {args:?} not used: the problem is checked by {} as judge.toml or the command line says",
+                match other {
+                    Comparison::Checker(c) => format!("checker {}", c.tool.display),
+                    other => format!("check = {:?}", other.name()),
+                }
+            ));
+            Ok((None, None))
+        }
+    }
+}
+
+/// The input validators with a group's arguments, when the validators are
+/// the package's own.
+fn input_side(
+    base: &Base<'_>,
+    group: &GroupSettings,
+    origin: &str,
+    warnings: &mut Vec<String>,
+) -> Option<Vec<InputValidator>> {
+    let args = group.input_args.as_ref()?;
+    if base.table.validator.is_some() {
+        warnings.push(format!(
+            "{origin}: input validator arguments not used: judge.toml names its own validators"
+        ));
+        return None;
+    }
+    Some(
+        base.validators
+            .iter()
+            .map(|v| {
+                let mut v = v.clone();
+                v.flags = args.for_validator(&validator_name(&v));
+                v
+            })
+            .collect(),
+    )
+}
+
+/// A validator's name in a by-name map: its file name without extension,
+/// or its directory's name.
+fn validator_name(v: &InputValidator) -> String {
+    let display = std::path::Path::new(&v.tool.display);
+    display
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}

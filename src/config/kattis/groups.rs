@@ -1,0 +1,288 @@
+//! A package's test-group settings: `testdata.yaml` (legacy and 2023-07)
+//! or `test_group.yaml` (2025-09) in `data/` and any group below it.
+//!
+//! A group's settings apply to its cases and to every group below it; a
+//! nearer file overrides a key it sets and inherits the others (as
+//! problemtools merges a group's configuration into its parent's).
+//!
+//! Keys the judge acts on:
+//! - `input_validator_flags` (legacy) / `input_validator_args` (2023-07,
+//!   2025-09): a string (split like a shell line) or a list of words for
+//!   every input validator, or a map from a validator's name (its file name
+//!   without extension, or its directory's name) to its arguments.
+//! - `output_validator_flags` / `output_validator_args`: arguments after the
+//!   problem's own `validator_flags`, for the custom output validator or
+//!   the default one (`float_tolerance 1e-6`, `case_sensitive`, …).
+//!
+//! Scoring keys (`grading`, `grader_flags`, `accept_score`, `reject_score`,
+//! `range`, `on_reject`, `score`, `max_score`, `aggregation`, `scoring`)
+//! are kept as written and named in a warning: the judge judges every case
+//! pass or fail. Every other key is a warning naming the file and key.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What a group says about its validators, inherited already.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GroupSettings {
+    /// The directory the settings apply to (absolute).
+    pub dir: PathBuf,
+    /// The settings files that made these, outermost first.
+    pub files: Vec<PathBuf>,
+    pub input_args: Option<InputArgs>,
+    pub output_args: Option<Vec<String>>,
+    /// Scoring keys as written, for reports (not acted on).
+    pub grading: BTreeMap<String, String>,
+}
+
+/// Input validator arguments: the same for all, or by validator name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InputArgs {
+    All(Vec<String>),
+    ByName(BTreeMap<String, Vec<String>>),
+}
+
+impl InputArgs {
+    /// The arguments of the validator called `name`.
+    pub fn for_validator(&self, name: &str) -> Vec<String> {
+        match self {
+            InputArgs::All(words) => words.clone(),
+            InputArgs::ByName(map) => map.get(name).cloned().unwrap_or_default(),
+        }
+    }
+}
+
+const SCORING_KEYS: [&str; 10] = [
+    "grading",
+    "grader_flags",
+    "accept_score",
+    "reject_score",
+    "range",
+    "on_reject",
+    "score",
+    "max_score",
+    "aggregation",
+    "scoring",
+];
+
+/// Keys about presentation, not verdicts: read past without a warning.
+const SILENT_KEYS: [&str; 4] = ["description", "hint", "full_feedback", "static_validation"];
+
+/// Every settings file under `data`, each merged with those above it, in
+/// directory order. `file_name` is `testdata.yaml` or `test_group.yaml`.
+pub fn read(
+    data: &Path,
+    file_name: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<GroupSettings>, String> {
+    if !data.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut found: Vec<PathBuf> = walkdir::WalkDir::new(data)
+        .follow_links(true)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && e.file_name() == file_name)
+        .map(|e| e.into_path())
+        .collect();
+    // Parents before their children: a group inherits what is above it.
+    found.sort_by(|a, b| {
+        (a.components().count(), a.as_path()).cmp(&(b.components().count(), b.as_path()))
+    });
+    let mut groups: Vec<GroupSettings> = Vec::new();
+    for file in found {
+        let dir = file.parent().unwrap_or(data).to_path_buf();
+        let parent = groups
+            .iter()
+            .filter(|g| dir.starts_with(&g.dir) && g.dir != dir)
+            .max_by_key(|g| g.dir.components().count())
+            .cloned()
+            .unwrap_or_default();
+        let mut settings = parse(&file, parent, warnings)?;
+        settings.dir = dir;
+        groups.push(settings);
+    }
+    Ok(groups)
+}
+
+/// The settings of the nearest group at or above `path`.
+pub fn nearest<'g>(groups: &'g [GroupSettings], path: &Path) -> Option<&'g GroupSettings> {
+    groups
+        .iter()
+        .filter(|g| path.starts_with(&g.dir))
+        .max_by_key(|g| g.dir.components().count())
+}
+
+/// One file's settings over its parent's.
+fn parse(
+    file: &Path,
+    parent: GroupSettings,
+    warnings: &mut Vec<String>,
+) -> Result<GroupSettings, String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    let mut settings = parent;
+    settings.files.push(file.to_path_buf());
+    if text.trim().is_empty() {
+        return Ok(settings);
+    }
+    let value: serde_norway::Value =
+        serde_norway::from_str(&text).map_err(|e| match e.location() {
+            Some(at) => format!("{}:{}:{}: {e}", file.display(), at.line(), at.column()),
+            None => format!("{}: {e}", file.display()),
+        })?;
+    let serde_norway::Value::Mapping(map) = value else {
+        return Err(format!(
+            "{}: expected a mapping of keys (input_validator_args, output_validator_args, …)",
+            file.display()
+        ));
+    };
+    for (key, value) in &map {
+        let Some(key) = key.as_str() else {
+            return Err(format!(
+                "{}: a key that is not a string: {key:?}",
+                file.display()
+            ));
+        };
+        let at = |what: String| format!("{}: {key}: {what}", file.display());
+        match key {
+            "input_validator_flags" | "input_validator_args" => {
+                settings.input_args = Some(input_args(value).map_err(at)?);
+            }
+            "output_validator_flags" | "output_validator_args" => {
+                settings.output_args = Some(words(value).map_err(at)?);
+            }
+            k if SCORING_KEYS.contains(&k) => {
+                let shown = match value {
+                    serde_norway::Value::String(s) => s.clone(),
+                    other => serde_norway::to_string(other)
+                        .unwrap_or_default()
+                        .trim()
+                        .to_string(),
+                };
+                warnings.push(format!(
+                    "{}: {key}: not acted on: the judge judges each case pass or fail and gives no score",
+                    file.display()
+                ));
+                settings.grading.insert(key.to_string(), shown);
+            }
+            k if SILENT_KEYS.contains(&k) => {}
+            other => warnings.push(format!(
+                "{}: {other}: not a key the judge acts on; ignored",
+                file.display()
+            )),
+        }
+    }
+    Ok(settings)
+}
+
+/// A string split like a shell line, or a list of strings.
+pub fn words(value: &serde_norway::Value) -> Result<Vec<String>, String> {
+    match value {
+        serde_norway::Value::Null => Ok(Vec::new()),
+        serde_norway::Value::String(s) => {
+            shlex::split(s).ok_or_else(|| format!("{s:?}: unbalanced quotes"))
+        }
+        serde_norway::Value::Number(n) => Ok(vec![n.to_string()]),
+        serde_norway::Value::Sequence(items) => items
+            .iter()
+            .map(|item| match item {
+                serde_norway::Value::String(s) => Ok(s.clone()),
+                serde_norway::Value::Number(n) => Ok(n.to_string()),
+                serde_norway::Value::Bool(b) => Ok(b.to_string()),
+                other => Err(format!("expected a word, found {other:?}")),
+            })
+            .collect(),
+        other => Err(format!(
+            "expected a string or a list of strings, found {other:?}"
+        )),
+    }
+}
+
+fn input_args(value: &serde_norway::Value) -> Result<InputArgs, String> {
+    match value {
+        serde_norway::Value::Mapping(map) => {
+            let mut by_name = BTreeMap::new();
+            for (name, args) in map {
+                let Some(name) = name.as_str() else {
+                    return Err(format!("a validator name that is not a string: {name:?}"));
+                };
+                by_name.insert(name.to_string(), words(args)?);
+            }
+            Ok(InputArgs::ByName(by_name))
+        }
+        other => words(other).map(InputArgs::All),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn nearer_files_override_keys_and_inherit_the_rest() {
+        let dir = tree(&[
+            (
+                "data/testdata.yaml",
+                "input_validator_flags: --max 100\noutput_validator_flags: float_tolerance 1e-6\n",
+            ),
+            (
+                "data/secret/g1/testdata.yaml",
+                "input_validator_flags: --max 10\n",
+            ),
+            (
+                "data/secret/g2/testdata.yaml",
+                "input_validator_args:\n  strict: [--small]\ngrading: min\nvisualizer: x\n",
+            ),
+        ]);
+        let mut warnings = Vec::new();
+        let groups = read(&dir.path().join("data"), "testdata.yaml", &mut warnings).unwrap();
+        assert_eq!(groups.len(), 3);
+        let g1 = nearest(&groups, &dir.path().join("data/secret/g1/1.in")).unwrap();
+        assert_eq!(
+            g1.input_args,
+            Some(InputArgs::All(vec!["--max".into(), "10".into()]))
+        );
+        assert_eq!(
+            g1.output_args,
+            Some(vec!["float_tolerance".into(), "1e-6".into()])
+        );
+        let g2 = nearest(&groups, &dir.path().join("data/secret/g2/x/1.in")).unwrap();
+        let args = g2.input_args.as_ref().unwrap();
+        assert_eq!(args.for_validator("strict"), ["--small"]);
+        assert!(args.for_validator("other").is_empty());
+        let top = nearest(&groups, &dir.path().join("data/sample/1.in")).unwrap();
+        assert_eq!(top.files.len(), 1);
+        assert!(
+            warnings.iter().any(|w| w.contains("grading: not acted on")),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains("visualizer: not a key")),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_file_line_and_key() {
+        let dir = tree(&[("data/testdata.yaml", "output_validator_flags: [1, [2]]\n")]);
+        let e = read(&dir.path().join("data"), "testdata.yaml", &mut Vec::new()).unwrap_err();
+        assert!(
+            e.contains("testdata.yaml: output_validator_flags: expected a word"),
+            "{e}"
+        );
+        let dir = tree(&[("data/testdata.yaml", "a: [\n")]);
+        let e = read(&dir.path().join("data"), "testdata.yaml", &mut Vec::new()).unwrap_err();
+        assert!(e.contains("testdata.yaml:"), "{e}");
+    }
+}

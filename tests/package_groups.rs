@@ -1,0 +1,150 @@
+//! A package's group settings (testdata.yaml, test_group.yaml) change the
+//! validators' and the output validator's decisions for their groups, as
+//! the Kattis formats say; a Kattis input validator that fails an assert
+//! rejects, never accepts.
+
+mod common;
+use common::*;
+
+/// Prints its input's one number divided by 3, to 4 decimals.
+const THIRD_C: &str = r#"#include <stdio.h>
+int main(void){double x; if (scanf("%lf",&x)!=1) return 1; printf("%.4f\n", x/3); return 0;}"#;
+
+/// A Kattis input validator: one integer n on a line, 1 <= n <= MAX where
+/// MAX is its first argument (default 1000).
+const BOUNDED_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    long max = argc > 1 ? atol(argv[1]) : 1000, n; char c;
+    if (scanf("%ld%c", &n, &c) != 2 || c != '\n') { fprintf(stderr, "expected a number\n"); return 43; }
+    if (n < 1 || n > max) { fprintf(stderr, "n = %ld is out of [1, %ld]\n", n, max); return 43; }
+    return 42;
+}"#;
+
+fn third_package(s: &Scratch, version: &str, group_file: &str) {
+    s.write("pkg/problem.yaml", format!("name: Third\n{version}"));
+    s.write("pkg/data/sample/1.in", "3\n");
+    s.write("pkg/data/sample/1.ans", "1\n");
+    // 10 / 3 = 3.3333…: printed to 4 decimals, off by 3.3e-5.
+    s.write("pkg/data/secret/exact/1.in", "10\n");
+    s.write("pkg/data/secret/exact/1.ans", "3.33333333\n");
+    s.write("pkg/data/secret/loose/1.in", "10\n");
+    s.write("pkg/data/secret/loose/1.ans", "3.33333333\n");
+    s.write(
+        &format!("pkg/data/secret/loose/{group_file}"),
+        "output_validator_args: float_tolerance 1e-3\n",
+    );
+}
+
+fn verdicts(report: &serde_json::Value) -> Vec<(String, String)> {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["case"].as_str().unwrap().to_string(),
+                c["verdict"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn pair(case: &str, verdict: &str) -> (String, String) {
+    (case.to_string(), verdict.to_string())
+}
+
+#[test]
+fn a_groups_output_validator_args_set_the_default_validators_tolerance() {
+    for (version, file) in [
+        ("", "testdata.yaml"),
+        ("problem_format_version: 2023-07-draft\n", "testdata.yaml"),
+        ("problem_format_version: 2025-09\n", "test_group.yaml"),
+    ] {
+        let s = Scratch::new();
+        third_package(&s, version, file);
+        let third = build("c", "third", THIRD_C);
+        let mut cmd = s.judge();
+        cmd.args(["run", "pkg", "--format", "json", "--submission"])
+            .arg(&third);
+        let ran = run(cmd);
+        let report = ran.json();
+        assert_eq!(
+            verdicts(&report),
+            [
+                pair("sample/1.in", "WA"),
+                pair("secret/exact/1.in", "WA"),
+                pair("secret/loose/1.in", "AC"),
+            ],
+            "{version}: {report:#}\n{}",
+            ran.stderr
+        );
+    }
+}
+
+#[test]
+fn a_groups_input_validator_flags_change_what_is_valid() {
+    let s = Scratch::new();
+    s.write("pkg/problem.yaml", "name: Bounded\n");
+    s.write("pkg/input_validators/bounded.c", BOUNDED_C);
+    s.write("pkg/data/testdata.yaml", "input_validator_flags: 100\n");
+    s.write("pkg/data/sample/1.in", "7\n");
+    s.write("pkg/data/sample/1.ans", "7\n");
+    s.write("pkg/data/secret/big/1.in", "50\n");
+    s.write("pkg/data/secret/big/1.ans", "50\n");
+    // The small group allows at most 10: its 50 is invalid.
+    s.write(
+        "pkg/data/secret/small/testdata.yaml",
+        "input_validator_flags: 10\n",
+    );
+    s.write("pkg/data/secret/small/1.in", "50\n");
+    s.write("pkg/data/secret/small/1.ans", "50\n");
+    let mut cmd = s.judge();
+    cmd.args(["validate", "pkg"]);
+    let ran = run(cmd);
+    let out = format!("{}{}", ran.stdout, ran.stderr);
+    assert_ne!(ran.code, 0, "{out}");
+    assert!(
+        out.contains("small/1.in: invalid (input validator input_validators/bounded.c): n = 50 is out of [1, 10]"),
+        "{out}"
+    );
+    assert!(!out.contains("big/1.in: invalid"), "{out}");
+    assert!(out.contains("3 inputs checked, 1 invalid"), "{out}");
+}
+
+#[test]
+fn a_failed_assert_in_a_kattis_validator_is_a_rejection_with_a_warning() {
+    if !installed("python3") {
+        println!("not run: python3 is not installed (an assert-based validator)");
+        return;
+    }
+    let s = Scratch::new();
+    s.write("pkg/problem.yaml", "name: Asserted\n");
+    s.write(
+        "pkg/input_validators/validate.py",
+        "import sys\nn = int(sys.stdin.readline())\nassert 1 <= n <= 10, 'n out of range'\nsys.exit(42)\n",
+    );
+    s.write("pkg/data/sample/1.in", "7\n");
+    s.write("pkg/data/sample/1.ans", "7\n");
+    s.write("pkg/data/secret/1.in", "70\n");
+    s.write("pkg/data/secret/1.ans", "70\n");
+    let mut cmd = s.judge();
+    cmd.args(["validate", "pkg"]);
+    let ran = run(cmd);
+    let out = format!("{}{}", ran.stdout, ran.stderr);
+    assert_ne!(ran.code, 0, "{out}");
+    assert!(
+        out.contains("secret/1.in: invalid (input validator input_validators/validate.py, exit code 1): AssertionError: n out of range"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ended with exit code 1, which the Kattis protocol does not define (42 valid, 43 invalid): counted as a rejection"),
+        "{out}"
+    );
+    // The mutation probe counts those runs as rejections: no mutation of
+    // `7` outside the range was accepted.
+    assert!(
+        !out.contains("accepted a mutated sample/1.in: a number"),
+        "{out}"
+    );
+}
