@@ -19,10 +19,70 @@ use std::fmt;
 pub enum Origin {
     /// The submission's `submissions/<folder>/`.
     Folder(Verdict),
+    /// A folder with no single verdict: `rejected/` (any failure),
+    /// `check_manually/` (listed, never counted), `no_output/`.
+    NamedFolder(&'static str),
     /// A `judge:` comment in the source's first line.
     Comment,
+    /// DOMjudge's `@EXPECTED_RESULTS@:` line in the source.
+    ExpectedResults,
     /// A `[problem.NAME.expect."PATH"]` table in judge.toml.
     Table,
+}
+
+/// Whose verdicts an expectation speaks in. The judge tells MLE, OLE and
+/// PE apart; the contest formats do not, and count them as their own
+/// judges report them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// The judge's own verdicts (judge.toml's submissions).
+    #[default]
+    Judge,
+    /// Kattis/CLICS: AC, WA, TLE, RTE. A memory overrun and an output
+    /// overrun are run-time errors (problemtools enforces the output limit
+    /// as a file-size limit, which kills the program); PE is WA.
+    Kattis,
+    /// DOMjudge: CORRECT, WRONG-ANSWER, TIMELIMIT, RUN-ERROR,
+    /// COMPILER-ERROR, NO-OUTPUT, OUTPUT-LIMIT. A memory overrun is a
+    /// RUN-ERROR; PE is WRONG-ANSWER.
+    DomJudge,
+}
+
+impl Dialect {
+    /// The verdict a case of the judge's counts as in this format.
+    pub fn counts_as(self, verdict: Verdict) -> Verdict {
+        match (self, verdict) {
+            (Dialect::Judge, v) => v,
+            (_, Verdict::MemoryLimit) => Verdict::RuntimeError,
+            (Dialect::Kattis, Verdict::OutputLimit) => Verdict::RuntimeError,
+            (_, Verdict::PresentationError) => Verdict::WrongAnswer,
+            (_, v) => v,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Judge => "judge",
+            Dialect::Kattis => "Kattis",
+            Dialect::DomJudge => "DOMjudge",
+        }
+    }
+
+    /// `RE (MLE: the memory limit)` when the format counts a verdict as
+    /// another; else the verdict's code.
+    pub fn show(self, verdict: Verdict) -> String {
+        let counted = self.counts_as(verdict);
+        if counted == verdict {
+            verdict.code().to_string()
+        } else {
+            format!(
+                "{} ({}: {} counts it so)",
+                counted.code(),
+                verdict.code(),
+                self.name()
+            )
+        }
+    }
 }
 
 /// The verdicts a submission may and must get.
@@ -33,6 +93,8 @@ pub struct Expectation {
     /// Some case gets one of these; `None`: nothing is required.
     pub required: Option<Vec<Verdict>>,
     pub origin: Origin,
+    /// Whose verdicts `permitted` and `required` are.
+    pub dialect: Dialect,
 }
 
 /// Why a run disagrees with its expectation.
@@ -46,8 +108,59 @@ pub enum Disagreement {
 }
 
 impl Expectation {
-    /// The meaning of a Kattis `submissions/<folder>/` (a verdict's
-    /// [`Verdict::folder_name`]).
+    /// The meaning of a `submissions/<folder>/` in a format: a verdict's
+    /// [`Verdict::folder_name`], and the format's own folders (DOMjudge's
+    /// `compiler_error`, `no_output`, `output_limit`, `check_manually`;
+    /// Kattis' `rejected`).
+    pub fn of_folder_in(folder: &str, dialect: Dialect) -> Option<Expectation> {
+        let named = |permitted: Option<Vec<Verdict>>, required: Option<Vec<Verdict>>, name| {
+            Some(Expectation {
+                permitted,
+                required,
+                origin: Origin::NamedFolder(name),
+                dialect,
+            })
+        };
+        let failures = || {
+            Verdict::ALL
+                .into_iter()
+                .filter(|v| {
+                    !matches!(
+                        v,
+                        Verdict::Accepted | Verdict::InternalError | Verdict::Skipped
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        match (folder, dialect) {
+            ("check_manually", _) => return named(None, None, "check_manually"),
+            ("rejected", Dialect::Kattis | Dialect::DomJudge) => {
+                return named(None, Some(failures()), "rejected");
+            }
+            // An empty output is a wrong answer; the judge does not tell
+            // it apart, so NO-OUTPUT is WA here.
+            ("no_output", Dialect::DomJudge) => {
+                return named(
+                    Some(vec![Verdict::Accepted, Verdict::WrongAnswer]),
+                    Some(vec![Verdict::WrongAnswer]),
+                    "no_output",
+                );
+            }
+            ("compiler_error", Dialect::DomJudge) => {
+                return Expectation::of_folder_in("compile_error", dialect);
+            }
+            ("output_limit", Dialect::DomJudge) => {
+                return Expectation::of_folder_in("output_limit_exceeded", dialect);
+            }
+            _ => {}
+        }
+        let mut e = Expectation::of_folder(folder)?;
+        e.dialect = dialect;
+        Some(e)
+    }
+
+    /// The meaning of a `submissions/<folder>/` in the judge's own verdicts
+    /// (a verdict's [`Verdict::folder_name`]).
     pub fn of_folder(folder: &str) -> Option<Expectation> {
         let verdict = Verdict::ALL
             .into_iter()
@@ -61,6 +174,7 @@ impl Expectation {
             permitted: Some(permitted),
             required,
             origin: Origin::Folder(verdict),
+            dialect: Dialect::Judge,
         })
     }
 
@@ -70,23 +184,27 @@ impl Expectation {
             permitted,
             required,
             origin: Origin::Table,
+            dialect: Dialect::Judge,
         }
     }
 
     /// Do the verdicts of a submission's cases (in case order) agree?
     /// The first case with a verdict that is not permitted is the
     /// disagreement; failing that, a missing required verdict.
+    /// Verdicts count as the expectation's format counts them
+    /// ([`Dialect::counts_as`]); a disagreement names the judge's own.
     pub fn assess(&self, verdicts: &[Verdict]) -> Result<(), Disagreement> {
+        let counted = |v: &Verdict| self.dialect.counts_as(*v);
         if let Some(permitted) = &self.permitted
             && let Some((position, &verdict)) = verdicts
                 .iter()
                 .enumerate()
-                .find(|(_, v)| !permitted.contains(v))
+                .find(|(_, v)| !permitted.contains(&counted(v)))
         {
             return Err(Disagreement::Forbidden { position, verdict });
         }
         if let Some(required) = &self.required
-            && !verdicts.iter().any(|v| required.contains(v))
+            && !verdicts.iter().any(|v| required.contains(&counted(v)))
         {
             return Err(Disagreement::Missing {
                 required: required.clone(),
@@ -116,6 +234,9 @@ impl fmt::Display for Expectation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Origin::Folder(v) = self.origin {
             return f.write_str(v.code());
+        }
+        if let Origin::NamedFolder(name) = self.origin {
+            return f.write_str(name);
         }
         let codes = |vs: &[Verdict]| vs.iter().map(|v| v.code()).collect::<Vec<_>>().join(" ");
         let mut parts = Vec::new();
@@ -219,6 +340,73 @@ pub fn parse_declaration(source: &[u8]) -> Result<Option<Expectation>, String> {
         permitted,
         required,
         origin: Origin::Comment,
+        dialect: Dialect::Judge,
+    }))
+}
+
+/// The marker of DOMjudge's expected results line.
+const EXPECTED_RESULTS: &str = "@EXPECTED_RESULTS@:";
+
+/// DOMjudge's `@EXPECTED_RESULTS@: TIMELIMIT, WRONG-ANSWER` anywhere in a
+/// source: the submission's result is one of these. CORRECT among them
+/// permits an accepted run; without it some case must fail as listed.
+pub fn parse_expected_results(source: &[u8]) -> Result<Option<Expectation>, String> {
+    let text = String::from_utf8_lossy(&source[..source.len().min(1 << 16)]);
+    let Some(at) = text.find(EXPECTED_RESULTS) else {
+        return Ok(None);
+    };
+    let line = text[at + EXPECTED_RESULTS.len()..]
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .trim_end_matches("*/")
+        .trim_end_matches("-->");
+    let mut listed = Vec::new();
+    for word in line.split([',', ' ', '\t']).filter(|w| !w.is_empty()) {
+        let verdict = match word.to_ascii_uppercase().as_str() {
+            "CORRECT" | "ACCEPTED" => Verdict::Accepted,
+            "WRONG-ANSWER" | "WRONG_ANSWER" | "NO-OUTPUT" | "NO_OUTPUT" => Verdict::WrongAnswer,
+            "TIMELIMIT" | "TIME-LIMIT" => Verdict::TimeLimit,
+            "RUN-ERROR" | "RUN_ERROR" | "MEMORY-LIMIT" => Verdict::RuntimeError,
+            "COMPILER-ERROR" | "COMPILER_ERROR" => Verdict::CompileError,
+            "OUTPUT-LIMIT" | "OUTPUT_LIMIT" => Verdict::OutputLimit,
+            other => {
+                return Err(format!(
+                    "{EXPECTED_RESULTS} {other:?} is not a DOMjudge result (CORRECT, WRONG-ANSWER, TIMELIMIT, RUN-ERROR, COMPILER-ERROR, NO-OUTPUT, OUTPUT-LIMIT)"
+                ));
+            }
+        };
+        if !listed.contains(&verdict) {
+            listed.push(verdict);
+        }
+    }
+    if listed.is_empty() {
+        return Err(format!("{EXPECTED_RESULTS} lists no result"));
+    }
+    let correct = listed.contains(&Verdict::Accepted);
+    let failures: Vec<Verdict> = listed
+        .iter()
+        .copied()
+        .filter(|v| *v != Verdict::Accepted)
+        .collect();
+    let (permitted, required) = if listed == [Verdict::CompileError] {
+        (
+            vec![Verdict::CompileError],
+            Some(vec![Verdict::CompileError]),
+        )
+    } else {
+        let mut permitted = listed.clone();
+        if !correct {
+            permitted.insert(0, Verdict::Accepted);
+        }
+        (permitted, (!correct).then_some(failures))
+    };
+    Ok(Some(Expectation {
+        permitted: Some(permitted),
+        required,
+        origin: Origin::ExpectedResults,
+        dialect: Dialect::DomJudge,
     }))
 }
 
@@ -258,6 +446,52 @@ mod tests {
         );
         assert!(Expectation::of_folder("rejected").is_none());
         assert_eq!(wa.to_string(), "WA");
+    }
+
+    #[test]
+    fn a_format_counts_mle_as_its_own_judge_does() {
+        let re = Expectation::of_folder_in("run_time_error", Dialect::Kattis).unwrap();
+        assert_eq!(re.assess(&[Accepted, MemoryLimit]), Ok(()));
+        assert_eq!(re.assess(&[Accepted, OutputLimit]), Ok(()));
+        let own = Expectation::of_folder("run_time_error").unwrap();
+        assert!(own.assess(&[Accepted, MemoryLimit]).is_err());
+        assert_eq!(
+            Dialect::Kattis.show(MemoryLimit),
+            "RE (MLE: Kattis counts it so)"
+        );
+        let ole = Expectation::of_folder_in("output_limit", Dialect::DomJudge).unwrap();
+        assert_eq!(ole.assess(&[OutputLimit]), Ok(()));
+        let ce = Expectation::of_folder_in("compiler_error", Dialect::DomJudge).unwrap();
+        assert_eq!(ce.assess(&[CompileError]), Ok(()));
+        let manual = Expectation::of_folder_in("check_manually", Dialect::DomJudge).unwrap();
+        assert_eq!(manual.assess(&[TimeLimit, Accepted]), Ok(()));
+        let rejected = Expectation::of_folder_in("rejected", Dialect::Kattis).unwrap();
+        assert!(rejected.assess(&[Accepted]).is_err());
+        assert_eq!(rejected.assess(&[Accepted, TimeLimit]), Ok(()));
+        assert!(Expectation::of_folder_in("no_output", Dialect::Kattis).is_none());
+    }
+
+    #[test]
+    fn domjudge_expected_results() {
+        let e = parse_expected_results(
+            b"#include <x>\n// @EXPECTED_RESULTS@: TIMELIMIT, WRONG-ANSWER\nint main",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(e.permitted, Some(vec![Accepted, TimeLimit, WrongAnswer]));
+        assert_eq!(e.required, Some(vec![TimeLimit, WrongAnswer]));
+        assert!(e.assess(&[Accepted, MemoryLimit]).is_err());
+        let ok = parse_expected_results(b"/* @EXPECTED_RESULTS@: CORRECT, TIMELIMIT */")
+            .unwrap()
+            .unwrap();
+        assert_eq!(ok.required, None);
+        assert_eq!(ok.assess(&[Accepted]), Ok(()));
+        let ce = parse_expected_results(b"# @EXPECTED_RESULTS@: COMPILER-ERROR\n")
+            .unwrap()
+            .unwrap();
+        assert_eq!(ce.permitted, Some(vec![CompileError]));
+        assert!(parse_expected_results(b"// @EXPECTED_RESULTS@: FAST\n").is_err());
+        assert_eq!(parse_expected_results(b"int main").unwrap(), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::cases::Case;
 use crate::config::Problem;
 use crate::exec::Limits;
 use crate::exec::sandbox::Sandbox;
-use crate::expect::{self, Expectation};
+use crate::expect::{self, Dialect, Expectation};
 use crate::judge::{self, CaseResult, Job, Plan, Program, Report, RunInfo, RunOptions};
 use crate::report::human::{HumanReporter, Verbosity};
 use crate::submission::{BuildError, Built, Source, Toolchain};
@@ -47,6 +47,7 @@ pub fn discover(
     warnings: &mut Vec<String>,
 ) -> Result<Vec<Submission>, Failure> {
     let root = &problem.submissions;
+    let dialect = dialect_of(problem);
     let mut found = Vec::new();
     let mut seen_tables = vec![false; problem.expectations.len()];
     for (rel, path) in entries(root)? {
@@ -62,7 +63,8 @@ pub fn discover(
             .iter()
             .position(|(name, _)| name.trim_end_matches('/') == rel);
         let declared = declared_expectation(&source)?;
-        let expectation = match (table, declared, folder.and_then(Expectation::of_folder)) {
+        let folder_expectation = folder.and_then(|f| Expectation::of_folder_in(f, dialect));
+        let expectation = match (table, declared, folder_expectation) {
             (Some(t), _, _) => {
                 seen_tables[t] = true;
                 Some(problem.expectations[t].1.clone())
@@ -133,15 +135,41 @@ fn source_of(
     }
 }
 
-/// The expectation a source declares in its first line, if any.
+/// Whose verdicts a problem's submission folders speak: a package's are
+/// DOMjudge's when it has a `domjudge-problem.ini`, else Kattis'; a
+/// judge.toml problem's are the judge's own.
+fn dialect_of(problem: &Problem) -> Dialect {
+    match &problem.package {
+        Some(root) if root.join("domjudge-problem.ini").is_file() => Dialect::DomJudge,
+        Some(_) => Dialect::Kattis,
+        None => Dialect::Judge,
+    }
+}
+
+/// The expectation a source declares: a `judge:` first line, else
+/// DOMjudge's `@EXPECTED_RESULTS@:` line.
 fn declared_expectation(source: &Result<Source, String>) -> Result<Option<Expectation>, Failure> {
     let Ok(s) = source else {
         return Ok(None);
     };
-    let bytes = std::fs::read(&s.path)
-        .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", s.path.display())))?;
-    expect::parse_declaration(&bytes)
-        .map_err(|e| Failure::Usage(format!("{}:1: {e}", s.path.display())))
+    let bytes = match std::fs::read(&s.path) {
+        Ok(bytes) => bytes,
+        // A directory submission: its main file, if the source names one.
+        Err(_) if s.path.is_dir() => return Ok(None),
+        Err(e) => {
+            return Err(Failure::Usage(format!(
+                "{}: cannot read: {e}",
+                s.path.display()
+            )));
+        }
+    };
+    if let Some(declared) = expect::parse_declaration(&bytes)
+        .map_err(|e| Failure::Usage(format!("{}:1: {e}", s.path.display())))?
+    {
+        return Ok(Some(declared));
+    }
+    expect::parse_expected_results(&bytes)
+        .map_err(|e| Failure::Usage(format!("{}: {e}", s.path.display())))
 }
 
 /// The submissions under `root`: each file or directory in a folder

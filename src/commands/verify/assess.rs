@@ -30,8 +30,9 @@ fn outcome(problem: &str, submission: &Submission, status: Status) -> Submission
         path: submission.rel.clone(),
         expected: e.to_string(),
         expected_from: match e.origin {
-            Origin::Folder(_) => "folder",
+            Origin::Folder(_) | Origin::NamedFolder(_) => "folder",
             Origin::Comment => "comment",
+            Origin::ExpectedResults => "@EXPECTED_RESULTS@",
             Origin::Table => "judge.toml",
         }
         .to_string(),
@@ -99,7 +100,7 @@ pub(super) fn assess(
                 out.reason = Some(format!(
                     "expected {}; got {} on {}: {}",
                     submission.expectation,
-                    verdict.code(),
+                    submission.expectation.dialect.show(verdict),
                     g.case,
                     g.message
                 ));

@@ -1,0 +1,126 @@
+//! Expected verdicts as each contest format defines them: DOMjudge's
+//! folders and `@EXPECTED_RESULTS@:` lines, `check_manually/` listed and
+//! never counted, and a memory overrun in `run_time_error/` counted as the
+//! run-time error Kattis and DOMjudge report it as.
+
+mod common;
+use common::*;
+
+const PLUS_ONE_C: &str =
+    "#include <stdio.h>\nint main(){int x;scanf(\"%d\",&x);printf(\"%d\\n\",x+1);}\n";
+/// Takes 1 MiB at a time and touches it, past any limit.
+const HOG_C: &str = "#include <stdlib.h>\n#include <string.h>\nint main(){for(int i=0;i<4096;i++){char*p=malloc(1<<20); memset(p,1,1<<20);} return 0;}\n";
+
+fn package(s: &Scratch, domjudge: bool) {
+    s.write(
+        "p/problem.yaml",
+        "name: Plus one\nlimits:\n  memory: 64\n  time_limit: 1\n",
+    );
+    if domjudge {
+        s.write("p/domjudge-problem.ini", "timelimit='1'\n");
+    }
+    s.write("p/data/sample/1.in", "1\n");
+    s.write("p/data/sample/1.ans", "2\n");
+    s.write("p/data/secret/1.in", "5\n");
+    s.write("p/data/secret/1.ans", "6\n");
+    s.write("p/submissions/accepted/a.c", PLUS_ONE_C);
+    s.write("p/submissions/run_time_error/hog.c", HOG_C);
+}
+
+fn verify(s: &Scratch) -> Ran {
+    let mut cmd = s.judge();
+    cmd.args(["verify", "p", "-v"]);
+    run(cmd)
+}
+
+fn row<'a>(ran: &'a Ran, name: &str) -> &'a str {
+    ran.stdout
+        .lines()
+        .find(|l| l.contains(name))
+        .unwrap_or_else(|| panic!("no row for {name}:\n{}", ran.stdout))
+}
+
+#[test]
+fn a_memory_overrun_in_run_time_error_is_the_run_time_error_kattis_reports() {
+    let s = Scratch::new();
+    package(&s, false);
+    let ran = verify(&s);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    let hog = row(&ran, "run_time_error/hog.c");
+    assert!(
+        hog.trim_start().starts_with("ok") && hog.contains("MLE 2"),
+        "{hog}"
+    );
+
+    // The judge's own submissions (no package) keep MLE apart from RE.
+    let t = Scratch::new();
+    t.write(
+        "judge.toml",
+        "[problem.p]\ncases = \"cases\"\nmemory_limit = \"64MiB\"\n",
+    );
+    t.write("cases/1.in", "1\n");
+    t.write("cases/1.ans", "2\n");
+    t.write("submissions/p/run_time_error/hog.c", HOG_C);
+    let mut cmd = t.judge();
+    cmd.args(["verify"]);
+    let own = run(cmd);
+    assert_ne!(own.code, 0, "{}", own.stdout);
+    assert!(
+        own.stdout.contains("expected RE; got MLE"),
+        "{}\n{}",
+        own.stdout,
+        own.stderr
+    );
+}
+
+#[test]
+fn domjudge_folders_and_expected_results() {
+    let s = Scratch::new();
+    package(&s, true);
+    s.write("p/submissions/compiler_error/ce.c", "int main({\n");
+    s.write("p/submissions/no_output/none.c", "int main(){return 0;}\n");
+    s.write(
+        "p/submissions/check_manually/loop.c",
+        "int main(){for(;;);}\n",
+    );
+    // In wrong_answer/, but the source says it may also time out: the line
+    // wins over the folder.
+    s.write(
+        "p/submissions/wrong_answer/slow.c",
+        "#include <stdio.h>\n// @EXPECTED_RESULTS@: WRONG-ANSWER, TIMELIMIT\nint main(){int x;scanf(\"%d\",&x);if(x==5)for(;;);printf(\"%d\\n\",x+1);}\n",
+    );
+    let ran = verify(&s);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    for (name, expected, got) in [
+        ("compiler_error/ce.c", "CE", "CE 2"),
+        ("no_output/none.c", "no_output", "WA 2"),
+        ("check_manually/loop.c", "check_manually", "TLE 2"),
+        (
+            "wrong_answer/slow.c",
+            "permitted AC WA TLE, required WA TLE",
+            "AC 1 TLE 1",
+        ),
+        ("run_time_error/hog.c", "RE", "MLE 2"),
+    ] {
+        let line = row(&ran, name);
+        assert!(
+            line.trim_start().starts_with("ok") && line.contains(expected) && line.contains(got),
+            "{line}"
+        );
+    }
+
+    // An expected result that does not happen fails, naming the format's
+    // count of the judge's verdict.
+    s.write(
+        "p/submissions/accepted/hog2.c",
+        format!("// @EXPECTED_RESULTS@: TIMELIMIT\n{HOG_C}"),
+    );
+    let ran = verify(&s);
+    assert_ne!(ran.code, 0);
+    assert!(
+        ran.stdout
+            .contains("got RE (MLE: DOMjudge counts it so) on sample/1.in"),
+        "{}",
+        ran.stdout
+    );
+}
