@@ -96,7 +96,8 @@ fn a_directory_with_one_source_is_that_source() {
     let ran = run_source(&s, &shared_cache(), &["--submission", "sub"]);
     assert_eq!(ran.code, 2);
     assert!(
-        ran.stderr.contains("2 source files (main.cpp, other.c)"),
+        ran.stderr
+            .contains("sources of several languages (main.cpp (cpp), other.c (c))"),
         "{}",
         ran.stderr
     );
@@ -238,7 +239,7 @@ fn python_runs_under_the_scrubbed_environment_or_is_named_missing() {
     assert_eq!(ran.code, 2);
     assert!(
         ran.stderr
-            .contains("the python interpreter `no-such-python3` is not installed"),
+            .contains("the python3 interpreter `no-such-python3` is not installed"),
         "{}",
         ran.stderr
     );

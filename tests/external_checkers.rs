@@ -221,10 +221,7 @@ echo "wrong answer differs" >&2; exit 1"#,
     s.write("bad", "4\n");
     s.write("ans", "3\n");
     s.write("judge.toml", "[problem.p]\nchecker = \"check.sh\"\n");
-    for (output, code, text) in [
-        ("good", 0, "ok ok same"),
-        ("bad", 1, "wrong answer wrong answer differs"),
-    ] {
+    for (output, code, text) in [("good", 0, "ok same"), ("bad", 1, "wrong answer differs")] {
         let mut cmd = s.judge();
         cmd.args(["check", "p", "in", output, "ans"]);
         let ran = run(cmd);

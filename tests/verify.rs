@@ -85,7 +85,7 @@ fn the_examples_verify() {
         // with --allow-missing, do not fail the verification.
         for line in python_lines(table) {
             assert!(
-                line.contains("not run: the python interpreter `python3` is not installed"),
+                line.contains("not run: the python3 interpreter `python3` is not installed"),
                 "{line}"
             );
         }
@@ -262,14 +262,15 @@ fn a_missing_interpreter_fails_unless_allowed() {
     for row in rows {
         assert!(
             row.trim_start().starts_with("MISS")
-                && row
-                    .contains("not run: the python interpreter `no-such-python3` is not installed"),
+                && row.contains(
+                    "not run: the python3 interpreter `no-such-python3` is not installed"
+                ),
             "{row}"
         );
     }
     assert!(
         ran.stdout.contains(
-            "  MISS sum/accepted/sum.py: not run: the python interpreter `no-such-python3` is not installed (install it, or pass --allow-missing"
+            "  MISS sum/accepted/sum.py: not run: the python3 interpreter `no-such-python3` is not installed (install it, or pass --allow-missing"
         ),
         "{}",
         ran.stdout
@@ -299,14 +300,15 @@ fn a_missing_interpreter_fails_unless_allowed() {
     for row in python_lines(&ran.stdout) {
         assert!(
             row.trim_start().starts_with("skip")
-                && row
-                    .contains("not run: the python interpreter `no-such-python3` is not installed"),
+                && row.contains(
+                    "not run: the python3 interpreter `no-such-python3` is not installed"
+                ),
             "{row}"
         );
     }
     assert!(
         ran.stdout
-            .contains("warning: sum/accepted/sum.py was not run: the python interpreter `no-such-python3` is not installed"),
+            .contains("warning: sum/accepted/sum.py was not run: the python3 interpreter `no-such-python3` is not installed"),
         "{}",
         ran.stdout
     );

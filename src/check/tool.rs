@@ -200,6 +200,7 @@ impl Tool {
                 limits,
                 slot: context.slot,
                 trust: Trust::Trusted,
+                address_space: true,
             },
         )
     }
@@ -379,6 +380,7 @@ fn compile(
             limits: &limits,
             slot: 0,
             trust: Trust::Trusted,
+            address_space: true,
         },
     )
     .map_err(|e| build(e.to_string()))?;

@@ -101,10 +101,7 @@ pub fn submission_program(
                     "--language {name}: {text} is not a source file"
                 )));
             }
-            Some(Source {
-                path: PathBuf::from(text),
-                language: language.clone(),
-            })
+            Some(Source::file(Path::new(text), language.clone()))
         }
         None => toolchain
             .find_source(Path::new(text))
@@ -137,8 +134,17 @@ pub fn submission_program(
                     ),
                 }
             }
-            let runner = ProcessRunner::from_argv(exe.program, exe.args, Arc::clone(sandbox))
-                .map_err(Failure::usage)?;
+            let address_space = exe.address_space;
+            let mut runner = ProcessRunner::from_build(
+                exe.program,
+                exe.args,
+                exe.build_dir.as_deref(),
+                Arc::clone(sandbox),
+            )
+            .map_err(Failure::usage)?;
+            if !address_space {
+                runner = runner.without_address_space_limit();
+            }
             Ok(Program::new(Arc::new(runner), text))
         }
         Ok(Built::CompileError(error)) => {

@@ -55,9 +55,12 @@ pub fn discover(
         // A file of no language the judge knows, in a verdict folder, is
         // still a submission: named as not run with the reason (verify
         // fails on it unless --allow-missing), never silently skipped.
-        let Some(source) = source_of(&path, toolchain, folder.is_some()) else {
+        let Some(mut source) = source_of(&path, toolchain, folder.is_some()) else {
             continue;
         };
+        if let (Ok(source), Some(package)) = (&mut source, &problem.package) {
+            source.includes = includes(package, &source.language.name);
+        }
         let table = problem
             .expectations
             .iter()
@@ -121,10 +124,7 @@ fn source_of(
         });
     }
     match toolchain.language_of(path) {
-        Some(l) => Some(Ok(Source {
-            path: path.to_path_buf(),
-            language: l.clone(),
-        })),
+        Some(l) => Some(Ok(Source::file(path, l.clone()))),
         None if in_folder => Some(Err(format!(
             "no language of the judge's builds .{} files (add a [language.NAME] table to judge.toml)",
             path.extension()
@@ -133,6 +133,27 @@ fn source_of(
         ))),
         None => None,
     }
+}
+
+/// A package's `include/default/` and `include/<language>/` (by the
+/// language's name or one of its other names): copied beside every
+/// submission of that language before it is built.
+fn includes(package: &Path, language: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(package.join("include")) else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name == "default" || crate::submission::canonical_name(&name) == language
+        })
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    // The language's own directory first: its files win over default's.
+    dirs.sort_by_key(|d| d.file_name().is_some_and(|n| n == "default"));
+    dirs
 }
 
 /// Whose verdicts a problem's submission folders speak: a package's are
@@ -226,12 +247,19 @@ pub fn build_all(
             };
             match toolchain.build(source, sandbox, i) {
                 Ok(Built::Ready(exe)) => {
-                    match crate::exec::process::ProcessRunner::from_argv(
+                    let address_space = exe.address_space;
+                    match crate::exec::process::ProcessRunner::from_build(
                         exe.program,
                         exe.args,
+                        exe.build_dir.as_deref(),
                         Arc::clone(sandbox),
                     ) {
                         Ok(runner) => {
+                            let runner = if address_space {
+                                runner
+                            } else {
+                                runner.without_address_space_limit()
+                            };
                             Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.label)))
                         }
                         Err(e) => Ok(Readiness::NotRun(e.to_string())),

@@ -63,9 +63,6 @@ pub struct Package {
     pub version: FormatVersion,
     /// Each group's settings (testdata.yaml / test_group.yaml), inherited.
     pub groups: Vec<GroupSettings>,
-    /// `include/default/` and `include/<language>/`: files copied beside
-    /// every submission of that language before it is built.
-    pub includes: Vec<(String, PathBuf)>,
     /// Things a user should know (a validator kind the judge cannot run,
     /// a key it does not act on).
     pub warnings: Vec<String>,
@@ -308,7 +305,6 @@ pub fn load(root: &Path) -> Result<Package, String> {
     let input_validators = input_validators(root, &mut warnings)?;
     let answer_validators = program_dir(root, "answer_validators", &mut warnings)?;
     let groups = read_groups(root, version, &mut warnings)?;
-    let includes = includes(root);
     Ok(Package {
         root: root.to_path_buf(),
         name,
@@ -323,7 +319,6 @@ pub fn load(root: &Path) -> Result<Package, String> {
         answer_validators,
         version,
         groups,
-        includes,
         warnings,
     })
 }
@@ -359,22 +354,6 @@ fn read_groups(
         ));
     }
     Ok(groups)
-}
-
-/// `include/<language>/` directories (and `include/default/`, for every
-/// language), by language name.
-fn includes(root: &Path) -> Vec<(String, PathBuf)> {
-    let Ok(entries) = std::fs::read_dir(root.join("include")) else {
-        return Vec::new();
-    };
-    let mut found: Vec<(String, PathBuf)> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .filter_map(|p| Some((p.file_name()?.to_string_lossy().into_owned(), p)))
-        .collect();
-    found.sort();
-    found
 }
 
 /// problem.yaml's keys the judge does not act on, one warning each.

@@ -156,7 +156,12 @@ pub(super) fn resolve_languages(
                 "extension {bad:?}: write it without the dot, e.g. \"cpp\""
             )));
         }
-        match languages.iter_mut().find(|l| l.name == *name) {
+        // `[language.python]` is the built-in python3 (its older name).
+        let builtin = crate::submission::canonical_name(name);
+        match languages
+            .iter_mut()
+            .find(|l| l.name == *name || l.name == builtin)
+        {
             Some(language) => {
                 if let Some(e) = &t.extensions {
                     language.extensions = e.clone();
@@ -170,6 +175,9 @@ pub(super) fn resolve_languages(
                 }
                 if let Some(i) = &t.interpreter {
                     language.interpreter = (!i.trim().is_empty()).then(|| i.clone());
+                }
+                if let Some(a) = t.address_space {
+                    language.address_space = a;
                 }
             }
             None => {
@@ -189,13 +197,18 @@ pub(super) fn resolve_languages(
                     compile: t.compile.clone().filter(|c| !c.trim().is_empty()),
                     run: run.clone(),
                     interpreter: t.interpreter.clone().filter(|i| !i.trim().is_empty()),
+                    address_space: t.address_space.unwrap_or(true),
                 });
             }
         }
     }
     // A language the file names wins an extension over a built-in one it
     // does not name; two languages the file names may not share one.
-    let named = |l: &Language| root.language.contains_key(&l.name);
+    let named = |l: &Language| {
+        root.language
+            .keys()
+            .any(|k| *k == l.name || crate::submission::canonical_name(k) == l.name)
+    };
     let mut claimed: std::collections::HashMap<String, String> = Default::default();
     for language in languages.iter().filter(|l| named(l)) {
         for ext in &language.extensions {
@@ -211,7 +224,7 @@ pub(super) fn resolve_languages(
         }
     }
     for language in languages.iter_mut() {
-        if !root.language.contains_key(&language.name) {
+        if !named(language) {
             language.extensions.retain(|e| !claimed.contains_key(e));
         }
     }

@@ -50,6 +50,8 @@ pub(super) struct LanguageTable {
     pub(super) compile: Option<String>,
     pub(super) run: Option<String>,
     pub(super) interpreter: Option<String>,
+    /// Whether RLIMIT_AS may carry the memory limit (false for a JVM).
+    pub(super) address_space: Option<bool>,
 }
 
 /// `[problem.NAME.expect."FOLDER/FILE"]`: the verdicts a submission may

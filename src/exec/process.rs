@@ -35,7 +35,15 @@ pub struct ProcessRunner {
     program: PathBuf,
     args: Vec<OsString>,
     sandbox: Arc<Sandbox>,
+    /// Whether RLIMIT_AS may carry the memory limit (false for a JVM).
+    address_space: bool,
+    /// Arguments holding `{memory_mib}`, filled in per run from the memory
+    /// limit (a JVM's `-Xmx{memory_mib}m`).
+    memory_args: bool,
 }
+
+/// The placeholder of the memory limit in MiB in a run command.
+pub const MEMORY_MIB: &str = "{memory_mib}";
 
 /// Messages that language runtimes print when an allocation fails under
 /// RLIMIT_AS. A crash with one of these on stderr is a memory-limit verdict.
@@ -49,6 +57,7 @@ const ALLOCATION_FAILURES: &[&str] = &[
     "cannot allocate memory",
     "failed to allocate",
     "Insufficient memory",
+    "java.lang.OutOfMemoryError",
 ];
 
 impl ProcessRunner {
@@ -74,13 +83,46 @@ impl ProcessRunner {
         args: Vec<OsString>,
         sandbox: Arc<Sandbox>,
     ) -> Result<ProcessRunner, ProgramError> {
-        sandbox.check_visible(&program)?;
-        let program = sandbox.stage(&program)?;
+        ProcessRunner::from_build(program, args, None, sandbox)
+    }
+
+    /// [`ProcessRunner::from_argv`] for a program built in `build_dir`
+    /// (the judge's own build cache) that needs the whole directory: the
+    /// directory is staged as one, and the program and arguments inside it
+    /// point into the staged copy.
+    pub fn from_build(
+        program: PathBuf,
+        args: Vec<OsString>,
+        build_dir: Option<&Path>,
+        sandbox: Arc<Sandbox>,
+    ) -> Result<ProcessRunner, ProgramError> {
+        // The build directory staged whole, if the program needs it.
+        let staged_dir = match build_dir {
+            Some(dir) => {
+                sandbox.check_visible(dir)?;
+                Some((dir, sandbox.stage(dir)?))
+            }
+            None => None,
+        };
+        let inside = |p: &Path| {
+            let (dir, staged) = staged_dir.as_ref()?;
+            p.strip_prefix(dir).ok().map(|rel| staged.join(rel))
+        };
+        let program = match inside(&program) {
+            Some(path) => path,
+            None => {
+                sandbox.check_visible(&program)?;
+                sandbox.stage(&program)?
+            }
+        };
         let mut staged_args = Vec::with_capacity(args.len());
         for arg in args {
             let path = Path::new(&arg);
-            // A file the sandbox hides stays hidden: never copied in.
-            if path.is_file() && sandbox.check_visible(path).is_ok() {
+            if let Some(staged) = inside(path) {
+                staged_args.push(staged.into_os_string());
+            } else if path.is_file() && sandbox.check_visible(path).is_ok() {
+                // A file the sandbox hides stays hidden: never copied in.
+                // A directory is never copied: only a build directory.
                 staged_args.push(
                     sandbox
                         .stage(&std::path::absolute(path).map_err(|e| ProgramError::Stage {
@@ -93,12 +135,27 @@ impl ProcessRunner {
                 staged_args.push(arg);
             }
         }
+        let memory_args = has_memory_placeholder(&staged_args);
         Ok(ProcessRunner {
             program,
             args: staged_args,
             sandbox,
+            address_space: true,
+            memory_args,
         })
     }
+
+    /// Leave the memory limit to a cgroup or to the program itself (a JVM
+    /// sized by `{memory_mib}`), never to RLIMIT_AS.
+    pub fn without_address_space_limit(mut self) -> ProcessRunner {
+        self.address_space = false;
+        self
+    }
+}
+
+fn has_memory_placeholder(args: &[OsString]) -> bool {
+    args.iter()
+        .any(|a| a.to_string_lossy().contains(MEMORY_MIB))
 }
 
 /// Find an untrusted program (a submission, a `solution =` command) as
@@ -150,15 +207,31 @@ fn is_executable_file(path: &Path) -> bool {
 
 impl Runner for ProcessRunner {
     fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError> {
+        // `{memory_mib}`: the limit, or 1 GiB when there is none.
+        let sized;
+        let args = if self.memory_args {
+            let mib = (request.limits.memory.unwrap_or(1 << 30) >> 20)
+                .max(16)
+                .to_string();
+            sized = self
+                .args
+                .iter()
+                .map(|a| OsString::from(a.to_string_lossy().replace(MEMORY_MIB, &mib)))
+                .collect::<Vec<_>>();
+            &sized
+        } else {
+            &self.args
+        };
         launch(
             &self.sandbox,
             &Launch {
                 program: &self.program,
-                args: &self.args,
+                args,
                 stdin: Some(request.input),
                 limits: request.limits,
                 slot: request.slot,
                 trust: Trust::Untrusted,
+                address_space: self.address_space,
             },
         )
     }
@@ -189,6 +262,9 @@ pub struct Launch<'a> {
     /// The worker slot (0-based).
     pub slot: usize,
     pub trust: Trust,
+    /// Whether RLIMIT_AS may carry the memory limit (see
+    /// `SlotGuard::child_setup`); true but for a JVM.
+    pub address_space: bool,
 }
 
 /// Run a program once in its own private directory under the limits, and
@@ -218,7 +294,7 @@ pub fn launch(sandbox: &Sandbox, launch: &Launch<'_>) -> Result<RunOutcome, RunE
         slot.workdir(),
     )
     .map_err(RunError::Internal)?;
-    let setup = slot.child_setup(limits);
+    let setup = slot.child_setup(limits, launch.address_space);
     let start = Instant::now();
     slot.before_spawn();
     let spawned = spawn::spawn(

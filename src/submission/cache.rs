@@ -32,19 +32,27 @@ pub fn default_dir() -> PathBuf {
     std::env::temp_dir().join("judge-cache")
 }
 
-/// The key of a build: everything that changes what the compiler makes.
-pub fn key(language: &Language, file_name: &str, source: &[u8]) -> String {
+/// The key of a build: everything that changes what the compiler makes
+/// (the language's commands, the main file's name, every file's name and
+/// bytes).
+pub fn key(language: &Language, main: &str, files: &[(String, Vec<u8>)]) -> String {
     let mut hash = Sha256::new();
-    for part in [
+    let mut part = |bytes: &[u8]| {
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(bytes);
+    };
+    for text in [
         language.name.as_str(),
         language.compile.as_deref().unwrap_or(""),
         language.interpreter.as_deref().unwrap_or(""),
-        file_name,
+        main,
     ] {
-        hash.update((part.len() as u64).to_le_bytes());
-        hash.update(part.as_bytes());
+        part(text.as_bytes());
     }
-    hash.update(source);
+    for (name, bytes) in files {
+        part(name.as_bytes());
+        part(bytes);
+    }
     let digest = hash.finalize();
     digest[..16].iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -121,6 +129,9 @@ impl Cache {
             compile: language.compile.clone(),
             interpreter: interpreter.map(Path::to_path_buf),
         };
+        // What the compiler wrote under its umask (a JVM's class files)
+        // must be readable by the sandbox's users.
+        open_to_all(staging.path())?;
         let bytes = serde_json::to_vec_pretty(&meta).map_err(|e| e.to_string())?;
         std::fs::write(staging.path().join(META), bytes)
             .map_err(|e| format!("cannot write into the build cache: {e}"))?;
@@ -143,6 +154,25 @@ impl Cache {
     }
 }
 
+/// Directories 0755, files 0644 (0755 when executable).
+fn open_to_all(dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    for entry in walkdir::WalkDir::new(dir).follow_links(false) {
+        let entry = entry.map_err(|e| format!("the build cache: {e}"))?;
+        let Ok(meta) = entry.metadata() else { continue };
+        let mode = if meta.is_dir() || meta.permissions().mode() & 0o111 != 0 {
+            0o755
+        } else if meta.is_file() {
+            0o644
+        } else {
+            continue;
+        };
+        std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(mode))
+            .map_err(|e| format!("{}: {e}", entry.path().display()))?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,14 +180,22 @@ mod tests {
     #[test]
     fn key_depends_on_source_name_and_commands() {
         let c = &crate::submission::builtin_languages()[0];
-        let base = key(c, "a.c", b"int main(){}");
+        let one = |name: &str, text: &[u8]| vec![(name.to_string(), text.to_vec())];
+        let base = key(c, "a.c", &one("a.c", b"int main(){}"));
         assert_eq!(base.len(), 32);
-        assert_eq!(base, key(c, "a.c", b"int main(){}"));
-        assert_ne!(base, key(c, "a.c", b"int main(){ }"));
-        assert_ne!(base, key(c, "b.c", b"int main(){}"));
+        assert_eq!(base, key(c, "a.c", &one("a.c", b"int main(){}")));
+        assert_ne!(base, key(c, "a.c", &one("a.c", b"int main(){ }")));
+        assert_ne!(base, key(c, "b.c", &one("b.c", b"int main(){}")));
         let mut other = c.clone();
         other.compile = Some("gcc -O0 -o {bin} {src}".into());
-        assert_ne!(base, key(&other, "a.c", b"int main(){}"));
+        assert_ne!(base, key(&other, "a.c", &one("a.c", b"int main(){}")));
+        let mut two = one("a.c", b"int main(){}");
+        two.push(("b.h".into(), b"#define X".to_vec()));
+        assert_ne!(
+            base,
+            key(c, "a.c", &two),
+            "an include file is part of the build"
+        );
     }
 
     #[test]

@@ -19,6 +19,8 @@
 //! must not stick).
 
 pub mod cache;
+pub mod languages;
+mod source;
 
 use crate::exec::process::{Launch, Trust, launch, resolve_program, resolve_sandboxed_program};
 use crate::exec::sandbox::Sandbox;
@@ -27,70 +29,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// How to build and run sources of one language.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Language {
-    /// `c`, `cpp`, `rust`, `python`, `pascal`, or a judge.toml name.
-    pub name: String,
-    /// File extensions without the dot (`cpp`, `cc`).
-    pub extensions: Vec<String>,
-    /// The compile command template, if the language compiles.
-    pub compile: Option<String>,
-    /// The run command template.
-    pub run: String,
-    /// A command whose first output line is the interpreter's absolute path
-    /// (`{interpreter}`), resolved at build time.
-    pub interpreter: Option<String>,
-}
-
-/// The built-in languages (README "Source submissions").
-pub fn builtin_languages() -> Vec<Language> {
-    let language = |name: &str, extensions: &[&str], compile: &str, run: &str| Language {
-        name: name.to_string(),
-        extensions: extensions.iter().map(|e| e.to_string()).collect(),
-        compile: Some(compile.to_string()),
-        run: run.to_string(),
-        interpreter: None,
-    };
-    vec![
-        language(
-            "c",
-            &["c"],
-            "gcc -O2 -std=gnu11 -o {bin} {src} -lm",
-            "{bin}",
-        ),
-        language(
-            "cpp",
-            &["cpp", "cc", "cxx", "c++"],
-            "g++ -O2 -std=gnu++17 -o {bin} {src}",
-            "{bin}",
-        ),
-        language(
-            "rust",
-            &["rs"],
-            "rustc -O --edition 2021 -o {bin} {src}",
-            "{bin}",
-        ),
-        Language {
-            interpreter: Some("python3 -c 'import sys; print(sys.executable)'".to_string()),
-            ..language(
-                "python",
-                &["py"],
-                // A syntax check that writes nothing beside the source.
-                "{interpreter} -c 'import sys; compile(open(sys.argv[1], \"rb\").read(), sys.argv[1], \"exec\")' {src}",
-                "{interpreter} {src}",
-            )
-        },
-        language("pascal", &["pas", "pp"], "fpc -O2 -o{bin} {src}", "{bin}"),
-    ]
-}
-
-/// A source submission: the file and its language.
-#[derive(Clone, Debug)]
-pub struct Source {
-    pub path: PathBuf,
-    pub language: Language,
-}
+pub use languages::{Language, builtin_languages, canonical_name};
+pub use source::Source;
 
 /// Everything builds need: the languages, the compile limit, the cache.
 #[derive(Clone, Debug)]
@@ -112,6 +52,12 @@ pub struct Executable {
     pub from_cache: bool,
     /// How long the compilation took, when there was one now.
     pub compile_time: Option<Duration>,
+    /// Whether RLIMIT_AS may carry the memory limit (false for a JVM).
+    pub address_space: bool,
+    /// The build directory, when the program needs all of it (a
+    /// multi-file interpreted submission imports its other files): the
+    /// sandbox stages it whole.
+    pub build_dir: Option<PathBuf>,
 }
 
 /// What building a source gave.
@@ -157,8 +103,14 @@ pub enum SourceError {
         dir: PathBuf,
         extensions: Vec<String>,
     },
-    #[error("{}: a directory with {} source files ({}); a submission is one source", .dir.display(), .files.len(), .files.join(", "))]
+    #[error("{}: a directory with sources of several languages ({}); a submission is sources of one language", .dir.display(), .files.join(", "))]
     SeveralSources { dir: PathBuf, files: Vec<String> },
+    #[error("{}: {reason} ({}); name the main file with an entrypoint (submissions.yaml)", .dir.display(), .files.join(", "))]
+    NoEntry {
+        dir: PathBuf,
+        reason: String,
+        files: Vec<String>,
+    },
 }
 
 /// Why a source submission has no program: the compiler's verdict.
@@ -182,79 +134,15 @@ impl Toolchain {
         }
     }
 
-    /// The language of a file, by its extension.
-    pub fn language_of(&self, path: &Path) -> Option<&Language> {
-        let ext = path.extension()?.to_str()?;
-        self.languages
-            .iter()
-            .find(|l| l.extensions.iter().any(|e| e == ext))
-    }
-
     /// The language called `name` (`--language`).
     pub fn language_named(&self, name: &str) -> Result<&Language, SourceError> {
         self.languages
             .iter()
-            .find(|l| l.name == name)
+            .find(|l| l.name == name || l.name == canonical_name(name))
             .ok_or_else(|| SourceError::UnknownLanguage {
                 name: name.to_string(),
                 known: self.languages.iter().map(|l| l.name.clone()).collect(),
             })
-    }
-
-    /// The source a path means: a file with a known extension, or a
-    /// directory holding exactly one such file (hidden files aside).
-    /// `Ok(None)`: not a source (a command line, or a file to run as it is).
-    pub fn find_source(&self, path: &Path) -> Result<Option<Source>, SourceError> {
-        let Ok(meta) = std::fs::metadata(path) else {
-            return Ok(None);
-        };
-        if meta.is_file() {
-            return Ok(self.language_of(path).map(|language| Source {
-                path: path.to_path_buf(),
-                language: language.clone(),
-            }));
-        }
-        if !meta.is_dir() {
-            return Ok(None);
-        }
-        let entries = std::fs::read_dir(path).map_err(|e| SourceError::Unreadable {
-            dir: path.to_path_buf(),
-            reason: e.to_string(),
-        })?;
-        let mut sources: Vec<Source> = Vec::new();
-        for entry in entries.flatten() {
-            let file = entry.path();
-            let hidden = entry.file_name().to_string_lossy().starts_with('.');
-            if hidden || !file.is_file() {
-                continue;
-            }
-            if let Some(language) = self.language_of(&file) {
-                sources.push(Source {
-                    path: file,
-                    language: language.clone(),
-                });
-            }
-        }
-        sources.sort_by(|a, b| a.path.cmp(&b.path));
-        match sources.len() {
-            1 => Ok(sources.pop()),
-            0 => Err(SourceError::NoSource {
-                dir: path.to_path_buf(),
-                extensions: self
-                    .languages
-                    .iter()
-                    .flat_map(|l| l.extensions.iter().map(|e| format!(".{e}")))
-                    .collect(),
-            }),
-            _ => Err(SourceError::SeveralSources {
-                dir: path.to_path_buf(),
-                files: sources
-                    .iter()
-                    .filter_map(|s| s.path.file_name())
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .collect(),
-            }),
-        }
     }
 
     /// Build a source (or take it from the cache). `slot` is the sandbox
@@ -265,33 +153,14 @@ impl Toolchain {
         sandbox: &Sandbox,
         slot: usize,
     ) -> Result<Built, BuildError> {
-        let bytes = std::fs::read(&source.path).map_err(|e| {
-            BuildError::Internal(format!("cannot read {}: {e}", source.path.display()))
-        })?;
         let language = &source.language;
-        let mut file_name = source
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "source".to_string());
-        // A source of a forced language (`--language`) gets the language's
-        // extension, which compilers go by.
-        let ext = source.path.extension().and_then(|e| e.to_str());
-        if let Some(first) = language.extensions.first()
-            && !ext.is_some_and(|e| language.extensions.iter().any(|l| l == e))
-        {
-            let stem = source
-                .path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "source".to_string());
-            file_name = format!("{stem}.{first}");
-        }
-        let key = cache::key(language, &file_name, &bytes);
+        let (main, files) = read_files(source)?;
+        let key = cache::key(language, &main, &files);
         let shown = source.path.display().to_string();
         let cache = cache::Cache::new(&self.cache);
         if let Some(entry) = cache.lookup(&key) {
-            let executable = self.executable(language, &entry, true, None, &shown)?;
+            let mut executable = self.executable(language, &entry, true, None, &shown)?;
+            executable.build_dir = needs_dir(language, &files).then(|| entry.dir.clone());
             return Ok(Built::Ready(executable));
         }
         // The tools must exist before anything is staged.
@@ -315,10 +184,34 @@ impl Toolchain {
             }
         }
         let staging = cache.stage().map_err(BuildError::Internal)?;
-        let src = staging.path().join(&file_name);
-        std::fs::write(&src, &bytes)
-            .map_err(|e| BuildError::Internal(format!("cannot write {}: {e}", src.display())))?;
-        let mut places = Places::new(staging.path(), &file_name);
+        for (rel, bytes) in &files {
+            let path = staging.path().join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| {
+                    BuildError::Internal(format!("cannot write {}: {e}", parent.display()))
+                })?;
+            }
+            std::fs::write(&path, bytes).map_err(|e| {
+                BuildError::Internal(format!("cannot write {}: {e}", path.display()))
+            })?;
+        }
+        let main_bytes = files
+            .iter()
+            .find(|(rel, _)| *rel == main)
+            .map(|(_, b)| b.as_slice())
+            .unwrap_or_default();
+        let mut places = Places::new(staging.path(), &main, language, main_bytes);
+        places.files = files
+            .iter()
+            .filter(|(rel, _)| {
+                Path::new(rel)
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| language.extensions.iter().any(|l| l == e))
+                    || *rel == main
+            })
+            .map(|(rel, _)| staging.path().join(rel).to_string_lossy().into_owned())
+            .collect();
         let started = Instant::now();
         if let Some(words) = &interpreter_words {
             match self.resolve_interpreter(words, sandbox, slot)? {
@@ -335,7 +228,7 @@ impl Toolchain {
         if let Some(compile) = &language.compile {
             let words: Vec<String> = split(compile)?
                 .iter()
-                .map(|w| places.substitute(w))
+                .flat_map(|w| places.expand(w))
                 .collect();
             let program =
                 resolve_program(&words[0]).map_err(|_| missing("compiler", words[0].clone()))?;
@@ -350,12 +243,14 @@ impl Toolchain {
             .commit(
                 staging,
                 &key,
-                &file_name,
+                &main,
                 places.interpreter.as_deref(),
                 language,
             )
             .map_err(BuildError::Internal)?;
-        let executable = self.executable(language, &entry, false, Some(compile_time), &shown)?;
+        let mut executable =
+            self.executable(language, &entry, false, Some(compile_time), &shown)?;
+        executable.build_dir = needs_dir(language, &files).then(|| entry.dir.clone());
         Ok(Built::Ready(executable))
     }
 
@@ -377,6 +272,7 @@ impl Toolchain {
                 limits: &self.compile_limits(),
                 slot,
                 trust: Trust::Trusted,
+                address_space: true,
             },
         )
         .map_err(|e| match e {
@@ -436,11 +332,12 @@ impl Toolchain {
         compile_time: Option<Duration>,
         shown: &str,
     ) -> Result<Executable, BuildError> {
-        let mut places = Places::new(&entry.dir, &entry.source_name);
+        let main_bytes = std::fs::read(entry.dir.join(&entry.source_name)).unwrap_or_default();
+        let mut places = Places::new(&entry.dir, &entry.source_name, language, &main_bytes);
         places.interpreter = entry.interpreter.clone();
         let words: Vec<String> = split(&language.run)?
             .iter()
-            .map(|w| places.substitute(w))
+            .flat_map(|w| places.expand(w))
             .collect();
         let program = resolve_sandboxed_program(&words[0]).map_err(|e| {
             BuildError::Internal(format!(
@@ -455,6 +352,8 @@ impl Toolchain {
                 .unwrap_or_else(|_| words.join(" ")),
             from_cache,
             compile_time,
+            address_space: language.address_space,
+            build_dir: None,
         })
     }
 }
@@ -465,38 +364,122 @@ fn split(command: &str) -> Result<Vec<String>, BuildError> {
         .ok_or_else(|| BuildError::Internal(format!("{command:?} is not a command line")))
 }
 
-/// The values of a template's placeholders.
+/// Whether a built program needs its whole build directory at run time:
+/// several files (an interpreted submission imports the others), or a run
+/// command naming `{dir}` (a JVM's class path).
+fn needs_dir(language: &Language, files: &[StagedFile]) -> bool {
+    files.len() > 1 || language.run.contains("{dir}")
+}
+
+/// The values of a template's placeholders (see [`languages`]).
 struct Places {
     src: String,
     bin: String,
     dir: String,
+    main: String,
+    /// Every source file of the language (`{files}`), absolute.
+    files: Vec<String>,
     interpreter: Option<PathBuf>,
 }
 
 impl Places {
-    fn new(dir: &Path, file_name: &str) -> Places {
-        let stem = Path::new(file_name)
+    fn new(dir: &Path, main_rel: &str, language: &Language, main_bytes: &[u8]) -> Places {
+        let stem = Path::new(main_rel)
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "program".to_string());
+        let src = dir.join(main_rel).to_string_lossy().into_owned();
         Places {
-            src: dir.join(file_name).to_string_lossy().into_owned(),
+            files: vec![src.clone()],
+            src,
             bin: dir.join(stem).to_string_lossy().into_owned(),
             dir: dir.to_string_lossy().into_owned(),
+            main: languages::main_name(&language.name, main_rel, main_bytes),
             interpreter: None,
         }
     }
 
-    fn substitute(&self, word: &str) -> String {
+    /// A template word with its placeholders filled in: `{files}` alone is
+    /// one word per file. `{memory_mib}` is left for the run.
+    fn expand(&self, word: &str) -> Vec<String> {
+        if word == "{files}" {
+            return self.files.clone();
+        }
         let mut out = word
             .replace("{src}", &self.src)
             .replace("{bin}", &self.bin)
-            .replace("{dir}", &self.dir);
+            .replace("{dir}", &self.dir)
+            .replace("{main}", &self.main);
         if let Some(i) = &self.interpreter {
             out = out.replace("{interpreter}", &i.to_string_lossy());
         }
-        out
+        vec![out]
     }
+}
+
+/// A file as it is staged for a build: its relative name and bytes.
+type StagedFile = (String, Vec<u8>);
+
+/// A source's files as they are staged: (relative name, bytes), the
+/// sources first and then the include files they do not replace, and the
+/// main file's name. A single file of a forced language (`--language`)
+/// gets the language's extension, which compilers go by.
+fn read_files(source: &Source) -> Result<(String, Vec<StagedFile>), BuildError> {
+    let root = source.root();
+    let read = |path: &Path| {
+        std::fs::read(path)
+            .map_err(|e| BuildError::Internal(format!("cannot read {}: {e}", path.display())))
+    };
+    let language = &source.language;
+    let mut main = source.main.to_string_lossy().into_owned();
+    let ext = source.main.extension().and_then(|e| e.to_str());
+    let renamed = match language.extensions.first() {
+        Some(first)
+            if source.files.len() == 1
+                && !ext.is_some_and(|e| language.extensions.iter().any(|l| l == e)) =>
+        {
+            let stem = source
+                .main
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "source".to_string());
+            Some(format!("{stem}.{first}"))
+        }
+        _ => None,
+    };
+    let mut files = Vec::new();
+    for rel in &source.files {
+        let bytes = read(&root.join(rel))?;
+        let mut name = rel.to_string_lossy().into_owned();
+        if let Some(new) = &renamed
+            && name == main
+        {
+            name = new.clone();
+        }
+        files.push((name, bytes));
+    }
+    if let Some(new) = renamed {
+        main = new;
+    }
+    for dir in &source.includes {
+        for entry in walkdir::WalkDir::new(dir).follow_links(true).max_depth(8) {
+            let Ok(entry) = entry else { continue };
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let rel = entry
+                .path()
+                .strip_prefix(dir)
+                .unwrap_or(entry.path())
+                .to_string_lossy()
+                .into_owned();
+            if files.iter().any(|(name, _)| *name == rel) {
+                continue;
+            }
+            files.push((rel, read(entry.path())?));
+        }
+    }
+    Ok((main, files))
 }
 
 /// How many lines of the compiler's output a compile error keeps.

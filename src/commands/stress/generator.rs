@@ -73,6 +73,7 @@ impl Generator {
                 limits: &limits,
                 slot: 0,
                 trust: Trust::Trusted,
+                address_space: true,
             },
         )
         .map_err(|e| match e {

@@ -315,9 +315,15 @@ impl Sandbox {
             .map_err(|e| format!("{}: {e}", dir.display()))?;
         let name = path.file_name().unwrap_or(std::ffi::OsStr::new("program"));
         let copy = dir.join(name);
-        std::fs::copy(path, &copy)
-            .and_then(|_| std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)))
-            .map_err(|e| e.to_string())?;
+        if path.is_dir() {
+            copy_tree(path, &copy)?;
+        } else {
+            std::fs::copy(path, &copy)
+                .and_then(|_| {
+                    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755))
+                })
+                .map_err(|e| e.to_string())?;
+        }
         staged.push((path.to_path_buf(), copy.clone()));
         Ok(copy)
     }
@@ -432,6 +438,39 @@ fn reachable_by_others(path: &Path) -> bool {
     let file = mode(&real);
     let file_ok = file & 0o004 != 0 && (file & 0o111 == 0 || file & 0o001 != 0);
     file_ok && real.ancestors().skip(1).all(|dir| mode(dir) & 0o001 != 0)
+}
+
+/// Copy a built program's directory (a JVM class path) where the
+/// sandbox's users can read it: directories 0755, files 0644, or 0755
+/// when executable. Symbolic links are not followed.
+fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    for entry in walkdir::WalkDir::new(from).follow_links(false) {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let rel = entry.path().strip_prefix(from).map_err(|e| e.to_string())?;
+        let target = to.join(rel);
+        let kind = entry.file_type();
+        let result = if kind.is_dir() {
+            std::fs::create_dir_all(&target).and_then(|()| {
+                std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755))
+            })
+        } else if kind.is_file() {
+            let executable = entry
+                .metadata()
+                .map(|m| m.permissions().mode() & 0o111 != 0)
+                .unwrap_or(false);
+            std::fs::copy(entry.path(), &target).and_then(|_| {
+                std::fs::set_permissions(
+                    &target,
+                    std::fs::Permissions::from_mode(if executable { 0o755 } else { 0o644 }),
+                )
+            })
+        } else {
+            continue;
+        };
+        result.map_err(|e| format!("{}: {e}", target.display()))?;
+    }
+    Ok(())
 }
 
 /// Remove a directory tree even if a program made parts of it unreadable

@@ -113,7 +113,10 @@ impl SlotGuard<'_> {
     }
 
     /// The limits and switches applied between fork and exec.
-    pub fn child_setup(&self, limits: &Limits) -> ChildSetup {
+    /// `address_space`: whether RLIMIT_AS may carry the memory limit when
+    /// no cgroup does (false for a JVM, which reserves far more address
+    /// space than it uses and gets its heap size from the limit instead).
+    pub fn child_setup(&self, limits: &Limits, address_space: bool) -> ChildSetup {
         let unlimited = libc::RLIM_INFINITY;
         let cpu = cpu_soft_limit(limits.time).as_secs().max(1);
         let mut rlimits = vec![
@@ -128,6 +131,7 @@ impl SlotGuard<'_> {
         let cgroup_limits_memory = self.cgroup.as_ref().is_some_and(|cg| cg.limits_memory());
         if let Some(memory) = limits.memory
             && !cgroup_limits_memory
+            && address_space
         {
             rlimits.push((libc::RLIMIT_AS, memory, memory));
         }

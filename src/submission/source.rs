@@ -1,0 +1,281 @@
+//! What a submission path holds: one source file, or a directory of
+//! sources of one language (a multi-file submission), with its main file.
+//!
+//! The main file of a directory (`{src}`, `{main}`): the one an
+//! `entrypoint` names; else, by language:
+//! - Java: the file declaring `static void main`; Kotlin: `fun main`;
+//! - Python: `__main__.py`, `main.py`, the file testing
+//!   `__name__ == "__main__"`, or the file named after the directory;
+//! - JavaScript: `main.js`, `index.js`, or the file named after the
+//!   directory;
+//! - C, C++ and the rest: the file defining `main(` (all files are compiled
+//!   together through `{files}`);
+//! - a single file is always the main file.
+//!
+//! When no rule decides, the error names the files and asks for an
+//! `entrypoint`. A `.py` file whose first line is `#!…python2` is Python 2.
+
+use super::languages::Language;
+use super::{SourceError, Toolchain};
+use std::path::{Path, PathBuf};
+
+/// A source submission: its files, its main file and its language.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The file, or the directory of a multi-file submission.
+    pub path: PathBuf,
+    pub language: Language,
+    /// Every source file of the language, relative to the directory (for a
+    /// single file: its name), sorted.
+    pub files: Vec<PathBuf>,
+    /// The main file, relative like `files`.
+    pub main: PathBuf,
+    /// Directories whose files are copied beside the sources before the
+    /// build (a package's `include/<language>/` and `include/default/`).
+    pub includes: Vec<PathBuf>,
+}
+
+impl Source {
+    /// A single-file source.
+    pub fn file(path: &Path, language: Language) -> Source {
+        let name = PathBuf::from(path.file_name().unwrap_or(path.as_os_str()));
+        Source {
+            path: path.to_path_buf(),
+            language,
+            files: vec![name.clone()],
+            main: name,
+            includes: Vec::new(),
+        }
+    }
+
+    /// The directory the files are relative to.
+    pub fn root(&self) -> &Path {
+        if self.path.is_dir() {
+            &self.path
+        } else {
+            self.path.parent().unwrap_or(Path::new("."))
+        }
+    }
+}
+
+impl Toolchain {
+    /// The language of a file: by its extension, and for a `.py` file by a
+    /// `#!…python2` first line.
+    pub fn language_of(&self, path: &Path) -> Option<&Language> {
+        let ext = path.extension()?.to_str()?;
+        let language = self
+            .languages
+            .iter()
+            .find(|l| l.extensions.iter().any(|e| e == ext))?;
+        let python2 = ext == "py"
+            && first_line(path).is_some_and(|l| l.starts_with("#!") && l.contains("python2"));
+        if python2 && let Some(two) = self.languages.iter().find(|l| l.name == "python2") {
+            return Some(two);
+        }
+        Some(language)
+    }
+
+    /// The source a path means: a file of a known language, or a directory
+    /// of sources of one language. `Ok(None)`: not a source (a command
+    /// line, or a file to run as it is). `entry`: the main file, when the
+    /// package names one.
+    pub fn find_source(&self, path: &Path) -> Result<Option<Source>, SourceError> {
+        self.find_source_with(path, None)
+    }
+
+    /// [`Toolchain::find_source`] with a given entry point (a file name in
+    /// the directory, or a Java class name).
+    pub fn find_source_with(
+        &self,
+        path: &Path,
+        entry: Option<&str>,
+    ) -> Result<Option<Source>, SourceError> {
+        let Ok(meta) = std::fs::metadata(path) else {
+            return Ok(None);
+        };
+        if meta.is_file() {
+            return Ok(self
+                .language_of(path)
+                .map(|language| Source::file(path, language.clone())));
+        }
+        if !meta.is_dir() {
+            return Ok(None);
+        }
+        let files = source_files(self, path)?;
+        let Some((language, _)) = files.first() else {
+            return Err(SourceError::NoSource {
+                dir: path.to_path_buf(),
+                extensions: self
+                    .languages
+                    .iter()
+                    .flat_map(|l| l.extensions.iter().map(|e| format!(".{e}")))
+                    .collect(),
+            });
+        };
+        let language = language.clone();
+        if files.iter().any(|(l, _)| l.name != language.name) {
+            return Err(SourceError::SeveralSources {
+                dir: path.to_path_buf(),
+                files: files
+                    .iter()
+                    .map(|(l, f)| format!("{} ({})", f.display(), l.name))
+                    .collect(),
+            });
+        }
+        let rel: Vec<PathBuf> = files.into_iter().map(|(_, f)| f).collect();
+        let main = main_file(path, &language, &rel, entry)?;
+        Ok(Some(Source {
+            path: path.to_path_buf(),
+            language,
+            files: rel,
+            main,
+            includes: Vec::new(),
+        }))
+    }
+}
+
+fn first_line(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let text = String::from_utf8_lossy(&head[..n]);
+    text.lines().next().map(str::to_string)
+}
+
+/// The source files under a directory (hidden names skipped), each with
+/// its language, relative and sorted.
+fn source_files(
+    toolchain: &Toolchain,
+    dir: &Path,
+) -> Result<Vec<(Language, PathBuf)>, SourceError> {
+    let mut found = Vec::new();
+    let walk = walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .max_depth(8)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for entry in walk {
+        let entry = entry.map_err(|e| SourceError::Unreadable {
+            dir: dir.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        if let Some(language) = toolchain.language_of(entry.path()) {
+            let rel = entry
+                .path()
+                .strip_prefix(dir)
+                .unwrap_or(entry.path())
+                .to_path_buf();
+            found.push((language.clone(), rel));
+        }
+    }
+    found.sort_by(|a, b| a.1.cmp(&b.1));
+    Ok(found)
+}
+
+/// The main file of a directory's sources (see the module's rules).
+fn main_file(
+    dir: &Path,
+    language: &Language,
+    files: &[PathBuf],
+    entry: Option<&str>,
+) -> Result<PathBuf, SourceError> {
+    if let Some(entry) = entry {
+        // A file name, or a class name (`Main`, `se.kth.Main`).
+        let as_class = entry.replace('.', "/");
+        return files
+            .iter()
+            .find(|f| {
+                f.as_os_str() == entry
+                    || f.file_name().is_some_and(|n| n == entry)
+                    || f.with_extension("").as_os_str() == as_class.as_str()
+                    || f.file_stem().is_some_and(|s| s == entry)
+            })
+            .cloned()
+            .ok_or_else(|| SourceError::NoEntry {
+                dir: dir.to_path_buf(),
+                reason: format!("the entry point {entry:?} is none of its files"),
+                files: names(files),
+            });
+    }
+    if let [one] = files {
+        return Ok(one.clone());
+    }
+    let read = |f: &PathBuf| std::fs::read(dir.join(f)).unwrap_or_default();
+    let contains = |f: &PathBuf, needles: &[&str]| {
+        let text = String::from_utf8_lossy(&read(f)).into_owned();
+        needles.iter().any(|n| text.contains(n))
+    };
+    let named = |names: &[&str]| {
+        files
+            .iter()
+            .find(|f| f.file_name().is_some_and(|n| names.iter().any(|m| n == *m)))
+            .cloned()
+    };
+    let dir_name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let after_dir = || {
+        files
+            .iter()
+            .find(|f| {
+                f.file_stem()
+                    .is_some_and(|s| s.to_string_lossy() == dir_name)
+            })
+            .cloned()
+    };
+    let only = |candidates: Vec<&PathBuf>| match candidates.as_slice() {
+        [one] => Some((*one).clone()),
+        _ => None,
+    };
+    let found = match language.name.as_str() {
+        "java" => only(
+            files
+                .iter()
+                .filter(|f| contains(f, &["static void main", "static public void main"]))
+                .collect(),
+        ),
+        "kotlin" => only(
+            files
+                .iter()
+                .filter(|f| contains(f, &["fun main"]))
+                .collect(),
+        ),
+        "python3" | "python2" => named(&["__main__.py", "main.py"])
+            .or_else(|| {
+                only(
+                    files
+                        .iter()
+                        .filter(|f| {
+                            contains(f, &["__name__ == \"__main__\"", "__name__ == '__main__'"])
+                        })
+                        .collect(),
+                )
+            })
+            .or_else(after_dir),
+        "javascript" => named(&["main.js", "index.js"]).or_else(after_dir),
+        _ => only(
+            files
+                .iter()
+                .filter(|f| contains(f, &["main(", "main ("]))
+                .collect(),
+        )
+        .or_else(|| named(&["main.rs"])),
+    };
+    found.ok_or_else(|| SourceError::NoEntry {
+        dir: dir.to_path_buf(),
+        reason: format!(
+            "{} {} sources and no rule picks the main one",
+            files.len(),
+            language.name
+        ),
+        files: names(files),
+    })
+}
+
+fn names(files: &[PathBuf]) -> Vec<String> {
+    files.iter().map(|f| f.display().to_string()).collect()
+}

@@ -1,0 +1,140 @@
+//! Submissions as contest packages hold them: a C++ submission including a
+//! header from the package's `include/cpp/`, multi-file C++, Python and
+//! Java directories, single-file Java (a class named after its file), and
+//! a directory whose main file no rule can pick (named, not run).
+
+mod common;
+use common::*;
+
+fn package(s: &Scratch) {
+    s.write(
+        "p/problem.yaml",
+        "name: Plus one\nlimits:\n  time_limit: 4\n",
+    );
+    s.write("p/data/sample/1.in", "1\n");
+    s.write("p/data/sample/1.ans", "2\n");
+    s.write("p/data/secret/1.in", "41\n");
+    s.write("p/data/secret/1.ans", "42\n");
+}
+
+fn verify(s: &Scratch) -> Ran {
+    let mut cmd = s.judge();
+    cmd.args(["verify", "p"]);
+    run(cmd)
+}
+
+fn agrees(ran: &Ran, name: &str) -> bool {
+    ran.stdout
+        .lines()
+        .any(|l| l.contains(name) && l.trim_start().starts_with("ok"))
+}
+
+#[test]
+fn include_and_multi_file_c_and_python() {
+    let s = Scratch::new();
+    package(&s);
+    // include/cpp/plus.h is copied beside every C++ submission.
+    s.write(
+        "p/include/cpp/plus.h",
+        "inline int plus_one(int x) { return x + 1; }\n",
+    );
+    s.write(
+        "p/submissions/accepted/inc.cpp",
+        "#include <cstdio>\n#include \"plus.h\"\nint main(){int x; std::scanf(\"%d\",&x); std::printf(\"%d\\n\", plus_one(x));}\n",
+    );
+    // Two C files compiled together.
+    s.write(
+        "p/submissions/accepted/two/main.c",
+        "#include <stdio.h>\nint inc(int);\nint main(void){int x; scanf(\"%d\",&x); printf(\"%d\\n\", inc(x)); return 0;}\n",
+    );
+    s.write(
+        "p/submissions/accepted/two/inc.c",
+        "int inc(int x) { return x + 1; }\n",
+    );
+    // Python importing its second file.
+    s.write(
+        "p/submissions/accepted/py/sol.py",
+        "import helper\nif __name__ == \"__main__\":\n    print(helper.inc(int(input())))\n",
+    );
+    s.write(
+        "p/submissions/accepted/py/helper.py",
+        "def inc(x):\n    return x + 1\n",
+    );
+    // Two Python files, no entry point: named, not run.
+    s.write("p/submissions/accepted/lost/a.py", "print(1)\n");
+    s.write("p/submissions/accepted/lost/b.py", "print(2)\n");
+    let ran = verify(&s);
+    let out = format!("{}\n{}", ran.stdout, ran.stderr);
+    assert!(agrees(&ran, "accepted/inc.cpp"), "{out}");
+    assert!(agrees(&ran, "accepted/two"), "{out}");
+    if installed("python3") {
+        assert!(agrees(&ran, "accepted/py"), "{out}");
+    } else {
+        println!("not run: python3 is not installed (a multi-file Python submission)");
+    }
+    assert!(
+        out.contains("2 python3 sources and no rule picks the main one (a.py, b.py)"),
+        "{out}"
+    );
+    assert_ne!(
+        ran.code, 0,
+        "a submission that cannot be built fails verify: {out}"
+    );
+
+    // Without the include directory the C++ submission does not compile.
+    std::fs::remove_dir_all(s.path().join("p/include")).unwrap();
+    std::fs::remove_dir_all(s.path().join("p/submissions/accepted/lost")).unwrap();
+    let ran = verify(&s);
+    assert!(
+        ran.stdout.contains("accepted/inc.cpp") && ran.stdout.contains("CE"),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn java_single_file_and_multi_file() {
+    if !installed("javac") || !installed("java") {
+        println!("not run: javac/java are not installed (Java submissions)");
+        return;
+    }
+    let s = Scratch::new();
+    package(&s);
+    s.write(
+        "p/submissions/accepted/PlusOne.java",
+        "import java.util.Scanner;\npublic class PlusOne { public static void main(String[] a) { System.out.println(new Scanner(System.in).nextInt() + 1); } }\n",
+    );
+    s.write(
+        "p/submissions/accepted/multi/Main.java",
+        "import java.util.Scanner;\npublic class Main { public static void main(String[] a) { System.out.println(Helper.inc(new Scanner(System.in).nextInt())); } }\n",
+    );
+    s.write(
+        "p/submissions/accepted/multi/Helper.java",
+        "public class Helper { static int inc(int x) { return x + 1; } }\n",
+    );
+    // A heap far past the limit: the JVM's own OutOfMemoryError, a
+    // run-time error as Kattis counts it.
+    s.write(
+        "p/submissions/run_time_error/Hog.java",
+        "import java.util.*;\npublic class Hog { public static void main(String[] a) { List<long[]> l = new ArrayList<>(); while (true) l.add(new long[1 << 20]); } }\n",
+    );
+    s.write(
+        "p/problem.yaml",
+        "name: Plus one\nlimits:\n  time_limit: 4\n  memory: 256\n",
+    );
+    let ran = verify(&s);
+    let out = format!("{}\n{}", ran.stdout, ran.stderr);
+    assert_eq!(ran.code, 0, "{out}");
+    assert!(agrees(&ran, "accepted/PlusOne.java"), "{out}");
+    assert!(agrees(&ran, "accepted/multi"), "{out}");
+    assert!(agrees(&ran, "run_time_error/Hog.java"), "{out}");
+
+    // The same as an unprivileged user (RLIMIT_AS is not used for a JVM).
+    if is_root() {
+        let mut cmd = unprivileged_judge(&s);
+        cmd.args(["verify", "p"]);
+        let ran = run(cmd);
+        let out = format!("{}\n{}", ran.stdout, ran.stderr);
+        assert!(agrees(&ran, "accepted/PlusOne.java"), "unprivileged: {out}");
+    }
+}
