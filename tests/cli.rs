@@ -404,21 +404,33 @@ fn reference_solution_runs_without_submission_and_missing_reference_is_usage() {
 }
 
 #[test]
-fn paths_outside_judge_toml_need_a_problem() {
+fn a_bare_folder_outside_judge_toml_is_a_generic_problem() {
     let s = Scratch::new();
     s.write("data/1.in", "1\n2 3\n");
     s.write("data/1.ans", "5\n");
+    s.write("data/2.in", "1\n7 7\n");
+    s.write("data/2.ans", "14\n");
     let ab = build("c", "ab", AB_C);
     let mut cmd = s.judge();
-    cmd.args(["run", "data", "--submission"]).arg(&ab);
+    cmd.args(["run", "data", "--format", "json", "--submission"])
+        .arg(&ab);
     let ran = run(cmd);
-    assert_eq!(ran.code, 2);
+    assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
     assert!(
-        ran.stderr
-            .contains("say which problem it is with --problem NAME"),
+        ran.stderr.contains(
+            "data: no judge.toml or problem package; judged as problem \"data\", outputs compared as tokens"
+        ),
         "{}",
         ran.stderr
     );
+    let report = ran.json();
+    assert_eq!(report["problems"][0]["name"], "data");
+    assert_eq!(report["summary"]["AC"], 2);
+    // A wrong program is judged by the same comparison.
+    let wrong = build("c", "wrong_on_seven", WRONG_ON_SEVEN_C);
+    let mut cmd = s.judge();
+    cmd.args(["run", "data", "-q", "--submission"]).arg(&wrong);
+    assert_eq!(run(cmd).code, 1);
     let mut cmd = s.judge();
     cmd.args([
         "run",

@@ -156,6 +156,28 @@ fn chosen_for_path(
     }
 }
 
+/// A bare folder (or `.in` file) outside any judge.toml and package: a
+/// generic problem named after its folder, said in one line.
+fn generic_folder(path: &Path, overrides: &Overrides) -> Result<Chosen, Failure> {
+    let folder = if path.is_dir() {
+        path
+    } else {
+        path.parent().unwrap_or(Path::new("."))
+    };
+    let name = std::path::absolute(folder)
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "cases".to_string());
+    let problem = config::generic_problem(&name, path.to_path_buf(), overrides)
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    eprintln!(
+        "judge: {}: no judge.toml or problem package; judged as problem {name:?}, outputs compared as {} (--problem NAME for a built-in puzzle)",
+        path.display(),
+        problem.comparison.name()
+    );
+    Ok(Chosen::whole(problem))
+}
+
 /// A path outside judge.toml: a package (or a path in its data/), or cases
 /// of the problem `--problem` names.
 fn unconfigured_path(
@@ -175,11 +197,7 @@ fn unconfigured_path(
         });
     }
     let Some(name) = name else {
-        return Err(Failure::Usage(format!(
-            "{}: not under the cases of any problem in judge.toml, nor a problem package (a directory with problem.yaml); say which problem it is with --problem NAME (a built-in puzzle: {})",
-            path.display(),
-            crate::puzzles::names().join(", ")
-        )));
+        return generic_folder(path, overrides);
     };
     let problem = config::ad_hoc_problem(name, path.to_path_buf(), overrides)
         .map_err(|e| Failure::Usage(e.to_string()))?;

@@ -224,7 +224,27 @@ pub fn ad_hoc_problem(
     cases: PathBuf,
     overrides: &Overrides,
 ) -> Result<Problem, ConfigError> {
-    let puzzle = puzzles::find(name);
+    command_line_problem(name, puzzles::find(name), cases, overrides)
+}
+
+/// A bare folder of `.in`/`.ans` pairs with no judge.toml and no package
+/// (`judge run DIR --submission X`, as `oj test` takes one): a problem named
+/// after the folder, outputs compared as tokens (or as the flags say),
+/// whatever the folder's name.
+pub fn generic_problem(
+    name: &str,
+    cases: PathBuf,
+    overrides: &Overrides,
+) -> Result<Problem, ConfigError> {
+    command_line_problem(name, None, cases, overrides)
+}
+
+fn command_line_problem(
+    name: &str,
+    puzzle: Option<&'static dyn Puzzle>,
+    cases: PathBuf,
+    overrides: &Overrides,
+) -> Result<Problem, ConfigError> {
     let table = ProblemTable::default();
     let root = RootTable::default();
     let mut problem = resolve_with(Sources {
