@@ -409,3 +409,64 @@ fn a_python_checker_runs_with_python3_or_says_it_is_missing() {
         assert!(ran.stderr.contains("python3"), "{}", ran.stderr);
     }
 }
+
+#[test]
+fn a_source_checker_is_built_once_and_cached_across_runs() {
+    let s = Scratch::new();
+    let cache = s.path().join("cache");
+    // testlib.h one level up from the checker: found there.
+    s.write(
+        "checkers/testlib.h",
+        "#include <cstdio>\n#define QUIT_OK() do { std::fprintf(stderr, \"ok same\\n\"); return 0; } while (0)\n",
+    );
+    s.write(
+        "checkers/eq/check.cpp",
+        "#include \"testlib.h\"\n#include <fstream>\n#include <string>\nint main(int, char **argv) { std::ifstream o(argv[2]), a(argv[3]); std::string x, y; o >> x; a >> y; if (x == y) QUIT_OK(); std::fprintf(stderr, \"wrong answer %s\\n\", x.c_str()); return 1; }\n",
+    );
+    s.write("in", "1\n");
+    s.write("good", "3\n");
+    s.write("ans", "3\n");
+    s.write(
+        "judge.toml",
+        "[problem.p]\nchecker = \"checkers/eq/check.cpp\"\n",
+    );
+    let check = || {
+        let mut cmd = s.judge();
+        cmd.env("JUDGE_CACHE_DIR", &cache)
+            .args(["check", "p", "in", "good", "ans"]);
+        run(cmd)
+    };
+    let first = check();
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(first.stderr.trim(), "ok same");
+    let entries = || -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(cache.join("tools"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect()
+    };
+    let built = entries();
+    assert_eq!(built.len(), 1, "{built:?}");
+    let modified = std::fs::metadata(built[0].join("program"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    let second = check();
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_eq!(entries(), built, "the second run compiles nothing");
+    assert_eq!(
+        std::fs::metadata(built[0].join("program"))
+            .unwrap()
+            .modified()
+            .unwrap(),
+        modified
+    );
+    // A change of the header is a new build.
+    s.write(
+        "checkers/testlib.h",
+        "#include <cstdio>\n#define QUIT_OK() do { std::fprintf(stderr, \"ok equal\\n\"); return 0; } while (0)\n",
+    );
+    let third = check();
+    assert_eq!(third.stderr.trim(), "ok equal");
+    assert_eq!(entries().len(), 2);
+}

@@ -219,9 +219,10 @@ impl Tool {
 ///   else all its C sources, else its one `.py` file, else an executable
 ///   `run` in it.
 ///
-/// Binaries live in a temporary directory for as long as the tool (one
-/// judge process); nothing is cached across runs yet. A shared compile
-/// cache can take over by changing this one function.
+/// Binaries are cached across runs under the judge's cache directory
+/// (`tools/<key>/program`), keyed by the compiler, the sources and the
+/// headers beside them: a `judge check` with a `.cpp` checker compiles it
+/// once, not on every call.
 pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, ToolError> {
     let path = match source {
         Source::Name(name) => {
@@ -345,17 +346,30 @@ fn compile(
         Language::Cpp => ("c++", "-std=gnu++17"),
     };
     let compiler_path = resolve_program(compiler).map_err(|e| build(e.to_string()))?;
-    let dir = tempfile::Builder::new()
-        .prefix("judge-tool-")
-        .tempdir()
+    let includes = include_dirs(what);
+    let key = tool_key(&compiler_path, std, sources, &includes);
+    let cache = crate::exec::cache_dir().join("tools");
+    let cached = cache.join(&key).join("program");
+    if cached.is_file() {
+        return Ok(Ready {
+            argv: vec![cached.into_os_string()],
+            _keep: None,
+        });
+    }
+    let dir = std::fs::create_dir_all(&cache)
+        .and_then(|()| {
+            tempfile::Builder::new()
+                .prefix(".build-")
+                .tempdir_in(&cache)
+        })
+        .or_else(|_| tempfile::Builder::new().prefix("judge-tool-").tempdir())
         .map_err(|e| build(format!("cannot create a build directory: {e}")))?;
     let binary = dir.path().join("program");
-    let include = if what.is_dir() {
-        what.to_path_buf()
-    } else {
-        what.parent().unwrap_or(Path::new(".")).to_path_buf()
-    };
-    let mut args: Vec<OsString> = vec!["-O2".into(), std.into(), "-I".into(), include.into()];
+    let mut args: Vec<OsString> = vec!["-O2".into(), std.into()];
+    for include in &includes {
+        args.push("-I".into());
+        args.push(include.clone().into_os_string());
+    }
     args.push("-o".into());
     args.push(binary.clone().into());
     args.extend(sources.iter().map(|s| s.clone().into_os_string()));
@@ -391,15 +405,99 @@ fn compile(
             outcome.exit.describe()
         };
         let errors = String::from_utf8_lossy(&outcome.stderr_tail);
+        let hint = if errors.contains("testlib.h") && errors.contains("No such file") {
+            "\n(testlib.h is looked for beside the source, in the directories above it up to two levels, and where CPATH / CPLUS_INCLUDE_PATH point)"
+        } else {
+            ""
+        };
         return Err(build(format!(
-            "{compiler} failed ({why}):\n{}",
+            "{compiler} failed ({why}):\n{}{hint}",
             errors.trim_end()
         )));
+    }
+    // Into the cache for the next run, complete or not at all; when the
+    // rename fails (another judge was first, or no cache), this run keeps
+    // its own copy.
+    let target = cache.join(&key);
+    if dir.path().starts_with(&cache) {
+        let built = dir.keep();
+        if std::fs::rename(&built, &target).is_ok() || target.join("program").is_file() {
+            let _ = std::fs::remove_dir_all(&built);
+            return Ok(Ready {
+                argv: vec![target.join("program").into_os_string()],
+                _keep: None,
+            });
+        }
+        return Ok(Ready {
+            argv: vec![built.join("program").into_os_string()],
+            _keep: None,
+        });
     }
     Ok(Ready {
         argv: vec![binary.into_os_string()],
         _keep: Some(Arc::new(dir)),
     })
+}
+
+/// Where the compiler looks for headers (`testlib.h`, a package's
+/// `validate.h`): the source's directory, then each directory above it up
+/// to two levels that holds a `testlib.h` (a package's validators
+/// directory, the package itself). CPATH and CPLUS_INCLUDE_PATH reach the
+/// compiler too, as the judge's environment does.
+fn include_dirs(what: &Path) -> Vec<PathBuf> {
+    let own = if what.is_dir() {
+        what.to_path_buf()
+    } else {
+        what.parent().unwrap_or(Path::new(".")).to_path_buf()
+    };
+    let mut dirs = vec![own.clone()];
+    if !own.join("testlib.h").is_file() {
+        dirs.extend(
+            own.ancestors()
+                .skip(1)
+                .take(2)
+                .filter(|d| d.join("testlib.h").is_file())
+                .map(Path::to_path_buf),
+        );
+    }
+    dirs
+}
+
+/// The cache key of a tool build: the compiler, the standard, each source
+/// and every header in the include directories (names and bytes).
+fn tool_key(compiler: &Path, std: &str, sources: &[PathBuf], includes: &[PathBuf]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    let mut part = |bytes: &[u8]| {
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(bytes);
+    };
+    part(compiler.as_os_str().as_encoded_bytes());
+    part(std.as_bytes());
+    for source in sources {
+        part(source.as_os_str().as_encoded_bytes());
+        part(&std::fs::read(source).unwrap_or_default());
+    }
+    for dir in includes {
+        let mut headers: Vec<PathBuf> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                p.extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| matches!(e, "h" | "hpp" | "hh" | "hxx" | "inc"))
+            })
+            .collect();
+        headers.sort();
+        for header in headers {
+            part(header.as_os_str().as_encoded_bytes());
+            part(&std::fs::read(&header).unwrap_or_default());
+        }
+    }
+    let digest = hash.finalize();
+    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Where a tool runs: the sandbox of the judge process and the worker slot.

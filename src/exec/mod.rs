@@ -236,3 +236,22 @@ pub enum RunError {
 pub trait Runner: Send + Sync {
     fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError>;
 }
+
+/// Where built programs are kept across runs: `$JUDGE_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/judge`, else `~/.cache/judge`, else the temporary
+/// directory's `judge-cache`. Submissions' builds go in `compile/`,
+/// checkers' and validators' in `tools/`.
+pub fn cache_dir() -> std::path::PathBuf {
+    use std::path::PathBuf;
+    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(dir) = env("JUDGE_CACHE_DIR") {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = env("XDG_CACHE_HOME") {
+        return PathBuf::from(dir).join("judge");
+    }
+    if let Some(home) = env("HOME") {
+        return PathBuf::from(home).join(".cache").join("judge");
+    }
+    std::env::temp_dir().join("judge-cache")
+}

@@ -17,20 +17,9 @@ use std::path::{Path, PathBuf};
 /// The file that marks a complete entry.
 const META: &str = "judge-build.json";
 
-/// The cache's root directory (see the module doc).
-pub fn default_dir() -> PathBuf {
-    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(dir) = env("JUDGE_CACHE_DIR") {
-        return PathBuf::from(dir);
-    }
-    if let Some(dir) = env("XDG_CACHE_HOME") {
-        return PathBuf::from(dir).join("judge");
-    }
-    if let Some(home) = env("HOME") {
-        return PathBuf::from(home).join(".cache").join("judge");
-    }
-    std::env::temp_dir().join("judge-cache")
-}
+/// The cache's root directory (see the module doc); checkers and
+/// validators are cached beside submissions (`tools/<key>/`).
+pub use crate::exec::cache_dir as default_dir;
 
 /// The key of a build: everything that changes what the compiler makes
 /// (the language's commands, the main file's name, every file's name and
