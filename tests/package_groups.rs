@@ -148,3 +148,77 @@ fn a_failed_assert_in_a_kattis_validator_is_a_rejection_with_a_warning() {
         "{out}"
     );
 }
+
+/// A Kattis answer validator: the answer is one integer on a line.
+const ONE_NUMBER_C: &str = r#"#include <stdio.h>
+int main(void) { long n; char c; if (scanf("%ld%c", &n, &c) == 2 && c == '\n' && getchar() == EOF) return 42; fprintf(stderr, "not one number\n"); return 43; }"#;
+
+#[test]
+fn the_2025_09_folders_of_known_bad_and_good_files() {
+    let s = Scratch::new();
+    s.write(
+        "pkg/problem.yaml",
+        "problem_format_version: 2025-09\nname: Bounded\n",
+    );
+    s.write("pkg/input_validators/bounded.c", BOUNDED_C);
+    s.write("pkg/answer_validators/one.c", ONE_NUMBER_C);
+    s.write("pkg/data/sample/1.in", "7\n");
+    s.write("pkg/data/sample/1.ans", "7\n");
+    s.write("pkg/data/secret/1.in", "9\n");
+    s.write("pkg/data/secret/1.ans", "9\n");
+    // Rejected as it must be, and one the validator wrongly accepts.
+    s.write("pkg/data/invalid_input/zero.in", "0\n");
+    s.write("pkg/data/invalid_input/spaced.in", "5\n");
+    s.write("pkg/data/invalid_answer/two.in", "5\n");
+    s.write("pkg/data/invalid_answer/two.ans", "5 5\n");
+    s.write("pkg/data/invalid_output/wrong.in", "5\n");
+    s.write("pkg/data/invalid_output/wrong.ans", "5\n");
+    s.write("pkg/data/invalid_output/wrong.out", "6\n");
+    s.write("pkg/data/valid_output/spaces.in", "5\n");
+    s.write("pkg/data/valid_output/spaces.ans", "5\n");
+    s.write("pkg/data/valid_output/spaces.out", "  5  \n\n");
+    let mut cmd = s.judge();
+    cmd.args(["validate", "pkg"]);
+    let ran = run(cmd);
+    let out = format!("{}{}", ran.stdout, ran.stderr);
+    assert_ne!(ran.code, 0, "{out}");
+    assert!(
+        out.contains("invalid_input/spaced.in: every input validator accepted it, but data/invalid_input/ says it is invalid"),
+        "{out}"
+    );
+    assert!(
+        out.contains("invalid_input: 1 of 2 rejected as they must be"),
+        "{out}"
+    );
+    assert!(
+        out.contains("invalid_answer: 1 of 1 rejected as they must be"),
+        "{out}"
+    );
+    assert!(
+        out.contains("invalid_output: 1 of 1 rejected as they must be"),
+        "{out}"
+    );
+    assert!(
+        out.contains("valid_output: 1 of 1 accepted as they must be"),
+        "{out}"
+    );
+    assert!(
+        out.contains("answer validators: 2 answers checked, 0 invalid"),
+        "{out}"
+    );
+    assert!(
+        out.contains("validated") && out.contains("1 error"),
+        "{out}"
+    );
+    // A wrong answer in secret/ is caught by the answer validator.
+    s.write("pkg/data/secret/1.ans", "nine\n");
+    std::fs::remove_file(s.path().join("pkg/data/invalid_input/spaced.in")).unwrap();
+    let mut cmd = s.judge();
+    cmd.args(["validate", "pkg"]);
+    let ran = run(cmd);
+    let out = format!("{}{}", ran.stdout, ran.stderr);
+    assert!(
+        out.contains("secret/1.ans: invalid answer (answer validator answer_validators/one.c): not one number"),
+        "{out}"
+    );
+}

@@ -86,6 +86,9 @@ pub struct Problem {
     /// External input validators (`validator`, a package's
     /// `input_validators/`), for `judge validate`.
     pub validators: Vec<InputValidator>,
+    /// A package's `answer_validators/` (2025-09): each answer file on
+    /// standard input, its input's path as the first argument.
+    pub answer_validators: Vec<InputValidator>,
     /// The Kattis-style package the problem comes from, if any.
     pub package: Option<PathBuf>,
     /// What a package's groups change for their cases: each group's
@@ -113,6 +116,7 @@ impl std::fmt::Debug for Problem {
             .field("solution", &self.solution)
             .field("case_groups", &self.case_groups)
             .field("validators", &self.validators)
+            .field("answer_validators", &self.answer_validators)
             .field("package", &self.package)
             .field("groups", &self.groups)
             .field("submissions", &self.submissions)

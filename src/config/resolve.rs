@@ -271,6 +271,19 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
     let base_dir = base.unwrap_or(Path::new("."));
     let tool_time = tools::time_limit(table, root, package)?;
     let validators = tools::validators(table, package, base_dir, tool_time)?;
+    let answer_validators = package
+        .map(|p| {
+            p.answer_validators
+                .iter()
+                .map(|tool| crate::check::external::InputValidator {
+                    tool: tool.clone(),
+                    protocol: crate::check::external::Protocol::Kattis,
+                    time_limit: tool_time,
+                    flags: Vec::new(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     // A package's cases are data/sample then data/secret, unless the table
     // names its own cases.
     let case_groups = if package.is_some() && table.cases.is_none() {
@@ -303,6 +316,7 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
         cases,
         case_groups,
         validators,
+        answer_validators,
         package: package.map(|p| p.root.clone()),
         groups,
         warnings,

@@ -78,6 +78,7 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
         solution: None,
         case_groups: Vec::new(),
         validators: Vec::new(),
+        answer_validators: Vec::new(),
         package: None,
         groups: Vec::new(),
         warnings: Vec::new(),

@@ -12,6 +12,8 @@
 //! warning naming the mutation. Warnings never fail the command; an invalid
 //! file, a wrong answer file or a broken tool does (exit 1).
 
+mod folders;
+
 use super::{Failure, Outcome, load_config, select};
 use crate::cases::Case;
 use crate::check::external::{ExternalChecker, InputValidator, Validity};
@@ -68,10 +70,9 @@ pub fn validate(config_path: Option<&Path>, args: ValidateArgs) -> Outcome {
     for warning in &selected.warnings {
         tally.warn(warning.clone());
     }
-    let needs_tools = selected
-        .problems
-        .iter()
-        .any(|p| !p.validators.is_empty() || p.comparison.checker().is_some());
+    let needs_tools = selected.problems.iter().any(|p| {
+        !p.validators.is_empty() || p.comparison.checker().is_some() || p.package.is_some()
+    });
     let sandbox = if needs_tools {
         Some(
             Sandbox::new(SandboxOptions::default())
@@ -98,6 +99,10 @@ pub fn validate(config_path: Option<&Path>, args: ValidateArgs) -> Outcome {
                 // Probe the checker with the cases whose inputs are valid.
                 let usable: Vec<&Case> = valid.unwrap_or_else(|| cases.iter().collect());
                 validate_answers(problem, checker, &usable, context, &mut tally);
+            }
+            if problem.package.is_some() {
+                checked |= !problem.answer_validators.is_empty();
+                folders::validate(problem, cases, context, &mut tally);
             }
         }
         if !checked {
