@@ -26,6 +26,8 @@ pub enum Origin {
     Comment,
     /// DOMjudge's `@EXPECTED_RESULTS@:` line in the source.
     ExpectedResults,
+    /// A 2025-09 `submissions/submissions.yaml` entry.
+    SubmissionsYaml,
     /// A `[problem.NAME.expect."PATH"]` table in judge.toml.
     Table,
 }
@@ -136,6 +138,18 @@ impl Expectation {
             ("check_manually", _) => return named(None, None, "check_manually"),
             ("rejected", Dialect::Kattis | Dialect::DomJudge) => {
                 return named(None, Some(failures()), "rejected");
+            }
+            // 2023-07 and later: too slow or crashing, never wrong.
+            ("brute_force", Dialect::Kattis) => {
+                return named(
+                    Some(vec![
+                        Verdict::Accepted,
+                        Verdict::RuntimeError,
+                        Verdict::TimeLimit,
+                    ]),
+                    Some(vec![Verdict::RuntimeError, Verdict::TimeLimit]),
+                    "brute_force",
+                );
             }
             // An empty output is a wrong answer; the judge does not tell
             // it apart, so NO-OUTPUT is WA here.
@@ -342,6 +356,58 @@ pub fn parse_declaration(source: &[u8]) -> Result<Option<Expectation>, String> {
         origin: Origin::Comment,
         dialect: Dialect::Judge,
     }))
+}
+
+/// One entry of a 2025-09 `submissions/submissions.yaml`: the submissions
+/// a glob matches (relative to `submissions/`, `*` within one directory,
+/// `**` across, `{a,b}` alternatives) and what it says of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubmissionRule {
+    pub pattern: String,
+    pub permitted: Option<Vec<Verdict>>,
+    pub required: Option<Vec<Verdict>>,
+    /// The main file (or class) of a multi-file submission.
+    pub entrypoint: Option<String>,
+    /// The language, by its CLICS name.
+    pub language: Option<String>,
+}
+
+impl Expectation {
+    /// A folder's expectation (or none) as a package's submissions.yaml
+    /// entries that match the submission change it: the entries' `permitted`
+    /// lists (intersected, when several match) replace the folder's, and
+    /// the last matching `required` replaces the folder's. The judge's
+    /// reading of the 2025-09 format: an entry says what it means of the
+    /// files it names, the folder what it means of the rest.
+    pub fn with_rules(
+        folder: Option<Expectation>,
+        rules: &[&SubmissionRule],
+        dialect: Dialect,
+    ) -> Option<Expectation> {
+        if rules.is_empty() {
+            return folder;
+        }
+        let mut permitted: Option<Vec<Verdict>> = None;
+        for rule in rules {
+            if let Some(p) = &rule.permitted {
+                permitted = Some(match permitted {
+                    Some(before) => before.into_iter().filter(|v| p.contains(v)).collect(),
+                    None => p.clone(),
+                });
+            }
+        }
+        let required = rules.iter().rev().find_map(|r| r.required.clone());
+        let (base_permitted, base_required) = match folder {
+            Some(e) => (e.permitted, e.required),
+            None => (None, None),
+        };
+        Some(Expectation {
+            permitted: permitted.or(base_permitted),
+            required: required.or(base_required),
+            origin: Origin::SubmissionsYaml,
+            dialect,
+        })
+    }
 }
 
 /// The marker of DOMjudge's expected results line.

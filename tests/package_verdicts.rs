@@ -124,3 +124,64 @@ fn domjudge_folders_and_expected_results() {
         ran.stdout
     );
 }
+
+#[test]
+fn submissions_yaml_globs_braces_and_entrypoints() {
+    let s = Scratch::new();
+    package(&s, false);
+    s.write(
+        "p/problem.yaml",
+        "problem_format_version: 2025-09\nname: Plus one\nlimits:\n  memory: 64\n  time_limit: 1\n",
+    );
+    // Wrong on 5, or too slow on 5: brace alternatives name both.
+    s.write(
+        "p/submissions/wrong_answer/greedy.c",
+        "#include <stdio.h>\nint main(){int x;scanf(\"%d\",&x);printf(\"%d\\n\",x==5?0:x+1);}\n",
+    );
+    s.write(
+        "p/submissions/wrong_answer/lazy.c",
+        "#include <stdio.h>\nint main(){int x;scanf(\"%d\",&x);if(x==5)for(;;);printf(\"%d\\n\",x+1);}\n",
+    );
+    // Two C files and a third one that is not part of it: the entry point
+    // names the main file (the others compile with it).
+    s.write(
+        "p/submissions/other/multi/run.c",
+        "#include <stdio.h>\nint inc(int);\nint main(void){int x; scanf(\"%d\",&x); printf(\"%d\\n\", inc(x)); return 0;}\n",
+    );
+    s.write(
+        "p/submissions/other/multi/inc.c",
+        "int inc(int x) { return x + 1; }\n",
+    );
+    s.write(
+        "p/submissions/submissions.yaml",
+        "\"wrong_answer/{greedy,lazy}.c\":\n  permitted: [AC, WA, TLE]\n  required: [WA, TLE]\n  message: either fails\nother/multi:\n  entrypoint: run.c\n  permitted: [AC]\n  required: [AC]\n\"*/hog.c\":\n  score: 10\n",
+    );
+    let ran = verify(&s);
+    let out = format!("{}\n{}", ran.stdout, ran.stderr);
+    assert_eq!(ran.code, 0, "{out}");
+    for name in [
+        "wrong_answer/greedy.c",
+        "wrong_answer/lazy.c",
+        "other/multi",
+    ] {
+        let line = row(&ran, name);
+        assert!(line.trim_start().starts_with("ok"), "{line}");
+    }
+    assert!(
+        row(&ran, "wrong_answer/lazy.c").contains("permitted AC WA TLE, required WA TLE"),
+        "{out}"
+    );
+    assert!(out.contains("*/hog.c: score: not acted on"), "{out}");
+    // A glob matches within one directory: the folder's own rule still
+    // holds where the file says nothing.
+    s.write(
+        "p/submissions/submissions.yaml",
+        "\"*.c\":\n  permitted: [WA]\n",
+    );
+    let ran = verify(&s);
+    let hog = row(&ran, "run_time_error/hog.c");
+    assert!(
+        hog.trim_start().starts_with("ok") && hog.contains("RE"),
+        "{hog}"
+    );
+}

@@ -8,7 +8,7 @@ use crate::cases::Case;
 use crate::config::Problem;
 use crate::exec::Limits;
 use crate::exec::sandbox::Sandbox;
-use crate::expect::{self, Dialect, Expectation};
+use crate::expect::{self, Dialect, Expectation, SubmissionRule};
 use crate::judge::{self, CaseResult, Job, Plan, Program, Report, RunInfo, RunOptions};
 use crate::report::human::{HumanReporter, Verbosity};
 use crate::submission::{BuildError, Built, Source, Toolchain};
@@ -50,12 +50,20 @@ pub fn discover(
     let dialect = dialect_of(problem);
     let mut found = Vec::new();
     let mut seen_tables = vec![false; problem.expectations.len()];
+    let rules = compile_rules(problem)?;
     for (rel, path) in entries(root)? {
         let folder = rel.split_once('/').map(|(f, _)| f);
+        let matching: Vec<&SubmissionRule> = rules
+            .iter()
+            .filter(|(glob, _)| glob.is_match(&rel))
+            .map(|(_, rule)| *rule)
+            .collect();
         // A file of no language the judge knows, in a verdict folder, is
         // still a submission: named as not run with the reason (verify
         // fails on it unless --allow-missing), never silently skipped.
-        let Some(mut source) = source_of(&path, toolchain, folder.is_some()) else {
+        let ruled = ruled_source(&path, toolchain, &matching);
+        let Some(mut source) = ruled.or_else(|| source_of(&path, toolchain, folder.is_some()))
+        else {
             continue;
         };
         if let (Ok(source), Some(package)) = (&mut source, &problem.package) {
@@ -66,7 +74,11 @@ pub fn discover(
             .iter()
             .position(|(name, _)| name.trim_end_matches('/') == rel);
         let declared = declared_expectation(&source)?;
-        let folder_expectation = folder.and_then(|f| Expectation::of_folder_in(f, dialect));
+        let folder_expectation = Expectation::with_rules(
+            folder.and_then(|f| Expectation::of_folder_in(f, dialect)),
+            &matching,
+            dialect,
+        );
         let expectation = match (table, declared, folder_expectation) {
             (Some(t), _, _) => {
                 seen_tables[t] = true;
@@ -105,6 +117,64 @@ pub fn discover(
         }
     }
     Ok(found)
+}
+
+/// The globs of a package's submissions.yaml, compiled: `*` stays within
+/// one directory, `**` crosses them, `{a,b}` are alternatives.
+fn compile_rules(
+    problem: &Problem,
+) -> Result<Vec<(globset::GlobMatcher, &SubmissionRule)>, Failure> {
+    problem
+        .submission_rules
+        .iter()
+        .map(|rule| {
+            let pattern = rule.pattern.trim_end_matches('/');
+            globset::GlobBuilder::new(pattern)
+                .literal_separator(true)
+                .build()
+                .map(|g| (g.compile_matcher(), rule))
+                .map_err(|e| {
+                    Failure::Usage(format!(
+                        "{}: {:?}: not a glob: {e}",
+                        problem.submissions.join("submissions.yaml").display(),
+                        rule.pattern
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// The source submissions.yaml makes of a path: its `language` forced, its
+/// `entrypoint` the main file. `None`: no entry says either.
+fn ruled_source(
+    path: &Path,
+    toolchain: &Toolchain,
+    rules: &[&SubmissionRule],
+) -> Option<Result<Source, String>> {
+    let entry = rules.iter().rev().find_map(|r| r.entrypoint.as_deref());
+    let language = rules.iter().rev().find_map(|r| r.language.as_deref());
+    if entry.is_none() && language.is_none() {
+        return None;
+    }
+    let forced = match language.map(|l| toolchain.language_named(l)) {
+        Some(Ok(l)) => Some(l.clone()),
+        Some(Err(e)) => return Some(Err(format!("submissions.yaml: {e}"))),
+        None => None,
+    };
+    if path.is_file() {
+        let language = forced.or_else(|| toolchain.language_of(path).cloned())?;
+        return Some(Ok(Source::file(path, language)));
+    }
+    Some(match toolchain.find_source_with(path, entry) {
+        Ok(Some(mut source)) => {
+            if let Some(language) = forced {
+                source.language = language;
+            }
+            Ok(source)
+        }
+        Ok(None) => Err(format!("{}: not a source", path.display())),
+        Err(e) => Err(e.to_string()),
+    })
 }
 
 /// The source a submission path means: a directory's one source, or a file

@@ -30,6 +30,7 @@ use crate::check::tool::Tool;
 use serde::Deserialize;
 
 pub mod groups;
+use crate::expect::SubmissionRule;
 pub use groups::{GroupSettings, InputArgs};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -63,6 +64,8 @@ pub struct Package {
     pub version: FormatVersion,
     /// Each group's settings (testdata.yaml / test_group.yaml), inherited.
     pub groups: Vec<GroupSettings>,
+    /// `submissions/submissions.yaml` (2025-09), in file order.
+    pub submission_rules: Vec<SubmissionRule>,
     /// Things a user should know (a validator kind the judge cannot run,
     /// a key it does not act on).
     pub warnings: Vec<String>,
@@ -305,6 +308,7 @@ pub fn load(root: &Path) -> Result<Package, String> {
     let input_validators = input_validators(root, &mut warnings)?;
     let answer_validators = program_dir(root, "answer_validators", &mut warnings)?;
     let groups = read_groups(root, version, &mut warnings)?;
+    let submission_rules = submission_rules(root, &mut warnings)?;
     Ok(Package {
         root: root.to_path_buf(),
         name,
@@ -319,8 +323,84 @@ pub fn load(root: &Path) -> Result<Package, String> {
         answer_validators,
         version,
         groups,
+        submission_rules,
         warnings,
     })
+}
+
+/// `submissions/submissions.yaml`: a map from a glob (relative to
+/// `submissions/`) to `permitted`, `required`, `entrypoint`, `language`.
+/// `score` is named in a warning (scores are not computed); descriptive
+/// keys (`message`, `author(s)`, `model_solution`) are read past.
+fn submission_rules(
+    root: &Path,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<SubmissionRule>, String> {
+    let path = root.join("submissions").join("submissions.yaml");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(Vec::new());
+    };
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let value: serde_norway::Value =
+        serde_norway::from_str(&text).map_err(|e| match e.location() {
+            Some(at) => format!("{}:{}:{}: {e}", path.display(), at.line(), at.column()),
+            None => format!("{}: {e}", path.display()),
+        })?;
+    let serde_norway::Value::Mapping(map) = value else {
+        return Err(format!(
+            "{}: expected a map from submission globs to their expectations",
+            path.display()
+        ));
+    };
+    let mut rules = Vec::new();
+    for (pattern, entry) in &map {
+        let Some(pattern) = pattern.as_str() else {
+            return Err(format!(
+                "{}: a key that is not a string: {pattern:?}",
+                path.display()
+            ));
+        };
+        let at = |key: &str, what: String| format!("{}: {pattern}: {key}: {what}", path.display());
+        let serde_norway::Value::Mapping(fields) = entry else {
+            return Err(at(
+                "",
+                "expected a map (permitted, required, …)".to_string(),
+            ));
+        };
+        let mut rule = SubmissionRule {
+            pattern: pattern.to_string(),
+            permitted: None,
+            required: None,
+            entrypoint: None,
+            language: None,
+        };
+        for (key, value) in fields {
+            let key = key.as_str().unwrap_or("");
+            let verdicts =
+                |value: &serde_norway::Value| -> Result<Vec<crate::verdict::Verdict>, String> {
+                    let words = groups::words(value).map_err(|e| at(key, e))?;
+                    words
+                        .iter()
+                        .map(|w| crate::expect::parse_verdict(w).map_err(|e| at(key, e)))
+                        .collect()
+                };
+            match key {
+                "permitted" => rule.permitted = Some(verdicts(value)?),
+                "required" => rule.required = Some(verdicts(value)?),
+                "entrypoint" => rule.entrypoint = value.as_str().map(String::from),
+                "language" => rule.language = value.as_str().map(String::from),
+                "message" | "author" | "authors" | "model_solution" => {}
+                other => warnings.push(format!(
+                    "{}: {pattern}: {other}: not acted on",
+                    path.display()
+                )),
+            }
+        }
+        rules.push(rule);
+    }
+    Ok(rules)
 }
 
 /// The groups' settings files: the version's own name; the other name is

@@ -101,6 +101,8 @@ pub struct Problem {
     /// Expected verdicts declared in judge.toml, by submission path
     /// relative to `submissions` (`accepted/slow.cpp`).
     pub expectations: Vec<(String, Expectation)>,
+    /// A package's `submissions/submissions.yaml` entries, in file order.
+    pub submission_rules: Vec<crate::expect::SubmissionRule>,
 }
 
 impl std::fmt::Debug for Problem {

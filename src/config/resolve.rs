@@ -344,6 +344,9 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
                 .join(name),
         },
         expectations: Vec::new(),
+        submission_rules: package
+            .map(|p| p.submission_rules.clone())
+            .unwrap_or_default(),
     })
 }
 

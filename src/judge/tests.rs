@@ -84,6 +84,7 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
         warnings: Vec::new(),
         submissions: PathBuf::new(),
         expectations: Vec::new(),
+        submission_rules: Vec::new(),
     };
     let jobs = names
         .iter()

@@ -33,6 +33,7 @@ fn outcome(problem: &str, submission: &Submission, status: Status) -> Submission
             Origin::Folder(_) | Origin::NamedFolder(_) => "folder",
             Origin::Comment => "comment",
             Origin::ExpectedResults => "@EXPECTED_RESULTS@",
+            Origin::SubmissionsYaml => "submissions.yaml",
             Origin::Table => "judge.toml",
         }
         .to_string(),
