@@ -166,6 +166,10 @@ pub struct ProblemInfo {
     /// limit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run_time_limit_ms: Option<f64>,
+    /// Where the time limit comes from (`problem.yaml limits.time_limit`,
+    /// `judge.toml time_limit`, …).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub time_limit_from: String,
 }
 
 /// A reporter consumes events; it renders, it never decides.
@@ -486,6 +490,7 @@ pub fn problem_info(problem: &Problem) -> ProblemInfo {
         time_limit_ms: ms(problem.limits.time),
         memory_limit_kib: problem.limits.memory.map(|m| m / 1024),
         run_time_limit_ms: None,
+        time_limit_from: problem.time_limit_from.clone(),
     }
 }
 

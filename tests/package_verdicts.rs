@@ -185,3 +185,54 @@ fn submissions_yaml_globs_braces_and_entrypoints() {
         "{hog}"
     );
 }
+
+/// Spins about a quarter of a second of CPU, then answers.
+const SPIN_C: &str = "#include <stdio.h>\n#include <time.h>\nint main(){int x;scanf(\"%d\",&x);clock_t end=clock()+CLOCKS_PER_SEC/4;volatile long n=0;while(clock()<end)n++;printf(\"%d\\n\",x+1);}\n";
+
+#[test]
+fn a_package_without_a_time_limit_derives_it_from_its_accepted_submissions() {
+    let s = Scratch::new();
+    s.write("p/problem.yaml", "name: Plus one\n");
+    s.write("p/data/sample/1.in", "1\n");
+    s.write("p/data/sample/1.ans", "2\n");
+    s.write("p/submissions/accepted/spin.c", SPIN_C);
+    s.write(
+        "p/submissions/time_limit_exceeded/loop.c",
+        "int main(){for(;;);}\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args(["verify", "p", "--report", "v.json"]);
+    let ran = run(cmd);
+    let out = format!("{}\n{}", ran.stdout, ran.stderr);
+    assert_eq!(ran.code, 0, "{out}");
+    // 5 × ~0.25s (problemtools' multiplier), rounded up to whole seconds.
+    assert!(
+        out.contains("p: no time limit in the package: 2s, derived: 5 × the slowest accepted run"),
+        "{out}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&s.read("v.json")).unwrap();
+    let problem = &report["problems"][0];
+    assert_eq!(problem["time_limit_ms"], 2000.0, "{problem:#}");
+    assert!(
+        problem["time_limit_from"]
+            .as_str()
+            .unwrap()
+            .starts_with("derived: 5 ×"),
+        "{problem:#}"
+    );
+    // A limit in problem.yaml is used as it is, and named.
+    s.write(
+        "p/problem.yaml",
+        "name: Plus one\nlimits:\n  time_limit: 3\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args(["verify", "p", "--report", "v.json"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}", ran.stdout);
+    let report: serde_json::Value = serde_json::from_str(&s.read("v.json")).unwrap();
+    assert_eq!(report["problems"][0]["time_limit_ms"], 3000.0);
+    assert_eq!(
+        report["problems"][0]["time_limit_from"],
+        "problem.yaml limits.time_limit"
+    );
+}

@@ -46,6 +46,10 @@ pub struct Package {
     /// The package's short name: its directory's name.
     pub name: String,
     pub time_limit: Option<Duration>,
+    /// Where `time_limit` comes from, for reports.
+    pub time_limit_from: &'static str,
+    /// Without a time limit: how `judge verify` derives one.
+    pub time_inference: Option<TimeInference>,
     pub memory: u64,
     pub output: u64,
     /// `limits.validation_time`: for the checker and the validators.
@@ -132,9 +136,29 @@ struct ProblemYaml {
 #[derive(Debug, Default, Deserialize)]
 struct YamlLimits {
     time_limit: Option<f64>,
+    /// Legacy: the time limit as a multiple of the slowest accepted run.
+    time_multiplier: Option<f64>,
+    /// 2023-07 and later: `ac_to_time_limit` (and `time_limit_to_tle`).
+    time_multipliers: Option<TimeMultipliers>,
+    /// 2025-09: the time limit is rounded up to a multiple of this.
+    time_resolution: Option<f64>,
     memory: Option<f64>,
     output: Option<f64>,
     validation_time: Option<f64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct TimeMultipliers {
+    ac_to_time_limit: Option<f64>,
+}
+
+/// How a package without a time limit gets one from its accepted
+/// submissions: the slowest accepted run × `multiplier`, rounded up to a
+/// multiple of `resolution` seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeInference {
+    pub multiplier: f64,
+    pub resolution: f64,
 }
 
 /// The file that makes a directory a package.
@@ -265,9 +289,31 @@ pub fn load(root: &Path) -> Result<Package, String> {
         }
     };
     let mut time_limit = seconds(limits.time_limit, "time_limit")?;
+    let mut time_limit_from = "problem.yaml limits.time_limit";
     if time_limit.is_none() {
         time_limit = read_timelimit_file(root)?;
+        time_limit_from = ".timelimit";
     }
+    // problemtools' rule (legacy multiplier 5) and the 2023-07 default (2).
+    let multiplier = match version {
+        FormatVersion::Legacy => limits.time_multiplier.unwrap_or(5.0),
+        _ => limits
+            .time_multipliers
+            .as_ref()
+            .and_then(|m| m.ac_to_time_limit)
+            .or(limits.time_multiplier)
+            .unwrap_or(2.0),
+    };
+    let resolution = limits.time_resolution.unwrap_or(1.0);
+    if !(multiplier.is_finite() && multiplier > 0.0 && resolution.is_finite() && resolution > 0.0) {
+        return Err(at(
+            "limits: the time multiplier and resolution must be positive numbers",
+        ));
+    }
+    let time_inference = time_limit.is_none().then_some(TimeInference {
+        multiplier,
+        resolution,
+    });
     let memory = mib(limits.memory, "memory", DEFAULT_MEMORY_MIB)?;
     let output = mib(limits.output, "output", DEFAULT_OUTPUT_MIB)?;
     let tool_time_limit = seconds(limits.validation_time, "validation_time")?;
@@ -313,6 +359,8 @@ pub fn load(root: &Path) -> Result<Package, String> {
         root: root.to_path_buf(),
         name,
         time_limit,
+        time_limit_from,
+        time_inference,
         memory,
         output,
         tool_time_limit,
@@ -459,7 +507,15 @@ fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
         "version",
         "embargo_until",
     ];
-    const LIMITS_READ: [&str; 4] = ["time_limit", "memory", "output", "validation_time"];
+    const LIMITS_READ: [&str; 7] = [
+        "time_limit",
+        "memory",
+        "output",
+        "validation_time",
+        "time_multiplier",
+        "time_multipliers",
+        "time_resolution",
+    ];
     let mut warnings = Vec::new();
     let serde_norway::Value::Mapping(map) = value else {
         return warnings;

@@ -78,6 +78,12 @@ pub struct Problem {
     /// White-space differences are PE instead of AC.
     pub strict: bool,
     pub limits: Limits,
+    /// Where the time limit comes from (`judge.toml time_limit`,
+    /// `problem.yaml limits.time_limit`, …), for reports.
+    pub time_limit_from: String,
+    /// A package without a time limit: how `judge verify` derives one
+    /// from the accepted submissions.
+    pub time_inference: Option<kattis::TimeInference>,
     /// The reference solution's command line, if the problem names one.
     pub solution: Option<String>,
     /// Only these subdirectories of `cases` hold cases, in this order (a

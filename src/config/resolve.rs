@@ -267,6 +267,7 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
     } = sources;
     check_keys_fit(table, overrides, puzzle, &comparison)?;
     let limits = limits(table, root, overrides, package)?;
+    let (time_limit_from, time_inference) = time_limit_from(table, root, overrides, package);
     let solution = solution(table, base)?;
     let base_dir = base.unwrap_or(Path::new("."));
     let tool_time = tools::time_limit(table, root, package)?;
@@ -333,6 +334,8 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
             .or(root.strict)
             .unwrap_or(false),
         limits,
+        time_limit_from,
+        time_inference,
         solution,
         // A Kattis package's own `submissions/<expected verdict>/`, else
         // `submissions/NAME` beside judge.toml.
@@ -469,6 +472,29 @@ fn check_keys_fit(
         ));
     }
     Ok(())
+}
+
+/// Where the time limit comes from (for reports), and for a package that
+/// has none, how `judge verify` derives it.
+fn time_limit_from(
+    table: &ProblemTable,
+    root: &RootTable,
+    overrides: &Overrides,
+    package: Option<&kattis::Package>,
+) -> (String, Option<kattis::TimeInference>) {
+    let from = if overrides.time_limit.is_some() {
+        "--time-limit"
+    } else if table.time_limit.is_some() {
+        "judge.toml time_limit"
+    } else if let Some(p) = package.filter(|p| p.time_limit.is_some()) {
+        p.time_limit_from
+    } else if root.time_limit.is_some() {
+        "judge.toml time_limit (top level)"
+    } else {
+        let inference = package.and_then(|p| p.time_inference);
+        return ("the judge's default".to_string(), inference);
+    };
+    (from.to_string(), None)
 }
 
 /// The limits: flags, the table, the package, the top level, the defaults.

@@ -75,6 +75,8 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
         lexmin: false,
         strict: false,
         limits: Limits::default(),
+        time_limit_from: String::new(),
+        time_inference: None,
         solution: None,
         case_groups: Vec::new(),
         validators: Vec::new(),

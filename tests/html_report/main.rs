@@ -64,6 +64,7 @@ fn info(problems: &[&str], programs: &[&str]) -> RunInfo {
                 time_limit_ms: 1000.0,
                 memory_limit_kib: Some(262_144),
                 run_time_limit_ms: None,
+                time_limit_from: String::new(),
             })
             .collect(),
         ..RunInfo::default()

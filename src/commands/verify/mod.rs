@@ -20,6 +20,7 @@
 
 mod assess;
 mod table;
+mod time_limit;
 
 use super::output::ReportChoice;
 use super::submissions::{self, Entrant, Readiness, Submission};
@@ -39,7 +40,7 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
     let overrides = overrides(&args.limits, &CompareArgs::default())?;
     let config = load_config(config_path, &overrides)?;
     let targets = targets(config.as_ref(), &args.problems, &overrides)?;
-    let problems: Vec<Problem> = targets.iter().map(|t| t.problem.clone()).collect();
+    let mut problems: Vec<Problem> = targets.iter().map(|t| t.problem.clone()).collect();
     let toolchain = crate::config::toolchain(config.as_ref());
     let (cases, all) =
         cases_and_submissions(&targets, config.as_ref(), &args, &overrides, &toolchain)?;
@@ -57,6 +58,15 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
         crate::exec::sandbox::SandboxMode::Auto,
     )?;
     let entered = enter(&all, &toolchain, &sandbox)?;
+    time_limit::derive(
+        &mut problems,
+        &cases,
+        &all,
+        &entered,
+        args.jobs.unwrap_or(0),
+        interrupt.flag(),
+        &sandbox,
+    )?;
     let margin_limits: Vec<_> = problems
         .iter()
         .map(|p| regrade::at_margin(&p.limits, args.margin))

@@ -1,0 +1,103 @@
+//! A package without a time limit gets one from its accepted submissions,
+//! as the Kattis formats define it: the slowest accepted run × the time
+//! multiplier (legacy `limits.time_multiplier`, default 5, problemtools'
+//! rule; 2023-07 and later `limits.time_multipliers.ac_to_time_limit`,
+//! default 2), rounded up to a multiple of `limits.time_resolution`
+//! (default 1 s). The accepted submissions run first under a probe limit;
+//! the whole verification then runs under the derived limit, and the report
+//! names where it came from.
+
+use super::super::submissions::{self, Entrant, Submission};
+use super::{Entered, Failure};
+use crate::cases::Case;
+use crate::commands::stdout::outln;
+use crate::config::Problem;
+use crate::exec::Limits;
+use crate::exec::sandbox::Sandbox;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// How long an accepted submission may run while the limit is measured.
+const PROBE_LIMIT: Duration = Duration::from_secs(20);
+
+/// Derive the time limit of every problem that needs one.
+pub(super) fn derive(
+    problems: &mut [Problem],
+    cases: &[Vec<Case>],
+    all: &[Submission],
+    entered: &Entered,
+    jobs: usize,
+    interrupted: Arc<AtomicBool>,
+    sandbox: &Arc<Sandbox>,
+) -> Result<(), Failure> {
+    for p in 0..problems.len() {
+        let Some(inference) = problems[p].time_inference else {
+            continue;
+        };
+        let accepted: Vec<Entrant> = all
+            .iter()
+            .zip(&entered.slots)
+            .filter(|(s, _)| s.problem == p && s.expectation.is_accepted())
+            .filter_map(|(_, slot)| slot.as_ref().ok())
+            .map(|&e| Entrant {
+                problem: p,
+                program: entered.entrants[e].program.clone(),
+            })
+            .collect();
+        if accepted.is_empty() {
+            outln!(
+                "{}: no time limit in the package and no accepted submission to derive one from; the judge's default {}s is used",
+                problems[p].name,
+                problems[p].limits.time.as_secs_f64()
+            );
+            continue;
+        }
+        let probe: Vec<Limits> = problems
+            .iter()
+            .map(|problem| Limits {
+                time: PROBE_LIMIT,
+                wall: Limits::default_wall(PROBE_LIMIT),
+                ..problem.limits.clone()
+            })
+            .collect();
+        let count = accepted.len();
+        let trial = submissions::trial(
+            problems,
+            cases,
+            &probe,
+            accepted,
+            1,
+            jobs,
+            Some(Arc::clone(&interrupted)),
+            sandbox,
+        )?;
+        let slowest = trial
+            .results
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|r| r.cpu_ms)
+            .fold(0.0_f64, f64::max)
+            / 1000.0;
+        let raw = slowest * inference.multiplier;
+        let steps = (raw / inference.resolution).ceil().max(1.0);
+        let limit = Duration::from_secs_f64(steps * inference.resolution);
+        let problem = &mut problems[p];
+        problem.limits.time = limit;
+        problem.limits.wall = Limits::default_wall(limit);
+        problem.time_limit_from = format!(
+            "derived: {} × the slowest accepted run ({slowest:.3}s of {count} submission{}), rounded up to a multiple of {}s",
+            inference.multiplier,
+            if count == 1 { "" } else { "s" },
+            inference.resolution
+        );
+        outln!(
+            "{}: no time limit in the package: {}s, {}",
+            problem.name,
+            limit.as_secs_f64(),
+            problem.time_limit_from
+        );
+    }
+    Ok(())
+}
