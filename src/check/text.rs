@@ -57,6 +57,40 @@ pub struct TextFinding {
 /// Compare `found` with `expected`. `strict`: a difference in white space
 /// only is PE (in `exact` mode it always is).
 pub fn compare(expected: &[u8], found: &[u8], mode: TextMode, strict: bool) -> TextFinding {
+    // A UTF-8 byte order mark at the start is skipped, as testlib's readers
+    // and Kattis' default validator skip it; under exact comparison (and
+    // strict white space) a difference in it is named.
+    let (expected, expected_bom) = without_bom(expected);
+    let (found, found_bom) = without_bom(found);
+    let bom_matters = matches!(mode, TextMode::Exact) || strict;
+    let finding = compare_text(expected, found, mode, strict);
+    if finding.verdict == Verdict::Accepted && bom_matters && expected_bom != found_bom {
+        let (has, lacks) = if found_bom {
+            ("output", "answer")
+        } else {
+            ("answer", "output")
+        };
+        return TextFinding {
+            verdict: Verdict::PresentationError,
+            message: format!(
+                "the {has} starts with a UTF-8 byte order mark (EF BB BF); the {lacks} does not"
+            ),
+        };
+    }
+    finding
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The text without a leading UTF-8 byte order mark, and whether it had one.
+fn without_bom(text: &[u8]) -> (&[u8], bool) {
+    match text.strip_prefix(BOM) {
+        Some(rest) => (rest, true),
+        None => (text, false),
+    }
+}
+
+fn compare_text(expected: &[u8], found: &[u8], mode: TextMode, strict: bool) -> TextFinding {
     let float = match mode {
         TextMode::Tokens(f) => f,
         _ => None,
@@ -279,6 +313,45 @@ mod tests {
     fn check(exp: &str, found: &str, mode: TextMode, strict: bool) -> (Verdict, String) {
         let f = compare(exp.as_bytes(), found.as_bytes(), mode, strict);
         (f.verdict, f.message)
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_named_where_it_matters() {
+        let float = TextMode::Tokens(FloatTolerance::new(Some(1e-6), None));
+        for mode in [TextMode::Tokens(None), float, TextMode::Lines] {
+            assert_eq!(
+                check("3\n", "\u{feff}3\n", mode, false).0,
+                Accepted,
+                "{mode:?}"
+            );
+            assert_eq!(
+                check("\u{feff}3\n", "3\n", mode, false).0,
+                Accepted,
+                "{mode:?}"
+            );
+            assert_eq!(check("\u{feff}3\n", "\u{feff}3\n", mode, false).0, Accepted);
+        }
+        assert_eq!(
+            check("0.5\n", "\u{feff}0.5000001\n", float, false).0,
+            Accepted
+        );
+        let (v, m) = check("3\n", "\u{feff}3\n", TextMode::Exact, false);
+        assert_eq!(v, PresentationError);
+        assert_eq!(
+            m,
+            "the output starts with a UTF-8 byte order mark (EF BB BF); the answer does not"
+        );
+        let (v, m) = check("\u{feff}3\n", "3\n", TextMode::Exact, false);
+        assert_eq!(v, PresentationError);
+        assert!(m.starts_with("the answer starts with"), "{m}");
+        assert_eq!(
+            check("\u{feff}3\n", "\u{feff}3\n", TextMode::Exact, false).0,
+            Accepted
+        );
+        assert_eq!(
+            check("3\n", "\u{feff}4\n", TextMode::Exact, false).0,
+            WrongAnswer
+        );
     }
 
     #[test]
