@@ -80,6 +80,19 @@ fn include_and_multi_file_c_and_python() {
         ran.code, 0,
         "a submission that cannot be built fails verify: {out}"
     );
+    // --allow-missing forgives a missing compiler, not a layout the judge
+    // cannot build.
+    let mut cmd = s.judge();
+    cmd.args(["verify", "p", "--allow-missing"]);
+    let allowed = run(cmd);
+    assert_ne!(allowed.code, 0, "{}", allowed.stdout);
+    assert!(
+        allowed
+            .stdout
+            .contains("1 not run: the judge cannot build them as laid out"),
+        "{}",
+        allowed.stdout
+    );
 
     // Without the include directory the C++ submission does not compile.
     std::fs::remove_dir_all(s.path().join("p/include")).unwrap();

@@ -293,6 +293,14 @@ fn entries(root: &Path) -> Result<Vec<(String, PathBuf)>, Failure> {
     Ok(out)
 }
 
+/// Whether a not-run reason is a tool this machine lacks (a compiler or
+/// interpreter not installed, a language the judge has no build for):
+/// what `--allow-missing` forgives. A submission the judge cannot build as
+/// laid out (several languages, no main file) is never forgiven.
+pub fn missing_tool(reason: &str) -> bool {
+    reason.contains("is not installed") || reason.contains("no language of the judge's builds")
+}
+
 /// A submission as the plan runs it, or why it cannot run here.
 pub enum Readiness {
     Ready(Program),

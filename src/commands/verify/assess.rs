@@ -56,7 +56,9 @@ pub(super) fn not_run(
     why: &str,
     allow_missing: bool,
 ) -> Assessed {
-    let status = if allow_missing {
+    // --allow-missing forgives a missing compiler or interpreter, never a
+    // submission the judge cannot build as laid out.
+    let status = if allow_missing && super::super::submissions::missing_tool(why) {
         Status::Skipped
     } else {
         Status::NotRun

@@ -59,13 +59,32 @@ pub(super) fn last_line(v: &Verification, interrupted: bool) -> String {
         tail.push(format!("{} with internal errors", v.internal_errors));
     }
     if v.not_run > 0 {
+        // Why: a missing compiler or interpreter, or a submission the judge
+        // cannot build as laid out (each named above with its reason).
+        let missing = v
+            .submissions
+            .iter()
+            .filter(|s| matches!(s.status, Status::NotRun | Status::Skipped))
+            .filter(|s| {
+                s.reason
+                    .as_deref()
+                    .is_some_and(super::super::submissions::missing_tool)
+            })
+            .count();
+        let why = match (missing, v.not_run - missing) {
+            (_, 0) => "a compiler or interpreter is missing".to_string(),
+            (0, _) => "the judge cannot build them as laid out".to_string(),
+            (m, o) => format!(
+                "{m} with a compiler or interpreter missing, {o} the judge cannot build as laid out"
+            ),
+        };
         tail.push(format!(
             "{} not run{}",
             v.not_run,
-            if v.allow_missing {
-                " (--allow-missing)"
+            if v.allow_missing && missing == v.not_run {
+                " (--allow-missing)".to_string()
             } else {
-                ": a compiler or interpreter is missing"
+                format!(": {why}")
             }
         ));
     }
@@ -209,9 +228,10 @@ fn note(notes: &mut Notes, status: Status, name: &str, reason: &str) {
         Status::InternalError => notes.details.push(format!(
             "  IE   {name}: an internal error, not the submission's fault: {reason}"
         )),
-        Status::NotRun => notes.details.push(format!(
+        Status::NotRun if super::super::submissions::missing_tool(reason) => notes.details.push(format!(
             "  MISS {name}: {reason} (install it, or pass --allow-missing to skip such submissions)"
         )),
+        Status::NotRun => notes.details.push(format!("  MISS {name}: {reason}")),
         Status::Skipped => notes.warnings.push(format!("{name} was {reason}")),
     }
 }
