@@ -158,7 +158,9 @@ pub fn submission_program(
             program.compile_error = Some(error);
             Ok(program)
         }
-        Err(e @ BuildError::MissingTool { .. }) => Err(Failure::Usage(e.to_string())),
+        Err(e @ (BuildError::MissingTool { .. } | BuildError::BrokenTool { .. })) => {
+            Err(Failure::Usage(e.to_string()))
+        }
         Err(BuildError::Interrupted) => Err(Failure::Interrupted),
         Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
     }

@@ -356,6 +356,15 @@ pub fn build_all(
                 }) => Ok(Readiness::NotRun(format!(
                     "the {language} {role} `{tool}` is not installed"
                 ))),
+                Err(BuildError::BrokenTool {
+                    language,
+                    role,
+                    tool,
+                    reason,
+                    ..
+                }) => Ok(Readiness::NotRun(format!(
+                    "the {language} {role} `{tool}` is not installed (its command fails: {reason})"
+                ))),
                 Err(BuildError::Interrupted) => Err(Failure::Interrupted),
                 Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
             }

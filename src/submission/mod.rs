@@ -81,6 +81,19 @@ pub enum BuildError {
         role: &'static str,
         tool: String,
     },
+    /// The interpreter's command exists but does not run (a pyenv shim
+    /// for a version that is not selected, a broken install): as good as
+    /// missing on this machine.
+    #[error(
+        "{path}: the {language} {role} `{tool}` is not installed (its command fails: {reason}); install it, or set [language.{language}] in judge.toml"
+    )]
+    BrokenTool {
+        path: String,
+        language: String,
+        role: &'static str,
+        tool: String,
+        reason: String,
+    },
     #[error("interrupted")]
     Interrupted,
     #[error("{0}")]
@@ -217,11 +230,13 @@ impl Toolchain {
             match self.resolve_interpreter(words, sandbox, slot)? {
                 Ok(path) => places.interpreter = Some(path),
                 Err(message) => {
-                    return Err(BuildError::Internal(format!(
-                        "{shown}: the {} interpreter command {:?} failed: {message}",
-                        language.name,
-                        language.interpreter.as_deref().unwrap_or_default()
-                    )));
+                    return Err(BuildError::BrokenTool {
+                        path: shown.clone(),
+                        language: language.name.clone(),
+                        role: "interpreter",
+                        tool: words[0].clone(),
+                        reason: message.lines().next().unwrap_or("").trim().to_string(),
+                    });
                 }
             }
         }
