@@ -118,6 +118,13 @@ pub struct CaseResult {
     pub stderr: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub figures: Vec<Figure>,
+    /// An interactive case's dialogue (bounded; `→` validator to
+    /// submission, `←` back), for a case that did not pass.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
+    /// A multi-pass case: the passes run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passes: Option<u32>,
 }
 
 /// What reporters receive, in this order: one `Started`, then for each case
@@ -411,6 +418,8 @@ fn base_result(
         diff: judgement.diff,
         stderr,
         figures: judgement.figures,
+        transcript: judgement.transcript,
+        passes: None,
     }
 }
 
@@ -439,6 +448,15 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
         );
         result.stderr = (!error.output.is_empty()).then(|| error.output.clone());
         return result;
+    }
+    let comparison = job
+        .case
+        .settings
+        .as_deref()
+        .and_then(|s| s.comparison.as_ref())
+        .unwrap_or(&problem.comparison);
+    if let check::Comparison::Interactive(interaction) = comparison {
+        return interactive_job(plan, job, slot, interaction);
     }
     let outcome = program.runner.run(&RunRequest {
         input: &job.case.input,
@@ -480,6 +498,37 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
             base_result(plan, job, judgement, Some(&outcome), problem)
         }
     }
+}
+
+/// Run one case of an interactive or multi-pass problem and judge it.
+fn interactive_job(
+    plan: &Plan,
+    job: &Job,
+    slot: usize,
+    interaction: &check::interactive::Interaction,
+) -> CaseResult {
+    let problem = &plan.problems[job.problem];
+    let program = &plan.programs[job.program];
+    let Some(sandbox) = plan.tools.as_deref() else {
+        let judgement = Judgement::new(
+            Verdict::InternalError,
+            "an interactive validator needs a sandbox to run in (internal error)",
+        );
+        return base_result(plan, job, judgement, None, problem);
+    };
+    let done = check::interactive::run_case(
+        interaction,
+        program.runner.as_ref(),
+        ToolContext { sandbox, slot },
+        &job.case.input,
+        job.case.answer.as_deref(),
+        &problem.limits,
+    );
+    let mut result = base_result(plan, job, done.judgement, done.outcome.as_ref(), problem);
+    if interaction.passes > 1 {
+        result.passes = Some(done.passes);
+    }
+    result
 }
 
 /// Describe a problem for reports.

@@ -11,6 +11,7 @@
 
 pub mod diff;
 pub mod external;
+pub mod interactive;
 pub mod mutate;
 pub mod text;
 pub mod tool;
@@ -43,13 +44,19 @@ pub enum Comparison {
     Puzzle,
     /// An external checker program (testlib or Kattis protocol).
     Checker(ExternalChecker),
+    /// An interactive validator or testlib interactor talking to the
+    /// submission, and/or several passes ([`interactive`]).
+    Interactive(interactive::Interaction),
 }
 
 impl Comparison {
     /// Whether this comparison needs an answer file. An external checker
     /// gets /dev/null when there is none.
     pub fn needs_answer(&self) -> bool {
-        !matches!(self, Comparison::Puzzle | Comparison::Checker(_))
+        !matches!(
+            self,
+            Comparison::Puzzle | Comparison::Checker(_) | Comparison::Interactive(_)
+        )
     }
 
     /// The external checker, if the comparison is one.
@@ -67,6 +74,8 @@ impl Comparison {
             Comparison::Tokens { .. } => "tokens",
             Comparison::Puzzle => "puzzle",
             Comparison::Checker(_) => "checker",
+            Comparison::Interactive(i) if i.interactive => "interactive",
+            Comparison::Interactive(_) => "multi-pass",
         }
     }
 }
@@ -81,6 +90,8 @@ pub struct Judgement {
     pub diff: Option<String>,
     /// Pictures from a puzzle checker.
     pub figures: Vec<Figure>,
+    /// The dialogue of an interactive case (bounded, `→`/`←` lines).
+    pub transcript: Option<String>,
 }
 
 impl Judgement {
@@ -90,6 +101,7 @@ impl Judgement {
             message: message.into(),
             diff: None,
             figures: Vec::new(),
+            transcript: None,
         }
     }
 }
@@ -264,6 +276,10 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
                 "an external checker needs a sandbox to run in (internal error)",
             ),
         },
+        Comparison::Interactive(_) => Judgement::new(
+            Verdict::InternalError,
+            "an interactive or multi-pass case is judged while it runs, not from an output (internal error)",
+        ),
         Comparison::Puzzle => {
             let Some(puzzle) = plan.puzzle else {
                 return Judgement::new(
@@ -287,6 +303,7 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
                 message: report.message,
                 diff: None,
                 figures: report.figures,
+                transcript: None,
             }
         }
         text_mode => {
@@ -306,7 +323,9 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
                     float,
                     case_insensitive,
                 } => (TextMode::Tokens(*float), *case_insensitive),
-                Comparison::Puzzle | Comparison::Checker(_) => (unreachable_mode(), false),
+                Comparison::Puzzle | Comparison::Checker(_) | Comparison::Interactive(_) => {
+                    (unreachable_mode(), false)
+                }
             };
             let finding = if fold {
                 text::compare(
@@ -326,6 +345,7 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
                 message: finding.message,
                 diff,
                 figures: Vec::new(),
+                transcript: None,
             }
         }
     }

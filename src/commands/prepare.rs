@@ -182,6 +182,15 @@ pub fn prepare_checkers(
                 .prepare(sandbox)
                 .map_err(|e| Failure::Usage(format!("problem {}: checker: {e}", problem.name)))?;
         }
+        if let crate::check::Comparison::Interactive(interaction) = &problem.comparison {
+            any = true;
+            interaction.tool.prepare(sandbox).map_err(|e| {
+                Failure::Usage(format!(
+                    "problem {}: interactive validator: {e}",
+                    problem.name
+                ))
+            })?;
+        }
     }
     Ok(any.then(|| std::sync::Arc::clone(sandbox)))
 }

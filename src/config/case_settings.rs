@@ -83,6 +83,13 @@ fn output_side(
             checker.flags = flags;
             Ok((Some(Comparison::Checker(checker)), None))
         }
+        Comparison::Interactive(interaction)
+            if !own_check && interaction.protocol == Protocol::Kattis =>
+        {
+            let mut interaction = interaction.clone();
+            interaction.flags = flags;
+            Ok((Some(Comparison::Interactive(interaction)), None))
+        }
         Comparison::Tokens { float, .. } if !own_check => {
             let check = kattis::default_check(&flags)
                 .map_err(|e| format!("{origin}: output validator arguments: {e}"))?;

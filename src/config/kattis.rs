@@ -62,6 +62,12 @@ pub struct Package {
     pub default_check: DefaultCheck,
     /// `input_validators/`, in name order.
     pub input_validators: Vec<Tool>,
+    /// `type: interactive` (legacy `validation: custom interactive`): the
+    /// output validator talks to the submission.
+    pub interactive: bool,
+    /// Passes a case may take (`limits.validation_passes`, default 2, for
+    /// `multi-pass`; 1 otherwise).
+    pub passes: u32,
     /// `answer_validators/` (2025-09), in name order: run on every answer.
     pub answer_validators: Vec<Tool>,
     /// The format version problem.yaml declares.
@@ -136,6 +142,8 @@ struct ProblemYaml {
 #[derive(Debug, Default, Deserialize)]
 struct YamlLimits {
     time_limit: Option<f64>,
+    /// Multi-pass: at most this many passes (default 2).
+    validation_passes: Option<u32>,
     /// Legacy: the time limit as a multiple of the slowest accepted run.
     time_multiplier: Option<f64>,
     /// 2023-07 and later: `ac_to_time_limit` (and `time_limit_to_tle`).
@@ -231,16 +239,20 @@ pub fn load(root: &Path) -> Result<Package, String> {
             .collect(),
         Some(other) => return Err(at(&format!("type: expected a string, found {other:?}"))),
     };
+    let mut interactive = false;
+    let mut multi_pass = false;
     for t in &types {
         match t.as_str() {
             "pass-fail" => {}
             "scoring" => warnings.push(at(
                 "type: scoring: each case is judged pass or fail; scores are not computed",
             )),
-            "interactive" | "multi-pass" | "submit-answer" => {
-                return Err(at(&format!(
-                    "type {t}: not supported yet (the judge runs pass-fail and scoring problems)"
-                )));
+            "interactive" => interactive = true,
+            "multi-pass" => multi_pass = true,
+            "submit-answer" => {
+                return Err(at(
+                    "type submit-answer: not supported (the judge runs programs, not answer files)",
+                ));
             }
             other => {
                 return Err(at(&format!(
@@ -256,15 +268,17 @@ pub fn load(root: &Path) -> Result<Package, String> {
         .split_whitespace()
         .map(String::from)
         .collect();
-    if validation.iter().any(|w| w == "interactive") {
-        return Err(at("interactive problems are not supported"));
-    }
-    if let Some(word) = validation
-        .iter()
-        .find(|w| !matches!(w.as_str(), "default" | "custom" | "score"))
-    {
+    // Legacy: `validation: custom interactive` (and `custom multi-pass`).
+    interactive |= validation.iter().any(|w| w == "interactive");
+    multi_pass |= validation.iter().any(|w| w == "multi-pass");
+    if let Some(word) = validation.iter().find(|w| {
+        !matches!(
+            w.as_str(),
+            "default" | "custom" | "score" | "interactive" | "multi-pass"
+        )
+    }) {
         return Err(at(&format!(
-            "validation: unknown word {word:?} (expected default or custom)"
+            "validation: unknown word {word:?} (expected default or custom, and interactive, multi-pass or score)"
         )));
     }
 
@@ -320,7 +334,26 @@ pub fn load(root: &Path) -> Result<Package, String> {
 
     // Output validation.
     let output_validator = output_validator(root, &mut warnings)?;
-    let custom = if validation.iter().any(|w| w == "custom") {
+    if (interactive || multi_pass) && output_validator.is_none() {
+        return Err(at(&format!(
+            "an {} problem needs its output validator (output_validator/ or output_validators/), and there is none",
+            if interactive {
+                "interactive"
+            } else {
+                "multi-pass"
+            }
+        )));
+    }
+    let passes = if multi_pass {
+        match limits.validation_passes {
+            Some(0) => return Err(at("limits.validation_passes: at least 1 pass")),
+            Some(n) => n,
+            None => 2,
+        }
+    } else {
+        1
+    };
+    let custom = if interactive || multi_pass || validation.iter().any(|w| w == "custom") {
         if output_validator.is_none() {
             return Err(at(
                 "validation: custom, but there is no program in output_validators/",
@@ -368,6 +401,8 @@ pub fn load(root: &Path) -> Result<Package, String> {
         validator_flags: if custom { validator_flags } else { Vec::new() },
         default_check,
         input_validators,
+        interactive,
+        passes,
         answer_validators,
         version,
         groups,
@@ -507,7 +542,7 @@ fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
         "version",
         "embargo_until",
     ];
-    const LIMITS_READ: [&str; 7] = [
+    const LIMITS_READ: [&str; 8] = [
         "time_limit",
         "memory",
         "output",
@@ -515,6 +550,7 @@ fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
         "time_multiplier",
         "time_multipliers",
         "time_resolution",
+        "validation_passes",
     ];
     let mut warnings = Vec::new();
     let serde_norway::Value::Mapping(map) = value else {
@@ -810,7 +846,11 @@ mod tests {
         let e = load(dir.path()).unwrap_err();
         assert!(e.contains("problem.yaml:2:"), "{e}");
         let dir = package(&[("problem.yaml", "validation: custom interactive\n")]);
-        assert!(load(dir.path()).unwrap_err().contains("interactive"));
+        assert!(
+            load(dir.path())
+                .unwrap_err()
+                .contains("an interactive problem needs its output validator")
+        );
         let dir = package(&[("problem.yaml", "validation: custom\n")]);
         assert!(load(dir.path()).unwrap_err().contains("no program"));
         let dir = package(&[("problem.yaml", "validator_flags: fuzzy\n")]);
@@ -819,7 +859,7 @@ mod tests {
                 .unwrap_err()
                 .contains("unknown flag \"fuzzy\"")
         );
-        let dir = package(&[("problem.yaml", "type: interactive\n")]);
+        let dir = package(&[("problem.yaml", "type: submit-answer\n")]);
         assert!(load(dir.path()).unwrap_err().contains("not supported"));
     }
 }

@@ -407,6 +407,9 @@ fn comparison(s: &Sources<'_>) -> Result<Comparison, SpannedMessage> {
     };
     let base_dir = base.unwrap_or(Path::new("."));
     let tool_time = tools::time_limit(table, root, package)?;
+    if let Some(interaction) = interaction(table, overrides, package, base_dir, tool_time)? {
+        return Ok(Comparison::Interactive(interaction));
+    }
     Ok(match kind {
         CheckKind::Exact => Comparison::Exact,
         CheckKind::Lines => Comparison::Lines,
@@ -434,6 +437,56 @@ fn comparison(s: &Sources<'_>) -> Result<Comparison, SpannedMessage> {
             Comparison::Puzzle
         }
     })
+}
+
+/// An interactive or multi-pass problem: judge.toml's testlib
+/// `interactor`, or a package of `type: interactive` / `multi-pass` (its
+/// output validator, Kattis protocol) unless the command line or the
+/// table chooses another check.
+fn interaction(
+    table: &ProblemTable,
+    overrides: &Overrides,
+    package: Option<&kattis::Package>,
+    base: &Path,
+    time_limit: std::time::Duration,
+) -> Result<Option<crate::check::interactive::Interaction>, SpannedMessage> {
+    use crate::check::external::Protocol;
+    use crate::check::interactive::Interaction;
+    if let Some(command) = &table.interactor {
+        let tool = crate::check::tool::Tool::from_command(command.get_ref(), base)
+            .map_err(|e| (format!("interactor: {e}"), Some(command.span())))?;
+        return Ok(Some(Interaction {
+            tool,
+            protocol: Protocol::Testlib,
+            time_limit,
+            flags: Vec::new(),
+            interactive: true,
+            passes: 1,
+        }));
+    }
+    let Some(p) = package.filter(|p| p.interactive || p.passes > 1) else {
+        return Ok(None);
+    };
+    if table.check.is_some() || overrides.comparison.is_some() {
+        return Ok(None);
+    }
+    let Some(tool) = p.output_validator.clone() else {
+        return Err((
+            format!(
+                "{}: an interactive or multi-pass package needs an output validator",
+                p.root.display()
+            ),
+            None,
+        ));
+    };
+    Ok(Some(Interaction {
+        tool,
+        protocol: Protocol::Kattis,
+        time_limit,
+        flags: p.validator_flags.clone(),
+        interactive: p.interactive,
+        passes: p.passes,
+    }))
 }
 
 /// Keys that only apply to other checks or to puzzles.

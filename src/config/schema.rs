@@ -74,6 +74,9 @@ pub(super) struct ProblemTable {
     pub(super) check: Option<Spanned<CheckKind>>,
     pub(super) checker: Option<Spanned<String>>,
     pub(super) checker_protocol: Option<Protocol>,
+    /// A testlib interactor (`INTERACTOR input tout answer`) connected to
+    /// the submission: the problem is interactive.
+    pub(super) interactor: Option<Spanned<String>>,
     pub(super) checker_time_limit: Option<Span>,
     pub(super) validator: Option<Spanned<OneOrMany>>,
     pub(super) validator_protocol: Option<Protocol>,

@@ -7,6 +7,7 @@
 //! and tests of the orchestration and the reporters use a fake.
 
 pub mod builtin;
+pub mod interactive;
 pub mod interrupt;
 pub mod process;
 pub mod procfs;
@@ -235,6 +236,20 @@ pub enum RunError {
 /// Runs a program on an input. Implementations are shared by all workers.
 pub trait Runner: Send + Sync {
     fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError>;
+
+    /// Run connected to an interactive validator (`partner`, a trusted
+    /// program): see [`interactive::launch_pair`]. A runner that is not a
+    /// process (a built-in solver) cannot.
+    fn run_interactive(
+        &self,
+        request: &RunRequest<'_>,
+        partner: &process::Launch<'_>,
+    ) -> Result<interactive::PairOutcome, RunError> {
+        let _ = (request, partner);
+        Err(RunError::Internal(
+            "this program cannot take part in an interactive run (a built-in solver)".into(),
+        ))
+    }
 }
 
 /// Where built programs are kept across runs: `$JUDGE_CACHE_DIR`, else

@@ -207,32 +207,56 @@ fn is_executable_file(path: &Path) -> bool {
 
 impl Runner for ProcessRunner {
     fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError> {
-        // `{memory_mib}`: the limit, or 1 GiB when there is none.
-        let sized;
-        let args = if self.memory_args {
-            let mib = (request.limits.memory.unwrap_or(1 << 30) >> 20)
-                .max(16)
-                .to_string();
-            sized = self
-                .args
-                .iter()
-                .map(|a| OsString::from(a.to_string_lossy().replace(MEMORY_MIB, &mib)))
-                .collect::<Vec<_>>();
-            &sized
-        } else {
-            &self.args
-        };
+        let sized = self.sized_args(request.limits);
         launch(
             &self.sandbox,
             &Launch {
                 program: &self.program,
-                args,
+                args: sized.as_deref().unwrap_or(&self.args),
                 stdin: Some(request.input),
                 limits: request.limits,
                 slot: request.slot,
                 trust: Trust::Untrusted,
                 address_space: self.address_space,
             },
+        )
+    }
+
+    fn run_interactive(
+        &self,
+        request: &RunRequest<'_>,
+        partner: &Launch<'_>,
+    ) -> Result<crate::exec::interactive::PairOutcome, RunError> {
+        let sized = self.sized_args(request.limits);
+        crate::exec::interactive::launch_pair(
+            &self.sandbox,
+            &Launch {
+                program: &self.program,
+                args: sized.as_deref().unwrap_or(&self.args),
+                stdin: None,
+                limits: request.limits,
+                slot: request.slot,
+                trust: Trust::Untrusted,
+                address_space: self.address_space,
+            },
+            partner,
+        )
+    }
+}
+
+impl ProcessRunner {
+    /// The arguments with `{memory_mib}` (the memory limit in MiB, or 1 GiB
+    /// when there is none) filled in, when they hold it.
+    fn sized_args(&self, limits: &Limits) -> Option<Vec<OsString>> {
+        if !self.memory_args {
+            return None;
+        }
+        let mib = (limits.memory.unwrap_or(1 << 30) >> 20).max(16).to_string();
+        Some(
+            self.args
+                .iter()
+                .map(|a| OsString::from(a.to_string_lossy().replace(MEMORY_MIB, &mib)))
+                .collect(),
         )
     }
 }
@@ -271,21 +295,51 @@ pub struct Launch<'a> {
 /// collect one [`RunOutcome`]. Everything it started is dead when this
 /// returns.
 pub fn launch(sandbox: &Sandbox, launch: &Launch<'_>) -> Result<RunOutcome, RunError> {
+    launch_with(sandbox, launch, Piped::default())
+}
+
+/// Standard input and output given as pipe ends instead of a file and a
+/// captured pipe (an interactive run: the other side is the validator).
+/// The launch owns them and closes its copies once the child has them.
+#[derive(Default)]
+pub struct Piped {
+    pub stdin: Option<std::os::fd::OwnedFd>,
+    pub stdout: Option<std::os::fd::OwnedFd>,
+}
+
+/// [`launch`] with standard input and/or output on the given pipe ends; a
+/// piped standard output is not captured (`RunOutcome::stdout` is empty).
+pub fn launch_with(
+    sandbox: &Sandbox,
+    launch: &Launch<'_>,
+    piped: Piped,
+) -> Result<RunOutcome, RunError> {
     let limits = launch.limits;
     let mut slot = sandbox
         .slot(launch.slot, limits, launch.trust)
         .map_err(RunError::Internal)?;
-    let stdin = File::open(launch.stdin.unwrap_or(Path::new("/dev/null"))).map_err(|e| {
-        RunError::Internal(format!(
-            "cannot open input {}: {e}",
-            launch.stdin.unwrap_or(Path::new("/dev/null")).display()
-        ))
-    })?;
+    let stdin: std::os::fd::OwnedFd = match piped.stdin {
+        Some(fd) => fd,
+        None => File::open(launch.stdin.unwrap_or(Path::new("/dev/null")))
+            .map_err(|e| {
+                RunError::Internal(format!(
+                    "cannot open input {}: {e}",
+                    launch.stdin.unwrap_or(Path::new("/dev/null")).display()
+                ))
+            })?
+            .into(),
+    };
     let pipe = || {
         rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
             .map_err(|e| RunError::Internal(format!("cannot make a pipe: {e}")))
     };
-    let (stdout, stdout_w) = pipe()?;
+    let (stdout, stdout_w) = match piped.stdout {
+        Some(fd) => (None, fd),
+        None => {
+            let (r, w) = pipe()?;
+            (Some(r), w)
+        }
+    };
     let (stderr, stderr_w) = pipe()?;
     let plan = SpawnPlan::new(
         launch.program,
@@ -316,7 +370,7 @@ pub fn launch(sandbox: &Sandbox, launch: &Launch<'_>) -> Result<RunOutcome, RunE
     // Also from the parent, so a kill right after spawn reaches the group.
     // SAFETY: plain system call on a child we own.
     unsafe { libc::setpgid(pid, pid) };
-    let (stdout, stderr) = (Some(stdout), Some(stderr));
+    let stderr = Some(stderr);
     let watch = Watch {
         pid,
         stdout,

@@ -97,6 +97,8 @@ mod tests {
             diff: Some("diff".into()),
             stderr: None,
             figures: Vec::new(),
+            transcript: None,
+            passes: None,
         }
     }
 

@@ -41,6 +41,10 @@ pub fn to_bytes(report: &Report) -> std::io::Result<Vec<u8>> {
                     description.push('\n');
                     description.push_str(diff);
                 }
+                if let Some(transcript) = &case.transcript {
+                    description.push_str("\ndialogue:\n");
+                    description.push_str(transcript);
+                }
                 s.set_description(description);
                 s
             }

@@ -49,6 +49,8 @@ fn result(index: usize, problem: &str, case: &str, verdict: Verdict) -> CaseResu
         diff: None,
         stderr: None,
         figures: Vec::new(),
+        transcript: None,
+        passes: None,
     }
 }
 

@@ -64,6 +64,7 @@ pub(crate) fn render(page: &Page<'_>, i: usize, case: &CaseResult) -> Markup {
             p.message { (text::line(&case.message, MESSAGE_BYTES)) }
             (measures(case))
             @if let Some(diff) = &case.diff { (diff_block(diff)) }
+            @if let Some(transcript) = &case.transcript { (dialogue(transcript)) }
             @if !case.figures.is_empty() {
                 div.figures {
                     @for figure in case.figures.iter().take(FIGURES) { (board(figure)) }
@@ -140,6 +141,27 @@ fn board(figure: &Figure) -> Markup {
                 }
             }
             figcaption { (text::line(&figure.title, 300)) }
+        }
+    }
+}
+
+/// An interactive case's dialogue as a two-column conversation: the
+/// validator's lines on the left, the submission's on the right, each with
+/// its time.
+fn dialogue(transcript: &str) -> Markup {
+    html! {
+        table.dialogue {
+            thead { tr { th { "time" } th { "validator →" } th { "← submission" } } }
+            tbody {
+                @for line in transcript.lines().take(400) {
+                    @let (time, rest) = line.trim_start().split_once(' ').unwrap_or(("", line));
+                    @if let Some(said) = rest.strip_prefix("→ ") {
+                        tr { td.muted { (time) } td { code { (text::line(said, 300)) } } td {} }
+                    } @else if let Some(said) = rest.strip_prefix("← ") {
+                        tr { td.muted { (time) } td {} td { code { (text::line(said, 300)) } } }
+                    }
+                }
+            }
         }
     }
 }

@@ -14,6 +14,8 @@ use indexmap::IndexMap;
 use std::collections::BTreeMap;
 
 /// How many lines of a diff or of stderr a failure shows.
+/// How many lines of an interactive case's dialogue a failure shows.
+const TRANSCRIPT_LINES: usize = 12;
 const DIFF_LINES: usize = 14;
 const STDERR_LINES: usize = 5;
 /// Figures are put side by side while they fit this many columns.
@@ -61,6 +63,25 @@ pub(super) fn failure(r: &CaseResult, paint: &Paint) -> Vec<String> {
                 "{INDENT}{}",
                 paint.dim(&format!("… {} more diff lines", all.len() - DIFF_LINES))
             ));
+        }
+    }
+    if let Some(transcript) = &r.transcript {
+        // The end of the dialogue: where it went wrong.
+        let all: Vec<&str> = transcript.lines().collect();
+        let shown = &all[all.len().saturating_sub(TRANSCRIPT_LINES)..];
+        lines.push(format!(
+            "{INDENT}{}",
+            paint.dim(&format!(
+                "dialogue (→ validator to submission, ← submission to validator){}:",
+                if shown.len() < all.len() {
+                    format!(", last {} of {} lines", shown.len(), all.len())
+                } else {
+                    String::new()
+                }
+            ))
+        ));
+        for line in shown {
+            lines.push(format!("{INDENT}| {line}"));
         }
     }
     lines.extend(

@@ -1,0 +1,401 @@
+//! Interactive and multi-pass problems: the submission runs connected to an
+//! interactive validator (Kattis/CLICS, `VALIDATOR input answer
+//! feedback_dir [flags]`, 42 accept, 43 reject) or a testlib interactor
+//! (`INTERACTOR input tout [answer]`, exit 0/1/2/3), possibly in several
+//! passes, and this module decides the verdict from how both ended.
+//!
+//! The verdict rules (CLICS):
+//! - the validator failing (a crash, its own limits, an undefined exit
+//!   code) is IE, never the submission's fault;
+//! - the validator rejecting *before* the submission ended is WA, whatever
+//!   the submission does after (a broken pipe, a time-out);
+//! - else the submission's own failure (TLE by CPU or by the wall clock
+//!   when it waits forever, MLE, RE) is its verdict;
+//! - else the validator's decision: reject WA, accept AC.
+//!
+//! Multi-pass: after an accepting pass, a `nextpass.in` in the feedback
+//! directory (kept between passes) asks for another run of the submission
+//! with that input, up to the problem's number of passes; each pass has
+//! the full time limit. A validator asking for more passes than allowed is
+//! IE.
+
+use super::external::{Protocol, said};
+use super::tool::{Tool, ToolContext};
+use super::{Judgement, classify_run};
+use crate::exec::interactive::{PairOutcome, Side};
+use crate::exec::process::{Launch, Trust};
+use crate::exec::{Exit, LimitHit, Limits, RunError, RunOutcome, RunRequest, Runner};
+use crate::verdict::Verdict;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How a problem's submissions are run with the judge's program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interaction {
+    pub tool: Tool,
+    pub protocol: Protocol,
+    /// The validator's own CPU time for one pass (its wall clock follows
+    /// the submission's).
+    pub time_limit: Duration,
+    /// Kattis: arguments after the feedback directory.
+    pub flags: Vec<String>,
+    /// Connected to the submission (interactive), or run after it on its
+    /// output (multi-pass only).
+    pub interactive: bool,
+    /// At most this many passes (1 unless multi-pass).
+    pub passes: u32,
+}
+
+/// What an interactive case gave.
+pub struct Interacted {
+    pub judgement: Judgement,
+    /// The submission's run of the deciding pass, if it ran.
+    pub outcome: Option<RunOutcome>,
+    pub passes: u32,
+}
+
+/// Run one case: every pass until one decides.
+pub fn run_case(
+    interaction: &Interaction,
+    runner: &dyn Runner,
+    context: ToolContext<'_>,
+    input: &Path,
+    answer: Option<&Path>,
+    limits: &Limits,
+) -> Interacted {
+    let ie = |message: String| Interacted {
+        judgement: Judgement::new(Verdict::InternalError, message),
+        outcome: None,
+        passes: 0,
+    };
+    let what = format!("validator {}", interaction.tool.display);
+    let ready = match interaction.tool.prepare(context.sandbox) {
+        Ok(r) => r.argv.clone(),
+        Err(e) => return ie(e.to_string()),
+    };
+    let dir = match tempfile::Builder::new().prefix("judge-interact-").tempdir() {
+        Ok(d) => d,
+        Err(e) => return ie(format!("cannot create a feedback directory: {e}")),
+    };
+    let feedback = dir.path().join("feedback");
+    if let Err(e) = std::fs::create_dir(&feedback) {
+        return ie(format!("cannot create a feedback directory: {e}"));
+    }
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let input = absolute(input);
+    let answer = answer.map_or_else(|| PathBuf::from("/dev/null"), absolute);
+    let mut pass_input = input.clone();
+    for pass in 1..=interaction.passes.max(1) {
+        let _ = std::fs::remove_file(feedback.join("nextpass.in"));
+        let mut decided = if interaction.interactive {
+            interactive_pass(
+                interaction,
+                &ready,
+                runner,
+                context,
+                (&input, &pass_input, &answer, &feedback),
+                limits,
+                &what,
+            )
+        } else {
+            plain_pass(
+                interaction,
+                runner,
+                context,
+                (&input, &pass_input, &answer, &feedback),
+                limits,
+                &what,
+            )
+        };
+        decided.passes = pass;
+        let next = feedback.join("nextpass.in");
+        if decided.judgement.verdict != Verdict::Accepted
+            || interaction.passes <= 1
+            || !next.is_file()
+        {
+            if interaction.passes > 1 && decided.judgement.verdict == Verdict::Accepted {
+                decided.judgement.message = format!(
+                    "{} ({pass} pass{})",
+                    decided.judgement.message,
+                    if pass == 1 { "" } else { "es" }
+                );
+            }
+            return decided;
+        }
+        if pass == interaction.passes {
+            return ie(format!(
+                "{what} asked for pass {} (nextpass.in) but the problem allows {} (limits.validation_passes)",
+                pass + 1,
+                interaction.passes
+            ));
+        }
+        // The next input, where the submission's sandbox can read it.
+        let copy = dir.path().join(format!("pass-{}.in", pass + 1));
+        if let Err(e) = std::fs::copy(&next, &copy) {
+            return ie(format!("cannot read {}: {e}", next.display()));
+        }
+        pass_input = copy;
+    }
+    ie("no pass ran".to_string())
+}
+
+/// (the case's input, this pass's input, the answer, the feedback dir).
+type Files<'a> = (&'a Path, &'a Path, &'a Path, &'a Path);
+
+/// One interactive pass: both programs connected.
+fn interactive_pass(
+    interaction: &Interaction,
+    ready: &[OsString],
+    runner: &dyn Runner,
+    context: ToolContext<'_>,
+    (input, pass_input, answer, feedback): Files<'_>,
+    limits: &Limits,
+    what: &str,
+) -> Interacted {
+    let ie = |message: String| Interacted {
+        judgement: Judgement::new(Verdict::InternalError, message),
+        outcome: None,
+        passes: 0,
+    };
+    let Some((program, before)) = ready.split_first() else {
+        return ie(format!("{what}: nothing to run"));
+    };
+    let tout = feedback.join("tout");
+    let mut args: Vec<OsString> = before.to_vec();
+    args.extend(interaction.tool.args.iter().map(OsString::from));
+    match interaction.protocol {
+        Protocol::Kattis => {
+            let mut dir = feedback.as_os_str().to_os_string();
+            dir.push("/");
+            args.extend([input.into(), answer.into(), dir]);
+            args.extend(interaction.flags.iter().map(OsString::from));
+        }
+        Protocol::Testlib => {
+            args.extend([input.into(), tout.clone().into(), answer.into()]);
+        }
+    }
+    // The validator lives as long as the submission may, and then its own
+    // time on top.
+    let validator_limits = Limits {
+        time: limits.wall + interaction.time_limit,
+        wall: limits.wall + interaction.time_limit,
+        ..super::tool::tool_limits(interaction.time_limit)
+    };
+    let partner = Launch {
+        program: Path::new(program),
+        args: &args,
+        stdin: None,
+        limits: &validator_limits,
+        slot: context.slot,
+        trust: Trust::Trusted,
+        address_space: true,
+    };
+    let request = RunRequest {
+        input: pass_input,
+        limits,
+        slot: context.slot,
+    };
+    let pair = match runner.run_interactive(&request, &partner) {
+        Ok(p) => p,
+        Err(RunError::Interrupted) => {
+            return Interacted {
+                judgement: Judgement::new(Verdict::Skipped, "not run: the judge was interrupted"),
+                outcome: None,
+                passes: 0,
+            };
+        }
+        Err(RunError::Internal(m)) => return ie(m),
+    };
+    let mut judgement = decide(interaction, &pair, limits, feedback, what);
+    if judgement.verdict != Verdict::Accepted {
+        judgement.transcript = Some(pair.transcript.render());
+    }
+    Interacted {
+        judgement,
+        outcome: Some(pair.submission),
+        passes: 0,
+    }
+}
+
+/// The verdict of an interactive pass (see the module's rules).
+fn decide(
+    interaction: &Interaction,
+    pair: &PairOutcome,
+    limits: &Limits,
+    feedback: &Path,
+    what: &str,
+) -> Judgement {
+    let v = &pair.validator;
+    let message = read_feedback(feedback).or_else(|| said(&v.stderr_tail));
+    let with = |default: &str| message.clone().unwrap_or_else(|| default.to_string());
+    let code = match (v.exit, v.limit_hit) {
+        (_, Some(LimitHit::Wall | LimitHit::Cpu)) => {
+            return Judgement::new(
+                Verdict::InternalError,
+                format!(
+                    "{what} did not end within {:.1}s of its own",
+                    interaction.time_limit.as_secs_f64()
+                ),
+            );
+        }
+        (Exit::Code(c), _) => c,
+        (Exit::Signal(_), _) => {
+            return Judgement::new(
+                Verdict::InternalError,
+                format!(
+                    "{what} crashed: {}{}",
+                    v.exit.describe(),
+                    said(&v.stderr_tail)
+                        .map(|s| format!(": {s}"))
+                        .unwrap_or_default()
+                ),
+            );
+        }
+    };
+    let (accepted, rejected) = match interaction.protocol {
+        Protocol::Kattis => (code == 42, code == 43),
+        Protocol::Testlib => (code == 0, code == 1 || code == 2),
+    };
+    if !accepted && !rejected {
+        return Judgement::new(
+            Verdict::InternalError,
+            format!(
+                "{what} answered exit code {code}, which the {} protocol does not define{}",
+                interaction.protocol.name(),
+                message.map(|m| format!(": {m}")).unwrap_or_default()
+            ),
+        );
+    }
+    let wrong = if interaction.protocol == Protocol::Testlib && code == 2 {
+        Verdict::PresentationError
+    } else {
+        Verdict::WrongAnswer
+    };
+    if rejected && pair.first == Side::Validator {
+        return Judgement::new(wrong, with("the validator rejected the dialogue"));
+    }
+    if let Some(mut failed) = classify_run(&pair.submission, limits) {
+        let waited = failed.verdict == Verdict::TimeLimit
+            && pair.submission.limit_hit == Some(LimitHit::Wall);
+        if waited && pair.transcript.last().is_none() {
+            failed.message = format!(
+                "{}; neither side wrote anything, so both were waiting to read (does the submission flush its output?)",
+                failed.message
+            );
+        }
+        if waited && let Some((side, at)) = pair.transcript.last() {
+            failed.message = format!(
+                "{}; the last message was the {}'s at {:.3}s, so the submission was waiting {}",
+                failed.message,
+                match side {
+                    Side::Validator => "validator",
+                    Side::Submission => "submission",
+                },
+                at.as_secs_f64(),
+                match side {
+                    Side::Validator => "for nothing it needed (or did not flush its answer)",
+                    Side::Submission => "for the validator's reply (or did not flush)",
+                }
+            );
+        }
+        return failed;
+    }
+    if rejected {
+        return Judgement::new(wrong, with("the validator rejected the dialogue"));
+    }
+    Judgement::new(
+        Verdict::Accepted,
+        with("the validator accepted the dialogue"),
+    )
+}
+
+/// One multi-pass pass without interaction: the submission runs on the
+/// pass's input, then the validator judges its output.
+fn plain_pass(
+    interaction: &Interaction,
+    runner: &dyn Runner,
+    context: ToolContext<'_>,
+    (input, pass_input, answer, feedback): Files<'_>,
+    limits: &Limits,
+    what: &str,
+) -> Interacted {
+    let ie = |message: String| Interacted {
+        judgement: Judgement::new(Verdict::InternalError, message),
+        outcome: None,
+        passes: 0,
+    };
+    let outcome = match runner.run(&RunRequest {
+        input: pass_input,
+        limits,
+        slot: context.slot,
+    }) {
+        Ok(o) => o,
+        Err(RunError::Interrupted) => {
+            return Interacted {
+                judgement: Judgement::new(Verdict::Skipped, "not run: the judge was interrupted"),
+                outcome: None,
+                passes: 0,
+            };
+        }
+        Err(RunError::Internal(m)) => return ie(m),
+    };
+    if let Some(failed) = classify_run(&outcome, limits) {
+        return Interacted {
+            judgement: failed,
+            outcome: Some(outcome),
+            passes: 0,
+        };
+    }
+    let output_path = feedback.with_file_name("output");
+    if let Err(e) = std::fs::write(&output_path, &outcome.stdout) {
+        return ie(format!("cannot write the output for the validator: {e}"));
+    }
+    let mut dir = feedback.as_os_str().to_os_string();
+    dir.push("/");
+    let mut args: Vec<OsString> = vec![input.into(), answer.into(), dir];
+    args.extend(interaction.flags.iter().map(OsString::from));
+    let tool_limits = super::tool::tool_limits(interaction.time_limit);
+    let judged = match interaction
+        .tool
+        .run(context, &args, Some(&output_path), &tool_limits)
+    {
+        Ok(o) => o,
+        Err(e) => return ie(format!("{what}: {e}")),
+    };
+    let message = read_feedback(feedback).or_else(|| said(&judged.stderr_tail));
+    let judgement = match (judged.exit, judged.limit_hit) {
+        (Exit::Code(42), None) => Judgement::new(
+            Verdict::Accepted,
+            message.unwrap_or_else(|| "the output validator accepted".into()),
+        ),
+        (Exit::Code(43), None) => Judgement::new(
+            Verdict::WrongAnswer,
+            message.unwrap_or_else(|| "the output validator rejected".into()),
+        ),
+        (exit, hit) => Judgement::new(
+            Verdict::InternalError,
+            format!(
+                "{what} ended with {}{}",
+                match hit {
+                    Some(h) => format!("its {:?} limit hit", h),
+                    None => exit.describe(),
+                },
+                message.map(|m| format!(": {m}")).unwrap_or_default()
+            ),
+        ),
+    };
+    Interacted {
+        judgement,
+        outcome: Some(outcome),
+        passes: 0,
+    }
+}
+
+/// `judgemessage.txt`, else `teammessage.txt`: its telling line.
+fn read_feedback(feedback: &Path) -> Option<String> {
+    ["judgemessage.txt", "teammessage.txt"]
+        .iter()
+        .filter_map(|name| std::fs::read(feedback.join(name)).ok())
+        .find_map(|text| said(&text))
+}

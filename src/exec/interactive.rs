@@ -1,0 +1,286 @@
+//! Two programs talking: a submission and an interactive validator (or a
+//! testlib interactor), each run by [`launch_with`] under its own limits,
+//! connected through the judge, which relays every byte in both directions
+//! and keeps a bounded transcript of the dialogue.
+//!
+//! ```text
+//!   validator stdout ──▶ relay "→" ──▶ submission stdin
+//!   submission stdout ──▶ relay "←" ──▶ validator stdin
+//! ```
+//!
+//! When one side ends, the relay closes the other side's input, so a reader
+//! sees end-of-file instead of waiting forever; a side that never writes
+//! (both waiting to read) is ended by its own wall-clock limit. Which side
+//! ended first is recorded: the verdict rules need it.
+
+use super::process::{Launch, Piped, launch_with};
+use super::sandbox::Sandbox;
+use super::{RunError, RunOutcome};
+use std::io::{Read, Write};
+use std::os::fd::OwnedFd;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How much of each direction the transcript keeps: the first and the last
+/// this many bytes.
+const KEEP: usize = 4096;
+
+/// Who said something, or who ended first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Submission,
+    Validator,
+}
+
+/// One relayed chunk: when (since the start), who wrote it, what.
+#[derive(Clone, Debug)]
+pub struct Message {
+    pub at: Duration,
+    pub from: Side,
+    pub bytes: Vec<u8>,
+}
+
+/// The dialogue, bounded: the first and the last [`KEEP`] bytes of each
+/// direction, and how many bytes were left out between.
+#[derive(Clone, Debug, Default)]
+pub struct Transcript {
+    pub head: Vec<Message>,
+    pub tail: Vec<Message>,
+    pub omitted: u64,
+    pub total: [u64; 2],
+}
+
+impl Transcript {
+    fn record(&mut self, from: Side, at: Duration, bytes: &[u8]) {
+        let index = from as usize;
+        let before = self.total[index];
+        self.total[index] += bytes.len() as u64;
+        let kept_head: usize = self
+            .head
+            .iter()
+            .filter(|m| m.from == from)
+            .map(|m| m.bytes.len())
+            .sum();
+        if kept_head < KEEP && before < KEEP as u64 {
+            let take = (KEEP - kept_head).min(bytes.len());
+            self.head.push(Message {
+                at,
+                from,
+                bytes: bytes[..take].to_vec(),
+            });
+            if take == bytes.len() {
+                return;
+            }
+        }
+        self.tail.push(Message {
+            at,
+            from,
+            bytes: bytes.to_vec(),
+        });
+        // Keep at most KEEP bytes of this side in the tail.
+        loop {
+            let kept: usize = self
+                .tail
+                .iter()
+                .filter(|m| m.from == from)
+                .map(|m| m.bytes.len())
+                .sum();
+            if kept <= KEEP {
+                break;
+            }
+            let Some(first) = self.tail.iter().position(|m| m.from == from) else {
+                break;
+            };
+            let dropped = self.tail.remove(first);
+            self.omitted += dropped.bytes.len() as u64;
+        }
+    }
+
+    /// The transcript as text: one line per line of a message, marked `→`
+    /// (validator to submission) or `←` (submission to validator), with the
+    /// time since the start; non-printing bytes escaped.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let mut line = |m: &Message| {
+            let arrow = match m.from {
+                Side::Validator => "→",
+                Side::Submission => "←",
+            };
+            let text = String::from_utf8_lossy(&m.bytes);
+            for piece in text.split_inclusive('\n') {
+                let shown = crate::text::whitespace::escaped(piece.trim_end_matches('\n'));
+                out.push_str(&format!("{:>8.3}s {arrow} {shown}\n", m.at.as_secs_f64()));
+            }
+        };
+        self.head.iter().for_each(&mut line);
+        if self.omitted > 0 {
+            line(&Message {
+                at: self.tail.first().map_or(Duration::ZERO, |m| m.at),
+                from: Side::Validator,
+                bytes: format!("[… {} bytes not kept …]", self.omitted).into_bytes(),
+            });
+        }
+        self.tail.iter().for_each(&mut line);
+        out
+    }
+
+    /// The last side that said anything, and when.
+    pub fn last(&self) -> Option<(Side, Duration)> {
+        self.tail
+            .last()
+            .or(self.head.last())
+            .map(|m| (m.from, m.at))
+    }
+}
+
+/// Both runs of an interactive case.
+pub struct PairOutcome {
+    pub submission: RunOutcome,
+    pub validator: RunOutcome,
+    /// Which ended first.
+    pub first: Side,
+    pub transcript: Transcript,
+}
+
+/// Run `submission` and `validator` connected to each other; both are dead
+/// when this returns. Their `stdin` fields are ignored.
+pub fn launch_pair(
+    sandbox: &Sandbox,
+    submission: &Launch<'_>,
+    validator: &Launch<'_>,
+) -> Result<PairOutcome, RunError> {
+    let pipe = || {
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+            .map_err(|e| RunError::Internal(format!("cannot make a pipe: {e}")))
+    };
+    let (sub_in_r, sub_in_w) = pipe()?;
+    let (sub_out_r, sub_out_w) = pipe()?;
+    let (val_in_r, val_in_w) = pipe()?;
+    let (val_out_r, val_out_w) = pipe()?;
+    let start = Instant::now();
+    let transcript = Mutex::new(Transcript::default());
+    // When each run ended, from its own start and its measured wall time:
+    // a launch returns a little after its process ended (reaping, reading
+    // its cgroup), so the order of returns would not tell who ended first.
+    let ended_at = |started: Instant, outcome: &Result<RunOutcome, RunError>| {
+        outcome
+            .as_ref()
+            .map(|o| started.saturating_duration_since(start) + o.wall)
+            .unwrap_or(Duration::MAX)
+    };
+    let (sub, sub_end, val, val_end) = std::thread::scope(|scope| {
+        let transcript = &transcript;
+        let from_sub =
+            scope.spawn(move || relay(sub_out_r, val_in_w, Side::Submission, start, transcript));
+        let from_val =
+            scope.spawn(move || relay(val_out_r, sub_in_w, Side::Validator, start, transcript));
+        let val = scope.spawn(|| {
+            let started = Instant::now();
+            let outcome = launch_with(
+                sandbox,
+                validator,
+                Piped {
+                    stdin: Some(val_in_r),
+                    stdout: Some(val_out_w),
+                },
+            );
+            let end = ended_at(started, &outcome);
+            (outcome, end)
+        });
+        let started = Instant::now();
+        let sub = launch_with(
+            sandbox,
+            submission,
+            Piped {
+                stdin: Some(sub_in_r),
+                stdout: Some(sub_out_w),
+            },
+        );
+        let sub_end = ended_at(started, &sub);
+        let (val, val_end) = val.join().unwrap_or_else(|_| {
+            (
+                Err(RunError::Internal("the validator's thread panicked".into())),
+                Duration::MAX,
+            )
+        });
+        // When each side's output closed (at its exit, as a rule): the
+        // precise order, seen by the relays.
+        let closed = |h: std::thread::ScopedJoinHandle<'_, Duration>| h.join().ok();
+        let (sub_closed, val_closed) = (closed(from_sub), closed(from_val));
+        let sub_end = sub_closed.map_or(sub_end, |c| c.min(sub_end));
+        let val_end = val_closed.map_or(val_end, |c| c.min(val_end));
+        (sub, sub_end, val, val_end)
+    });
+    let first = if val_end < sub_end {
+        Side::Validator
+    } else {
+        Side::Submission
+    };
+    Ok(PairOutcome {
+        submission: sub?,
+        validator: val?,
+        first,
+        transcript: transcript.into_inner().unwrap_or_else(|e| e.into_inner()),
+    })
+}
+
+/// Copy `from` to `to` until end-of-file (the writer ended) or a failed
+/// write (the reader ended: its input is then closed by dropping `to`).
+/// Returns when the writer's output closed, since `start`.
+fn relay(
+    from: OwnedFd,
+    to: OwnedFd,
+    side: Side,
+    start: Instant,
+    transcript: &Mutex<Transcript>,
+) -> Duration {
+    let mut from = std::fs::File::from(from);
+    let mut to = Some(std::fs::File::from(to));
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) => return start.elapsed(),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return start.elapsed(),
+        };
+        transcript.lock().unwrap_or_else(|e| e.into_inner()).record(
+            side,
+            start.elapsed(),
+            &buf[..n],
+        );
+        // The reader gone, keep draining so the writer is not blocked on a
+        // full pipe (it ends by its own limits).
+        if let Some(out) = &mut to
+            && out.write_all(&buf[..n]).is_err()
+        {
+            to = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_transcript_keeps_the_head_and_the_tail() {
+        let mut t = Transcript::default();
+        for i in 0..2000 {
+            t.record(
+                Side::Validator,
+                Duration::from_millis(i),
+                format!("{i:04}\n").as_bytes(),
+            );
+        }
+        t.record(Side::Submission, Duration::from_secs(3), b"answer 7\n");
+        let text = t.render();
+        assert!(text.contains("→ 0000"), "{text}");
+        assert!(text.contains("→ 1999"), "{text}");
+        assert!(text.contains("← answer 7"), "{text}");
+        assert!(text.contains("bytes not kept"), "{text}");
+        assert!(!text.contains("→ 1000\n"), "the middle is left out");
+        assert_eq!(t.total, [9, 10_000]);
+        assert_eq!(t.last().map(|(s, _)| s), Some(Side::Submission));
+    }
+}

@@ -1,0 +1,260 @@
+//! Interactive and multi-pass problems with real programs on every verdict
+//! path: a Kattis interactive package (the validator talks to the
+//! submission), a testlib interactor in judge.toml, and a multi-pass
+//! package with two and with too many passes.
+
+mod common;
+use common::*;
+
+/// Kattis interactive validator: the secret is in the input; at most 10
+/// guesses; "higher"/"lower"/"correct". Exit 42 found, 43 not.
+const GUESS_VALIDATOR_C: &str = r#"#include <stdio.h>
+int main(int argc, char **argv) {
+    FILE *in = fopen(argv[1], "r");
+    char path[4096]; snprintf(path, sizeof path, "%sjudgemessage.txt", argv[3]);
+    FILE *msg = fopen(path, "w");
+    int secret; if (!in || !msg || fscanf(in, "%d", &secret) != 1) return 1;
+    if (secret == 13) { int *p = 0; return *p; }
+    for (int i = 1; i <= 10; i++) {
+        int g;
+        if (scanf("%d", &g) != 1) { fprintf(msg, "guess %d: no number\n", i); return 43; }
+        if (g == secret) { printf("correct\n"); fflush(stdout); fprintf(msg, "found %d in %d guesses\n", secret, i); return 42; }
+        printf(g < secret ? "higher\n" : "lower\n"); fflush(stdout);
+    }
+    fprintf(msg, "10 guesses and no %d\n", secret);
+    return 43;
+}"#;
+
+const BINARY_SEARCH_C: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(void){int lo=1,hi=1000;char r[32];while(lo<=hi){int m=(lo+hi)/2;printf("%d\n",m);fflush(stdout);if(scanf("%31s",r)!=1)return 0;if(!strcmp(r,"correct"))return 0;if(!strcmp(r,"higher"))lo=m+1;else hi=m-1;}return 0;}"#;
+
+fn guess_package(s: &Scratch) {
+    s.write(
+        "g/problem.yaml",
+        "name: Guess\ntype: interactive\nlimits:\n  time_limit: 1\n",
+    );
+    s.write("g/data/sample/1.in", "7\n");
+    s.write("g/data/sample/1.ans", "\n");
+    s.write("g/data/secret/1.in", "999\n");
+    s.write("g/data/secret/1.ans", "\n");
+    s.write("g/output_validator/validate.c", GUESS_VALIDATOR_C);
+}
+
+fn run_on(s: &Scratch, pkg: &str, source: &str, body: &str) -> serde_json::Value {
+    s.write(source, body);
+    let mut cmd = s.judge();
+    cmd.args(["run", pkg, "--format", "json", "--submission", source]);
+    let ran = run(cmd);
+    let report = ran.json();
+    assert!(ran.code <= 3, "{}", ran.stderr);
+    report
+}
+
+fn verdicts(report: &serde_json::Value) -> Vec<String> {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn every_verdict_path_of_an_interactive_problem() {
+    let s = Scratch::new();
+    guess_package(&s);
+    let ac = run_on(&s, "g", "bs.c", BINARY_SEARCH_C);
+    assert_eq!(verdicts(&ac), ["AC", "AC"], "{ac:#}");
+    assert_eq!(ac["cases"][1]["message"], "found 999 in 9 guesses");
+    assert_eq!(ac["problems"][0]["check"], "interactive");
+
+    // Always guessing 1: the validator rejects first (then the submission
+    // dies writing into a closed pipe): WA, with the dialogue.
+    let wa = run_on(
+        &s,
+        "g",
+        "ones.c",
+        "#include <stdio.h>\nint main(void){char r[32];for(;;){printf(\"1\\n\");fflush(stdout);if(scanf(\"%31s\",r)!=1)return 0;}}\n",
+    );
+    assert_eq!(verdicts(&wa), ["WA", "WA"], "{wa:#}");
+    assert_eq!(wa["cases"][0]["message"], "10 guesses and no 7");
+    let transcript = wa["cases"][0]["transcript"].as_str().unwrap();
+    assert!(
+        transcript.contains("← 1") && transcript.contains("→ higher"),
+        "{transcript}"
+    );
+
+    // Never flushing: both wait; the wall clock ends it, TLE, saying so.
+    let tle = run_on(
+        &s,
+        "g",
+        "noflush.c",
+        "#include <stdio.h>\nint main(void){char r[32];printf(\"500\\n\");if(scanf(\"%31s\",r)!=1)return 0;return 0;}\n",
+    );
+    assert_eq!(verdicts(&tle), ["TLE", "TLE"], "{tle:#}");
+    assert!(
+        tle["cases"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("neither side wrote anything"),
+        "{tle:#}"
+    );
+
+    // Crashing first: RE. Exiting early without a guess: the validator
+    // reads end-of-file and rejects, after the submission ended: WA.
+    let re = run_on(
+        &s,
+        "g",
+        "crash.c",
+        "#include <stdlib.h>\nint main(void){abort();}\n",
+    );
+    assert_eq!(verdicts(&re), ["RE", "RE"], "{re:#}");
+    let early = run_on(&s, "g", "early.c", "int main(void){return 0;}\n");
+    assert_eq!(verdicts(&early), ["WA", "WA"], "{early:#}");
+    assert_eq!(early["cases"][0]["message"], "guess 1: no number");
+
+    // A validator that crashes is IE, never the submission's fault.
+    s.write("g/data/secret/2.in", "13\n");
+    s.write("g/data/secret/2.ans", "\n");
+    let ie = run_on(&s, "g", "bs.c", BINARY_SEARCH_C);
+    assert_eq!(verdicts(&ie), ["AC", "AC", "IE"], "{ie:#}");
+    assert!(
+        ie["cases"][2]["message"]
+            .as_str()
+            .unwrap()
+            .contains("validator output_validator crashed: SIGSEGV"),
+        "{ie:#}"
+    );
+}
+
+#[test]
+fn verify_an_interactive_package_with_every_folder() {
+    let s = Scratch::new();
+    guess_package(&s);
+    s.write("g/submissions/accepted/bs.c", BINARY_SEARCH_C);
+    s.write(
+        "g/submissions/wrong_answer/ones.c",
+        "#include <stdio.h>\nint main(void){char r[32];for(;;){printf(\"1\\n\");fflush(stdout);if(scanf(\"%31s\",r)!=1)return 0;}}\n",
+    );
+    s.write(
+        "g/submissions/time_limit_exceeded/noflush.c",
+        "#include <stdio.h>\nint main(void){char r[32];printf(\"500\\n\");if(scanf(\"%31s\",r)!=1)return 0;return 0;}\n",
+    );
+    s.write(
+        "g/submissions/run_time_error/crash.c",
+        "#include <stdlib.h>\nint main(void){abort();}\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args(["verify", "g"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    assert!(
+        ran.stdout.contains("OK: 4 of 4 submissions as expected"),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn a_testlib_interactor_in_judge_toml() {
+    let s = Scratch::new();
+    // testlib protocol: INTERACTOR input tout answer; exit 0 ok, 1 WA.
+    s.write(
+        "interactor.c",
+        r#"#include <stdio.h>
+int main(int argc, char **argv) {
+    FILE *in = fopen(argv[1], "r"); FILE *tout = fopen(argv[2], "w");
+    int a, b, s; if (fscanf(in, "%d %d", &a, &b) != 2) return 3;
+    printf("%d %d\n", a, b); fflush(stdout);
+    if (scanf("%d", &s) != 1) { fprintf(stderr, "wrong answer no sum\n"); return 1; }
+    fprintf(tout, "%d\n", s);
+    if (s != a + b) { fprintf(stderr, "wrong answer %d is not %d\n", s, a + b); return 1; }
+    fprintf(stderr, "ok %d\n", s); return 0;
+}"#,
+    );
+    s.write(
+        "judge.toml",
+        "[problem.add]\ncases = \"cases\"\ninteractor = \"interactor.c\"\n",
+    );
+    s.write("cases/1.in", "2 3\n");
+    s.write("cases/2.in", "40 2\n");
+    let good = run_on(
+        &s,
+        "cases",
+        "add.c",
+        "#include <stdio.h>\nint main(void){int a,b;scanf(\"%d %d\",&a,&b);printf(\"%d\\n\",a+b);return 0;}\n",
+    );
+    assert_eq!(verdicts(&good), ["AC", "AC"], "{good:#}");
+    assert_eq!(good["cases"][0]["message"], "ok 5");
+    let bad = run_on(
+        &s,
+        "cases",
+        "sub.c",
+        "#include <stdio.h>\nint main(void){int a,b;scanf(\"%d %d\",&a,&b);printf(\"%d\\n\",a-b);return 0;}\n",
+    );
+    assert_eq!(verdicts(&bad), ["WA", "WA"], "{bad:#}");
+    assert_eq!(bad["cases"][1]["message"], "wrong answer 38 is not 42");
+}
+
+/// Multi-pass: pass 1 prints a number x, the validator asks for a second
+/// pass with input "x"; pass 2 must print 2x. With MORE in the input the
+/// validator asks for a third pass.
+const TWO_PASS_VALIDATOR_C: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+    char path[4096], state[4096];
+    snprintf(state, sizeof state, "%sfirst", argv[3]);
+    FILE *in = fopen(argv[1], "r"); char word[16] = ""; fscanf(in, "%15s", word);
+    long x; if (scanf("%ld", &x) != 1) return 43;
+    FILE *f = fopen(state, "r");
+    if (!f) {
+        f = fopen(state, "w"); fprintf(f, "%ld\n", x); fclose(f);
+        snprintf(path, sizeof path, "%snextpass.in", argv[3]);
+        FILE *next = fopen(path, "w"); fprintf(next, "%ld\n", x); fclose(next);
+        return 42;
+    }
+    long first; fscanf(f, "%ld", &first);
+    if (!strcmp(word, "MORE")) {
+        snprintf(path, sizeof path, "%snextpass.in", argv[3]);
+        FILE *next = fopen(path, "w"); fprintf(next, "%ld\n", x); fclose(next);
+        return 42;
+    }
+    return x == 2 * first ? 42 : 43;
+}"#;
+
+#[test]
+fn multi_pass_with_two_and_with_too_many_passes() {
+    let s = Scratch::new();
+    s.write(
+        "m/problem.yaml",
+        "name: Twice\ntype: multi-pass\nlimits:\n  validation_passes: 2\n",
+    );
+    s.write("m/output_validator/validate.c", TWO_PASS_VALIDATOR_C);
+    s.write("m/data/sample/1.in", "START\n");
+    s.write("m/data/sample/1.ans", "\n");
+    // Pass 1 (input START): print 21. Pass 2 (input 21): print 42.
+    let doubler = "#include <stdio.h>\nint main(void){char w[32];if(scanf(\"%31s\",w)!=1)return 1;if(w[0]=='S'||w[0]=='M'){printf(\"21\\n\");return 0;}long x;sscanf(w,\"%ld\",&x);printf(\"%ld\\n\",2*x);return 0;}\n";
+    let ok = run_on(&s, "m", "double.c", doubler);
+    assert_eq!(verdicts(&ok), ["AC"], "{ok:#}");
+    assert_eq!(ok["cases"][0]["passes"], 2, "{ok:#}");
+    let wrong = run_on(
+        &s,
+        "m",
+        "same.c",
+        "#include <stdio.h>\nint main(void){printf(\"21\\n\");return 0;}\n",
+    );
+    assert_eq!(verdicts(&wrong), ["WA"], "{wrong:#}");
+    assert_eq!(wrong["cases"][0]["passes"], 2);
+    // A validator asking for a third pass of two: IE, naming the limit.
+    s.write("m/data/sample/1.in", "MORE\n");
+    let more = run_on(&s, "m", "double.c", doubler);
+    assert_eq!(verdicts(&more), ["IE"], "{more:#}");
+    assert!(
+        more["cases"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("asked for pass 3 (nextpass.in) but the problem allows 2"),
+        "{more:#}"
+    );
+}
