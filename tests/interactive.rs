@@ -258,3 +258,23 @@ fn multi_pass_with_two_and_with_too_many_passes() {
         "{more:#}"
     );
 }
+
+#[test]
+fn the_interactive_and_multi_pass_examples_verify() {
+    if !installed("python3") {
+        println!("not run: python3 is not installed (the examples' Python submissions)");
+        return;
+    }
+    let s = Scratch::new();
+    let guess = s.copy_tree(&examples().join("guess"), "guess");
+    let twice = s.copy_tree(&examples().join("twice"), "twice");
+    let mut cmd = s.judge();
+    cmd.arg("verify").arg(&guess).arg(&twice);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    assert!(
+        ran.stdout.contains("OK: 9 of 9 submissions as expected"),
+        "{}",
+        ran.stdout
+    );
+}

@@ -286,7 +286,7 @@ fn decide(
         }
         if waited && let Some((side, at)) = pair.transcript.last() {
             failed.message = format!(
-                "{}; the last message was the {}'s at {:.3}s, so the submission was waiting {}",
+                "{}; the last message was the {}'s at {:.3}s: the submission was waiting {}",
                 failed.message,
                 match side {
                     Side::Validator => "validator",
@@ -294,8 +294,10 @@ fn decide(
                 },
                 at.as_secs_f64(),
                 match side {
-                    Side::Validator => "for nothing it needed (or did not flush its answer)",
-                    Side::Submission => "for the validator's reply (or did not flush)",
+                    Side::Validator =>
+                        "with the validator's last word unanswered (reading more than it was sent, or its answer not flushed)",
+                    Side::Submission =>
+                        "for a reply the validator never sent (the validator waited for more: an unfinished line?)",
                 }
             );
         }

@@ -120,6 +120,13 @@ fn stress_problem(
     overrides: &config::Overrides,
 ) -> Result<(config::Problem, bool), Failure> {
     if let Some(p) = config.and_then(|c| c.problem(&args.problem)) {
+        if let crate::check::Comparison::Interactive(_) = p.comparison {
+            return Err(Failure::Usage(format!(
+                "problem {}: judge stress compares two programs' outputs, and an {} problem's submissions talk to its validator instead; not supported",
+                p.name,
+                p.comparison.name()
+            )));
+        }
         return Ok((p.clone(), true));
     }
     if crate::puzzles::find(&args.problem).is_some() {
