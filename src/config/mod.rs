@@ -12,6 +12,7 @@
 
 mod case_settings;
 mod error;
+pub mod generators;
 pub mod kattis;
 mod resolve;
 mod schema;

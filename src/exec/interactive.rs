@@ -126,9 +126,10 @@ impl Transcript {
 
     /// The last side that said anything, and when.
     pub fn last(&self) -> Option<(Side, Duration)> {
-        self.tail
-            .last()
-            .or(self.head.last())
+        [self.head.last(), self.tail.last()]
+            .into_iter()
+            .flatten()
+            .max_by_key(|m| m.at)
             .map(|m| (m.from, m.at))
     }
 }

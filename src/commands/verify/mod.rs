@@ -60,12 +60,15 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
     let entered = enter(&all, &toolchain, &sandbox)?;
     time_limit::derive(
         &mut problems,
-        &cases,
-        &all,
-        &entered,
-        args.jobs.unwrap_or(0),
-        interrupt.flag(),
-        &sandbox,
+        time_limit::Probe {
+            cases: &cases,
+            all: &all,
+            entered: &entered,
+            jobs: args.jobs.unwrap_or(0),
+            interrupted: interrupt.flag(),
+            sandbox: &sandbox,
+            quiet: args.quiet,
+        },
     )?;
     let margin_limits: Vec<_> = problems
         .iter()

@@ -21,16 +21,29 @@ use std::time::Duration;
 /// How long an accepted submission may run while the limit is measured.
 const PROBE_LIMIT: Duration = Duration::from_secs(20);
 
+/// What measuring the accepted submissions needs.
+pub(super) struct Probe<'a> {
+    pub cases: &'a [Vec<Case>],
+    pub all: &'a [Submission],
+    pub entered: &'a Entered,
+    pub jobs: usize,
+    pub interrupted: Arc<AtomicBool>,
+    pub sandbox: &'a Arc<Sandbox>,
+    /// `-q`: say nothing.
+    pub quiet: bool,
+}
+
 /// Derive the time limit of every problem that needs one.
-pub(super) fn derive(
-    problems: &mut [Problem],
-    cases: &[Vec<Case>],
-    all: &[Submission],
-    entered: &Entered,
-    jobs: usize,
-    interrupted: Arc<AtomicBool>,
-    sandbox: &Arc<Sandbox>,
-) -> Result<(), Failure> {
+pub(super) fn derive(problems: &mut [Problem], probe: Probe<'_>) -> Result<(), Failure> {
+    let Probe {
+        cases,
+        all,
+        entered,
+        jobs,
+        interrupted,
+        sandbox,
+        quiet,
+    } = probe;
     for p in 0..problems.len() {
         let Some(inference) = problems[p].time_inference else {
             continue;
@@ -46,6 +59,9 @@ pub(super) fn derive(
             })
             .collect();
         if accepted.is_empty() {
+            if quiet {
+                continue;
+            }
             outln!(
                 "{}: no time limit in the package and no accepted submission to derive one from; the judge's default {}s is used",
                 problems[p].name,
@@ -92,6 +108,9 @@ pub(super) fn derive(
             if count == 1 { "" } else { "s" },
             inference.resolution
         );
+        if quiet {
+            continue;
+        }
         outln!(
             "{}: no time limit in the package: {}s, {}",
             problem.name,
