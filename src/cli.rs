@@ -229,7 +229,8 @@ pub struct Difficulty {
 
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// The puzzle (or a judge.toml problem that is one).
+    /// The puzzle (or a judge.toml problem that is one), or a package
+    /// directory with generators/generators.yaml.
     pub problem: String,
     /// How many cases.
     #[arg(long, default_value_t = 1)]
@@ -251,9 +252,18 @@ pub struct GenArgs {
     /// One case per file (always so for single-case puzzles).
     #[arg(long)]
     pub split: bool,
-    /// Overwrite existing files.
+    /// Overwrite existing files (for a package: files `judge gen` did not
+    /// write, or that changed since).
     #[arg(long)]
     pub force: bool,
+    /// A package with generators/generators.yaml: print the plan, make
+    /// nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// A package: remove the files `judge gen` wrote that no entry makes
+    /// any more.
+    #[arg(long)]
+    pub clean: bool,
 }
 
 #[derive(Debug, Args)]

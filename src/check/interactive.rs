@@ -190,6 +190,7 @@ fn interactive_pass(
         slot: context.slot,
         trust: Trust::Trusted,
         address_space: true,
+        workdir: None,
     };
     let request = RunRequest {
         input: pass_input,

@@ -201,6 +201,7 @@ impl Tool {
                 slot: context.slot,
                 trust: Trust::Trusted,
                 address_space: true,
+                workdir: None,
             },
         )
     }
@@ -395,6 +396,7 @@ fn compile(
             slot: 0,
             trust: Trust::Trusted,
             address_space: true,
+            workdir: None,
         },
     )
     .map_err(|e| build(e.to_string()))?;

@@ -12,6 +12,9 @@ use crate::verdict::ExitCode;
 use std::path::{Path, PathBuf};
 
 pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
+    if super::generators::has_generators(Path::new(&args.problem)) {
+        return super::generators::generate_package(Path::new(&args.problem), &args);
+    }
     let config = load_config(config_path, &Overrides::default())?;
     let (puzzle, _) = puzzle_named(&args.problem, config.as_ref())?;
     check_args(&args)?;

@@ -7,6 +7,7 @@
 
 pub mod failure;
 pub mod generate;
+pub mod generators;
 pub mod limits;
 pub mod list;
 pub mod merge;

@@ -218,6 +218,7 @@ impl Runner for ProcessRunner {
                 slot: request.slot,
                 trust: Trust::Untrusted,
                 address_space: self.address_space,
+                workdir: None,
             },
         )
     }
@@ -238,6 +239,7 @@ impl Runner for ProcessRunner {
                 slot: request.slot,
                 trust: Trust::Untrusted,
                 address_space: self.address_space,
+                workdir: None,
             },
             partner,
         )
@@ -289,6 +291,10 @@ pub struct Launch<'a> {
     /// Whether RLIMIT_AS may carry the memory limit (see
     /// `SlotGuard::child_setup`); true but for a JVM.
     pub address_space: bool,
+    /// A trusted tool's working directory, when it writes files there the
+    /// judge keeps (a generator's `testcase.in`); else a fresh private
+    /// directory, removed after the run.
+    pub workdir: Option<&'a Path>,
 }
 
 /// Run a program once in its own private directory under the limits, and
@@ -341,13 +347,12 @@ pub fn launch_with(
         }
     };
     let (stderr, stderr_w) = pipe()?;
-    let plan = SpawnPlan::new(
-        launch.program,
-        launch.args,
-        &slot.environment(),
-        slot.workdir(),
-    )
-    .map_err(RunError::Internal)?;
+    let workdir = match (launch.workdir, launch.trust) {
+        (Some(dir), Trust::Trusted) => dir,
+        _ => slot.workdir(),
+    };
+    let plan = SpawnPlan::new(launch.program, launch.args, &slot.environment(), workdir)
+        .map_err(RunError::Internal)?;
     let setup = slot.child_setup(limits, launch.address_space);
     let start = Instant::now();
     slot.before_spawn();

@@ -288,6 +288,7 @@ impl Toolchain {
                 slot,
                 trust: Trust::Trusted,
                 address_space: true,
+                workdir: None,
             },
         )
         .map_err(|e| match e {

@@ -74,6 +74,7 @@ impl Generator {
                 slot: 0,
                 trust: Trust::Trusted,
                 address_space: true,
+                workdir: None,
             },
         )
         .map_err(|e| match e {

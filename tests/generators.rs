@@ -1,0 +1,204 @@
+//! `judge gen PACKAGE` from generators/generators.yaml: the data tree made
+//! as BAPCtools names and seeds it, byte-identical and with nothing run on
+//! a second pass, one changed generator remaking only its cases, a case the
+//! validator rejects reported and not written, hand-made files kept.
+
+mod common;
+use common::*;
+
+const RANDOM_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) { unsigned long s = strtoul(argv[1], 0, 10); long n = atol(argv[2]); printf("%ld %lu\n", n, s % 1000); return 0; }"#;
+
+const SUM_C: &str = "#include <stdio.h>\nint main(void){long a,b;scanf(\"%ld %ld\",&a,&b);printf(\"%ld\\n\",a+b);return 0;}\n";
+
+/// Accepts two non-negative numbers.
+const VALIDATOR_C: &str = r#"#include <stdio.h>
+int main(void){long a,b; if(scanf("%ld %ld",&a,&b)!=2||a<0||b<0){fprintf(stderr,"negative or missing\n");return 43;} return 42;}"#;
+
+fn package(s: &Scratch) {
+    s.write("p/problem.yaml", "name: Sum\n");
+    s.write("p/generators/random.c", RANDOM_C);
+    s.write("p/generators/manual/hand.in", "3 4\n");
+    s.write("p/submissions/accepted/sum.c", SUM_C);
+    s.write("p/input_validators/v.c", VALIDATOR_C);
+    s.write(
+        "p/generators/generators.yaml",
+        "solution: /submissions/accepted/sum.c\ndata:\n  sample:\n    data:\n      - '': {in: \"1 2\", ans: \"3\"}\n      - hand: {copy: manual/hand}\n  secret:\n    test_group.yaml:\n      input_validator_args: ''\n    data:\n      - small: random.c {seed} 5\n      - big:\n          generate: random.c {seed} {count}000\n          count: 3\n",
+    );
+}
+
+fn generate(s: &Scratch, extra: &[&str]) -> Ran {
+    let mut cmd = s.judge();
+    cmd.args(["gen", "p"]).args(extra);
+    run(cmd)
+}
+
+fn tree(s: &Scratch) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = walk(&s.path().join("p/data"))
+        .into_iter()
+        .filter(|p| !p.ends_with(".judge-gen.json"))
+        .map(|p| {
+            let text = std::fs::read_to_string(s.path().join("p/data").join(&p)).unwrap();
+            (p, text)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn walk(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            for p in walk(&path) {
+                out.push(format!("{}/{p}", entry.file_name().to_string_lossy()));
+            }
+        } else {
+            out.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn a_tree_is_made_named_and_seeded_as_bapctools_does_then_kept() {
+    let s = Scratch::new();
+    package(&s);
+    let first = generate(&s, &[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let made = tree(&s);
+    let names: Vec<&str> = made.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "sample/1.ans",
+            "sample/1.in",
+            "sample/2-hand.ans",
+            "sample/2-hand.in",
+            "secret/3-small.ans",
+            "secret/3-small.in",
+            "secret/4-big-1.ans",
+            "secret/4-big-1.in",
+            "secret/5-big-2.ans",
+            "secret/5-big-2.in",
+            "secret/6-big-3.ans",
+            "secret/6-big-3.in",
+            "secret/test_group.yaml",
+        ]
+    );
+    // The seed: int(sha512(command).hexdigest(), 16) % 2**31, computed by
+    // Python's own hashlib when it is here.
+    if installed("python3") {
+        let out = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import hashlib;print(int(hashlib.sha512(b'random.c {seed} 5').hexdigest(),16)%2**31)",
+            ])
+            .output()
+            .unwrap();
+        let seed: u64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+        let small = &made
+            .iter()
+            .find(|(p, _)| p == "secret/3-small.in")
+            .unwrap()
+            .1;
+        assert_eq!(small, &format!("5 {}\n", seed % 1000));
+        let big2 = &made
+            .iter()
+            .find(|(p, _)| p == "secret/5-big-2.in")
+            .unwrap()
+            .1;
+        let out = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import hashlib;print(int(hashlib.sha512(b':1random.c {seed} 2000').hexdigest(),16)%2**31)",
+            ])
+            .output()
+            .unwrap();
+        let seed: u64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+        assert_eq!(big2, &format!("2000 {}\n", seed % 1000));
+    } else {
+        println!("not run: python3 is not installed (an independent seed computation)");
+    }
+    let small_ans = &made
+        .iter()
+        .find(|(p, _)| p == "secret/3-small.ans")
+        .unwrap()
+        .1;
+    assert!(small_ans.ends_with('\n') && small_ans.trim().parse::<i64>().is_ok());
+
+    // A second pass: nothing run, the same bytes.
+    let second = generate(&s, &[]);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(
+        second
+            .stderr
+            .contains("6 cases: 0 made, 6 unchanged (nothing run), 0 failed"),
+        "{}",
+        second.stderr
+    );
+    assert_eq!(tree(&s), made);
+
+    // One changed generator: only its cases are made again.
+    s.write(
+        "p/generators/random.c",
+        &RANDOM_C.replace("s % 1000", "s % 997"),
+    );
+    let third = generate(&s, &[]);
+    assert!(
+        third.stderr.contains("6 cases: 4 made, 2 unchanged"),
+        "{}",
+        third.stderr
+    );
+}
+
+#[test]
+fn rejected_cases_are_not_written_and_hand_made_files_survive() {
+    let s = Scratch::new();
+    package(&s);
+    s.write(
+        "p/generators/generators.yaml",
+        "solution: /submissions/accepted/sum.c\ndata:\n  secret:\n    data:\n      good: {in: \"1 1\"}\n      bad: {in: \"-1 5\"}\n",
+    );
+    s.write("p/data/secret/hand.in", "9 9\n");
+    s.write("p/data/secret/hand.ans", "18\n");
+    let ran = generate(&s, &[]);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains(
+            "data/secret/bad: rejected by input validator input_validators/v.c: negative or missing"
+        ),
+        "{}",
+        ran.stderr
+    );
+    assert!(!s.path().join("p/data/secret/bad.in").exists());
+    assert_eq!(s.read("p/data/secret/good.ans"), "2\n");
+    // --clean keeps what judge gen did not write; a hand edit of a made
+    // file is not overwritten without --force.
+    s.write(
+        "p/generators/generators.yaml",
+        "solution: /submissions/accepted/sum.c\ndata:\n  secret:\n    data:\n      good: {in: \"2 2\"}\n",
+    );
+    s.write("p/data/secret/good.ans", "hand edit\n");
+    let ran = generate(&s, &["--clean"]);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("data/secret/good.ans: not replaced"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(s.read("p/data/secret/hand.in"), "9 9\n");
+    assert_eq!(s.read("p/data/secret/good.ans"), "hand edit\n");
+    let forced = generate(&s, &["--force"]);
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert_eq!(s.read("p/data/secret/good.ans"), "4\n");
+    // --dry-run makes nothing and says how each case would be made.
+    let dry = generate(&s, &["--dry-run"]);
+    assert!(
+        dry.stdout.contains("data/secret/good: inline"),
+        "{}",
+        dry.stdout
+    );
+}
