@@ -202,3 +202,32 @@ fn rejected_cases_are_not_written_and_hand_made_files_survive() {
         dry.stdout
     );
 }
+
+#[test]
+fn the_example_regenerates_byte_for_byte_and_a_copy_runs_nothing() {
+    if !installed("python3") || !installed("g++") {
+        println!("not run: python3 or g++ is not installed (the example's generators)");
+        return;
+    }
+    let s = Scratch::new();
+    let copy = s.copy_tree(&examples().join("gensum"), "p");
+    // As committed: every case unchanged, nothing run.
+    let kept = generate(&s, &[]);
+    assert_eq!(kept.code, 0, "{}", kept.stderr);
+    assert!(
+        kept.stderr
+            .contains("9 cases: 0 made, 9 unchanged (nothing run)"),
+        "{}",
+        kept.stderr
+    );
+    // From nothing: the same bytes.
+    let committed = tree(&s);
+    std::fs::remove_dir_all(copy.join("data")).unwrap();
+    let made = generate(&s, &[]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    assert_eq!(tree(&s), committed);
+    let mut cmd = s.judge();
+    cmd.args(["verify", "p"]);
+    let verified = run(cmd);
+    assert_eq!(verified.code, 0, "{}", verified.stdout);
+}

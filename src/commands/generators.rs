@@ -326,7 +326,13 @@ fn case_key(case: &GenCase, plan: &GenPlan, problem: &Problem) -> String {
             .flatten()
         {
             if entry.file_type().is_file() {
-                part(entry.path().as_os_str().as_encoded_bytes());
+                // Names relative to the package: a copied package keeps
+                // its keys.
+                let rel = entry
+                    .path()
+                    .strip_prefix(&plan.root)
+                    .unwrap_or(entry.path());
+                part(rel.as_os_str().as_encoded_bytes());
                 part(&std::fs::read(entry.path()).unwrap_or_default());
             }
         }
