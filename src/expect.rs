@@ -139,6 +139,12 @@ impl Expectation {
             ("rejected", Dialect::Kattis | Dialect::DomJudge) => {
                 return named(None, Some(failures()), "rejected");
             }
+            // A scoring problem's partial solution: judged pass or fail per
+            // case (scores are not computed), it must pass some case and
+            // fail some other.
+            ("partially_accepted", Dialect::Kattis | Dialect::DomJudge) => {
+                return named(None, Some(failures()), "partially_accepted");
+            }
             // 2023-07 and later: too slow or crashing, never wrong.
             ("brute_force", Dialect::Kattis) => {
                 return named(
@@ -222,6 +228,15 @@ impl Expectation {
         {
             return Err(Disagreement::Missing {
                 required: required.clone(),
+            });
+        }
+        // partially_accepted/: some points, not all — judged pass or fail
+        // per case, some case passes as well as some fails.
+        if self.origin == Origin::NamedFolder("partially_accepted")
+            && !verdicts.iter().any(|v| v.is_accepted())
+        {
+            return Err(Disagreement::Missing {
+                required: vec![Verdict::Accepted],
             });
         }
         Ok(())
@@ -535,6 +550,10 @@ mod tests {
         assert!(rejected.assess(&[Accepted]).is_err());
         assert_eq!(rejected.assess(&[Accepted, TimeLimit]), Ok(()));
         assert!(Expectation::of_folder_in("no_output", Dialect::Kattis).is_none());
+        let partial = Expectation::of_folder_in("partially_accepted", Dialect::Kattis).unwrap();
+        assert_eq!(partial.assess(&[Accepted, WrongAnswer]), Ok(()));
+        assert!(partial.assess(&[Accepted, Accepted]).is_err());
+        assert!(partial.assess(&[WrongAnswer, TimeLimit]).is_err());
     }
 
     #[test]
