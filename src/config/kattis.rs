@@ -308,6 +308,10 @@ pub fn load(root: &Path) -> Result<Package, String> {
         time_limit = read_timelimit_file(root)?;
         time_limit_from = ".timelimit";
     }
+    if time_limit.is_none() {
+        time_limit = read_domjudge_ini(root)?;
+        time_limit_from = "domjudge-problem.ini timelimit";
+    }
     // problemtools' rule (legacy multiplier 5) and the 2023-07 default (2).
     let multiplier = match version {
         FormatVersion::Legacy => limits.time_multiplier.unwrap_or(5.0),
@@ -576,6 +580,34 @@ fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
     warnings
 }
 
+/// DOMjudge's `domjudge-problem.ini`: its `timelimit` (seconds, quoted or
+/// not). Its other keys (`name`, `color`, `externalid`, …) describe the
+/// problem in DOMjudge and are not used.
+fn read_domjudge_ini(root: &Path) -> Result<Option<Duration>, String> {
+    let path = root.join("domjudge-problem.ini");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    for (n, line) in text.lines().enumerate() {
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        if key.trim() != "timelimit" {
+            continue;
+        }
+        let value = value.trim().trim_matches(|c| c == '\'' || c == '"');
+        return match value.parse::<f64>() {
+            Ok(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+            _ => Err(format!(
+                "{}:{}: timelimit: expected a number of seconds, found {value:?}",
+                path.display(),
+                n + 1
+            )),
+        };
+    }
+    Ok(None)
+}
+
 /// A `.timelimit` file: one number of seconds.
 fn read_timelimit_file(root: &Path) -> Result<Option<Duration>, String> {
     let path = root.join(".timelimit");
@@ -786,6 +818,29 @@ mod tests {
                 float_absolute: Some(1e-6),
                 float_relative: Some(1e-6),
             }
+        );
+    }
+
+    #[test]
+    fn a_domjudge_ini_gives_the_time_limit_when_nothing_else_does() {
+        let dir = package(&[
+            ("problem.yaml", "name: Hello\n"),
+            (
+                "domjudge-problem.ini",
+                "name='Hello'\ntimelimit='2.5'\ncolor='#ff0000'\n",
+            ),
+        ]);
+        let p = load(dir.path()).unwrap();
+        assert_eq!(p.time_limit, Some(Duration::from_millis(2500)));
+        assert_eq!(p.time_limit_from, "domjudge-problem.ini timelimit");
+        let dir = package(&[
+            ("problem.yaml", ""),
+            ("domjudge-problem.ini", "timelimit = soon\n"),
+        ]);
+        assert!(
+            load(dir.path())
+                .unwrap_err()
+                .contains("domjudge-problem.ini:1: timelimit")
         );
     }
 
