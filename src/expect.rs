@@ -433,10 +433,14 @@ const EXPECTED_RESULTS: &str = "@EXPECTED_RESULTS@:";
 /// permits an accepted run; without it some case must fail as listed.
 pub fn parse_expected_results(source: &[u8]) -> Result<Option<Expectation>, String> {
     let text = String::from_utf8_lossy(&source[..source.len().min(1 << 16)]);
-    let Some(at) = text.find(EXPECTED_RESULTS) else {
+    // DOMjudge also accepts the older tag `@EXPECTED_SCORE@:`.
+    let found = [EXPECTED_RESULTS, "@EXPECTED_SCORE@:"]
+        .iter()
+        .find_map(|tag| text.find(tag).map(|at| (at, tag.len())));
+    let Some((at, tag_len)) = found else {
         return Ok(None);
     };
-    let line = text[at + EXPECTED_RESULTS.len()..]
+    let line = text[at + tag_len..]
         .lines()
         .next()
         .unwrap_or("")
@@ -577,6 +581,10 @@ mod tests {
         assert_eq!(ce.permitted, Some(vec![CompileError]));
         assert!(parse_expected_results(b"// @EXPECTED_RESULTS@: FAST\n").is_err());
         assert_eq!(parse_expected_results(b"int main").unwrap(), None);
+        let old_tag = parse_expected_results(b"\"\"\"\n@EXPECTED_SCORE@: CORRECT\n\"\"\"\n")
+            .unwrap()
+            .unwrap();
+        assert_eq!(old_tag.permitted, Some(vec![Accepted]));
     }
 
     #[test]

@@ -324,6 +324,10 @@ pub fn launch_with(
     let mut slot = sandbox
         .slot(launch.slot, limits, launch.trust)
         .map_err(RunError::Internal)?;
+    // An interactive submission talks through pipes: its Python runs
+    // unbuffered, as contest judges' interactive examples expect (a
+    // `print` without `flush=True` still reaches the validator).
+    let interactive = piped.stdin.is_some() && launch.trust == Trust::Untrusted;
     let stdin: std::os::fd::OwnedFd = match piped.stdin {
         Some(fd) => fd,
         None => File::open(launch.stdin.unwrap_or(Path::new("/dev/null")))
@@ -351,7 +355,11 @@ pub fn launch_with(
         (Some(dir), Trust::Trusted) => dir,
         _ => slot.workdir(),
     };
-    let plan = SpawnPlan::new(launch.program, launch.args, &slot.environment(), workdir)
+    let mut environment = slot.environment();
+    if interactive {
+        environment.push(("PYTHONUNBUFFERED".into(), "1".into()));
+    }
+    let plan = SpawnPlan::new(launch.program, launch.args, &environment, workdir)
         .map_err(RunError::Internal)?;
     let setup = slot.child_setup(limits, launch.address_space);
     let start = Instant::now();
