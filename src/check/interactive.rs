@@ -55,6 +55,25 @@ pub struct Interacted {
     pub passes: u32,
 }
 
+impl Interacted {
+    /// The judge's own failure (or the validator's): IE.
+    fn internal(message: String) -> Interacted {
+        Interacted {
+            judgement: Judgement::new(Verdict::InternalError, message),
+            outcome: None,
+            passes: 0,
+        }
+    }
+
+    fn interrupted() -> Interacted {
+        Interacted {
+            judgement: Judgement::new(Verdict::Skipped, "not run: the judge was interrupted"),
+            outcome: None,
+            passes: 0,
+        }
+    }
+}
+
 /// Run one case: every pass until one decides.
 pub fn run_case(
     interaction: &Interaction,
@@ -64,11 +83,7 @@ pub fn run_case(
     answer: Option<&Path>,
     limits: &Limits,
 ) -> Interacted {
-    let ie = |message: String| Interacted {
-        judgement: Judgement::new(Verdict::InternalError, message),
-        outcome: None,
-        passes: 0,
-    };
+    let ie = Interacted::internal;
     let what = format!("validator {}", interaction.tool.display);
     let ready = match interaction.tool.prepare(context.sandbox) {
         Ok(r) => r.argv.clone(),
@@ -153,11 +168,7 @@ fn interactive_pass(
     limits: &Limits,
     what: &str,
 ) -> Interacted {
-    let ie = |message: String| Interacted {
-        judgement: Judgement::new(Verdict::InternalError, message),
-        outcome: None,
-        passes: 0,
-    };
+    let ie = Interacted::internal;
     let Some((program, before)) = ready.split_first() else {
         return ie(format!("{what}: nothing to run"));
     };
@@ -200,11 +211,7 @@ fn interactive_pass(
     let pair = match runner.run_interactive(&request, &partner) {
         Ok(p) => p,
         Err(RunError::Interrupted) => {
-            return Interacted {
-                judgement: Judgement::new(Verdict::Skipped, "not run: the judge was interrupted"),
-                outcome: None,
-                passes: 0,
-            };
+            return Interacted::interrupted();
         }
         Err(RunError::Internal(m)) => return ie(m),
     };
@@ -273,7 +280,7 @@ fn decide(
     } else {
         Verdict::WrongAnswer
     };
-    if rejected && pair.first == Side::Validator {
+    if rejected && validator_ended_first(pair) {
         return Judgement::new(wrong, with("the validator rejected the dialogue"));
     }
     if let Some(mut failed) = classify_run(&pair.submission, limits) {
@@ -313,6 +320,22 @@ fn decide(
     )
 }
 
+/// Whether the validator ended before the submission, on the evidence: a
+/// submission dead of SIGPIPE wrote into a validator already gone; one the
+/// judge killed for a limit ended the dialogue itself (the validator then
+/// reads end-of-file and rejects a moment later), so the validator counts
+/// as first only if it ended clearly (50 ms) before the kill; else the
+/// order in which the relays saw each side's output close.
+fn validator_ended_first(pair: &PairOutcome) -> bool {
+    if pair.submission.exit == Exit::Signal(libc::SIGPIPE) {
+        return true;
+    }
+    if pair.submission.limit_hit.is_some() {
+        return pair.validator_ended + Duration::from_millis(50) < pair.submission_ended;
+    }
+    pair.first == Side::Validator
+}
+
 /// One multi-pass pass without interaction: the submission runs on the
 /// pass's input, then the validator judges its output.
 fn plain_pass(
@@ -323,11 +346,7 @@ fn plain_pass(
     limits: &Limits,
     what: &str,
 ) -> Interacted {
-    let ie = |message: String| Interacted {
-        judgement: Judgement::new(Verdict::InternalError, message),
-        outcome: None,
-        passes: 0,
-    };
+    let ie = Interacted::internal;
     let outcome = match runner.run(&RunRequest {
         input: pass_input,
         limits,
@@ -335,11 +354,7 @@ fn plain_pass(
     }) {
         Ok(o) => o,
         Err(RunError::Interrupted) => {
-            return Interacted {
-                judgement: Judgement::new(Verdict::Skipped, "not run: the judge was interrupted"),
-                outcome: None,
-                passes: 0,
-            };
+            return Interacted::interrupted();
         }
         Err(RunError::Internal(m)) => return ie(m),
     };

@@ -140,6 +140,10 @@ pub struct PairOutcome {
     pub validator: RunOutcome,
     /// Which ended first.
     pub first: Side,
+    /// When each ended, since the start (as the relays saw its output
+    /// close, or its run's own wall time).
+    pub submission_ended: Duration,
+    pub validator_ended: Duration,
     pub transcript: Transcript,
 }
 
@@ -221,6 +225,8 @@ pub fn launch_pair(
         submission: sub?,
         validator: val?,
         first,
+        submission_ended: sub_end,
+        validator_ended: val_end,
         transcript: transcript.into_inner().unwrap_or_else(|e| e.into_inner()),
     })
 }

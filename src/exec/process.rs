@@ -44,6 +44,12 @@ pub struct ProcessRunner {
 
 /// The placeholder of the memory limit in MiB in a run command.
 pub const MEMORY_MIB: &str = "{memory_mib}";
+/// The placeholder of a JVM's heap in MiB: the memory limit less what the
+/// JVM needs beside its heap (a quarter of the limit, at most 300 MiB, as
+/// DOMjudge reserves), so that a heap overrun is the JVM's own
+/// `OutOfMemoryError` rather than a kill by the memory limit or a
+/// collector thrashing into the time limit.
+pub const HEAP_MIB: &str = "{heap_mib}";
 
 /// Messages that language runtimes print when an allocation fails under
 /// RLIMIT_AS. A crash with one of these on stderr is a memory-limit verdict.
@@ -253,11 +259,19 @@ impl ProcessRunner {
         if !self.memory_args {
             return None;
         }
-        let mib = (limits.memory.unwrap_or(1 << 30) >> 20).max(16).to_string();
+        let mib = (limits.memory.unwrap_or(1 << 30) >> 20).max(16);
+        let heap = (mib - (mib / 4).min(300)).max(16).to_string();
+        let mib = mib.to_string();
         Some(
             self.args
                 .iter()
-                .map(|a| OsString::from(a.to_string_lossy().replace(MEMORY_MIB, &mib)))
+                .map(|a| {
+                    OsString::from(
+                        a.to_string_lossy()
+                            .replace(MEMORY_MIB, &mib)
+                            .replace(HEAP_MIB, &heap),
+                    )
+                })
                 .collect(),
         )
     }

@@ -13,7 +13,8 @@
 //!   stem;
 //! - `{interpreter}`: what the language's `interpreter` command printed;
 //! - `{memory_mib}` (run command only): the memory limit in MiB, filled in
-//!   per run (a JVM's `-Xmx`).
+//!   per run; `{heap_mib}`: a JVM's heap (`-Xmx`), the limit less a quarter
+//!   of it, at most 300 MiB, for what the JVM needs beside its heap.
 //!
 //! A JVM reserves much more address space than it uses: Java and Kotlin
 //! get their heap from the memory limit (as Kattis does) and are never run
@@ -77,7 +78,7 @@ pub fn builtin_languages() -> Vec<Language> {
                 "java",
                 &["java"],
                 "javac -encoding UTF-8 -d {dir} {files}",
-                "java -XX:+UseSerialGC -Xss64m -Xmx{memory_mib}m -cp {dir} {main}",
+                "java -XX:+UseSerialGC -Xss64m -Xmx{heap_mib}m -cp {dir} {main}",
             )
         },
         Language {
@@ -86,7 +87,7 @@ pub fn builtin_languages() -> Vec<Language> {
                 "kotlin",
                 &["kt"],
                 "kotlinc -d {dir} {files}",
-                "kotlin -J-XX:+UseSerialGC -J-Xss64m -J-Xmx{memory_mib}m -cp {dir} {main}",
+                "kotlin -J-XX:+UseSerialGC -J-Xss64m -J-Xmx{heap_mib}m -cp {dir} {main}",
             )
         },
         Language {
