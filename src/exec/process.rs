@@ -160,8 +160,10 @@ impl ProcessRunner {
 }
 
 fn has_memory_placeholder(args: &[OsString]) -> bool {
-    args.iter()
-        .any(|a| a.to_string_lossy().contains(MEMORY_MIB))
+    args.iter().any(|a| {
+        let a = a.to_string_lossy();
+        a.contains(MEMORY_MIB) || a.contains(HEAP_MIB)
+    })
 }
 
 /// Find an untrusted program (a submission, a `solution =` command) as
