@@ -222,3 +222,31 @@ fn the_2025_09_folders_of_known_bad_and_good_files() {
         "{out}"
     );
 }
+
+#[test]
+fn an_output_validator_with_build_and_run_scripts() {
+    let s = Scratch::new();
+    s.write("p/problem.yaml", "name: Plus one\nvalidation: custom\n");
+    s.write("p/data/sample/1.in", "3\n");
+    s.write("p/data/sample/1.ans", "4\n");
+    s.write(
+        "p/output_validator/check.c",
+        "#include <stdio.h>\nint main(int c, char **v){ FILE *a=fopen(v[2],\"r\"); long x,y; if(!a||fscanf(a,\"%ld\",&x)!=1) return 1; if(scanf(\"%ld\",&y)!=1) return 43; return x==y?42:43; }\n",
+    );
+    s.script("p/output_validator/build", "cc -O2 -o checker check.c");
+    s.script(
+        "p/output_validator/run",
+        "exec \"$(dirname \"$0\")/checker\" \"$@\"",
+    );
+    s.write(
+        "p/submissions/accepted/a.c",
+        "#include <stdio.h>\nint main(){long x;scanf(\"%ld\",&x);printf(\"%ld\\n\",x+1);}\n",
+    );
+    s.write("p/submissions/wrong_answer/b.c", "int main(){return 0;}\n");
+    let mut cmd = s.judge();
+    cmd.args(["verify", "p"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    // The package itself is never written: the build ran in a copy.
+    assert!(!s.path().join("p/output_validator/checker").exists());
+}

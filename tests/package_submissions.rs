@@ -51,6 +51,16 @@ fn include_and_multi_file_c_and_python() {
         "p/submissions/accepted/two/inc.c",
         "int inc(int x) { return x + 1; }\n",
     );
+    // Two C++ files and a header.
+    s.write("p/submissions/accepted/cpp/inc.h", "int inc(int x);\n");
+    s.write(
+        "p/submissions/accepted/cpp/main.cpp",
+        "#include <iostream>\n#include \"inc.h\"\nint main(){int x; std::cin >> x; std::cout << inc(x) << \"\\n\";}\n",
+    );
+    s.write(
+        "p/submissions/accepted/cpp/inc.cpp",
+        "#include \"inc.h\"\nint inc(int x) { return x + 1; }\n",
+    );
     // Python importing its second file.
     s.write(
         "p/submissions/accepted/py/sol.py",
@@ -67,6 +77,7 @@ fn include_and_multi_file_c_and_python() {
     let out = format!("{}\n{}", ran.stdout, ran.stderr);
     assert!(agrees(&ran, "accepted/inc.cpp"), "{out}");
     assert!(agrees(&ran, "accepted/two"), "{out}");
+    assert!(agrees(&ran, "accepted/cpp"), "{out}");
     if installed("python3") {
         assert!(agrees(&ran, "accepted/py"), "{out}");
     } else {

@@ -287,9 +287,13 @@ impl Language {
     }
 }
 
-/// A Kattis program directory: its sources compiled together, or its one
-/// script.
+/// A Kattis program directory: `build` and `run` scripts when it has them
+/// (they come first, as the format says), else its sources compiled
+/// together, or its one script.
 fn directory_program(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
+    if dir.join("build").is_file() {
+        return build_script(dir, sandbox);
+    }
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| ToolError::Unreadable {
             path: dir.to_path_buf(),
@@ -329,6 +333,114 @@ fn directory_program(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> 
         return checker_program(&Source::Path(run), sandbox);
     }
     Err(ToolError::UnknownLayout(dir.to_path_buf()))
+}
+
+/// A program directory with a `build` script: the directory is copied
+/// into the tools cache (keyed by its files) and `build` is run there
+/// once; its `run` is the program. The package itself is never written.
+fn build_script(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
+    let build = |reason: String| ToolError::Build {
+        what: dir.to_path_buf(),
+        reason,
+    };
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+    {
+        if entry.file_type().is_file() {
+            files.push(entry.into_path());
+        }
+    }
+    let key = tool_key(Path::new("build"), "", &files, &[]);
+    let cache = crate::exec::cache_dir().join("tools");
+    let target = cache.join(&key);
+    let run = target.join("run");
+    if target.join(".built").is_file() {
+        return Ok(run_script(run));
+    }
+    let work = std::fs::create_dir_all(&cache)
+        .and_then(|()| {
+            tempfile::Builder::new()
+                .prefix(".build-")
+                .tempdir_in(&cache)
+        })
+        .map_err(|e| build(format!("cannot create a build directory: {e}")))?;
+    for file in &files {
+        let rel = file.strip_prefix(dir).unwrap_or(file);
+        let to = work.path().join(rel);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| build(e.to_string()))?;
+        }
+        std::fs::copy(file, &to).map_err(|e| build(format!("{}: {e}", file.display())))?;
+    }
+    let script = work.path().join("build");
+    let (program, args): (PathBuf, Vec<OsString>) =
+        if is_executable(&std::fs::metadata(&script).map_err(|e| build(e.to_string()))?) {
+            (script, Vec::new())
+        } else {
+            (PathBuf::from("/bin/sh"), vec![script.into_os_string()])
+        };
+    let limits = Limits {
+        time: COMPILE_TIME_LIMIT,
+        wall: COMPILE_TIME_LIMIT,
+        memory: None,
+        stack: None,
+        output: 1 << 20,
+        file_size: 1 << 30,
+        processes: 64,
+    };
+    let outcome = launch(
+        sandbox,
+        &Launch {
+            program: &program,
+            args: &args,
+            stdin: None,
+            limits: &limits,
+            slot: 0,
+            trust: Trust::Trusted,
+            address_space: true,
+            workdir: Some(work.path()),
+        },
+    )
+    .map_err(|e| build(e.to_string()))?;
+    if outcome.limit_hit.is_some() || !outcome.exit.success() {
+        return Err(build(format!(
+            "its build script failed ({}):\n{}",
+            outcome.exit.describe(),
+            String::from_utf8_lossy(&outcome.stderr_tail).trim_end()
+        )));
+    }
+    if !work.path().join("run").is_file() {
+        return Err(build("its build script made no `run`".to_string()));
+    }
+    let _ = std::fs::write(work.path().join(".built"), b"");
+    let built = work.keep();
+    if std::fs::rename(&built, &target).is_err() {
+        let _ = std::fs::remove_dir_all(&built);
+    }
+    let run = if target.join(".built").is_file() {
+        run
+    } else {
+        return Err(build(
+            "the build could not be kept in the tools cache".to_string(),
+        ));
+    };
+    Ok(run_script(run))
+}
+
+/// A `run` script as a program: itself when executable, else through sh.
+fn run_script(run: PathBuf) -> Ready {
+    let executable = std::fs::metadata(&run).is_ok_and(|m| is_executable(&m));
+    Ready {
+        argv: if executable {
+            vec![run.into_os_string()]
+        } else {
+            vec!["/bin/sh".into(), run.into_os_string()]
+        },
+        _keep: None,
+    }
 }
 
 /// Compile sources into a binary in a fresh temporary directory.

@@ -390,6 +390,7 @@ pub fn load(root: &Path) -> Result<Package, String> {
     }
     let input_validators = input_validators(root, &mut warnings)?;
     let answer_validators = program_dir(root, "answer_validators", &mut warnings)?;
+    warnings.extend(unacted_folders(root));
     let groups = read_groups(root, version, &mut warnings)?;
     let submission_rules = submission_rules(root, &mut warnings)?;
     Ok(Package {
@@ -521,6 +522,46 @@ fn read_groups(
         ));
     }
     Ok(groups)
+}
+
+/// A package's top-level folders the judge does not act on, one warning
+/// each. The statement, attachments and solution folders describe the
+/// problem and are read past.
+fn unacted_folders(root: &Path) -> Vec<String> {
+    const ACTED: [&str; 10] = [
+        "data",
+        "submissions",
+        "input_validators",
+        "input_format_validators",
+        "input_validator",
+        "output_validators",
+        "output_validator",
+        "answer_validators",
+        "include",
+        "generators",
+    ];
+    const DESCRIPTIVE: [&str; 5] = [
+        "problem_statement",
+        "statement",
+        "attachments",
+        "solution",
+        "solutions",
+    ];
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
+        .filter(|n| !ACTED.contains(&n.as_str()) && !DESCRIPTIVE.contains(&n.as_str()))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| format!("{}: {n}/: not acted on", root.join(&n).display()))
+        .collect()
 }
 
 /// problem.yaml's keys the judge does not act on, one warning each.

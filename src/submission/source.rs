@@ -124,10 +124,15 @@ impl Toolchain {
         }
         let rel: Vec<PathBuf> = files.into_iter().map(|(_, f)| f).collect();
         let main = main_file(path, &language, &rel, entry)?;
+        // The directory's other files (headers, data) are staged with the
+        // sources; `{files}` names only the sources.
+        let mut all = rel;
+        all.extend(other_files(path, &all));
+        all.sort();
         Ok(Some(Source {
             path: path.to_path_buf(),
             language,
-            files: rel,
+            files: all,
             main,
             includes: Vec::new(),
         }))
@@ -173,6 +178,21 @@ fn source_files(
     }
     found.sort_by(|a, b| a.1.cmp(&b.1));
     Ok(found)
+}
+
+/// The regular files under `dir` (hidden names skipped) that are not in
+/// `sources`, relative.
+fn other_files(dir: &Path, sources: &[PathBuf]) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .max_depth(8)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| e.path().strip_prefix(dir).ok().map(Path::to_path_buf))
+        .filter(|rel| !sources.contains(rel))
+        .collect()
 }
 
 /// The main file of a directory's sources (see the module's rules).
