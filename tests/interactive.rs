@@ -297,3 +297,34 @@ fn an_interactive_python_submission_need_not_flush() {
     );
     assert_eq!(verdicts(&report), ["AC", "AC"], "{report:#}");
 }
+
+#[test]
+fn stress_finds_an_input_where_an_interactive_submission_fails() {
+    let s = Scratch::new();
+    guess_package(&s);
+    s.write("judge.toml", "[problem.g]\npackage = \"g\"\n");
+    s.script("gen.sh", "echo $(( ($1 * 7919) % 1000 + 1 ))");
+    // Binary search that wastes its fifth guess on the low end: out of
+    // guesses for some secrets.
+    s.write(
+        "wasteful.c",
+        "#include <stdio.h>\n#include <string.h>\nint main(void){int lo=1,hi=1000,n=0;char r[32];while(lo<=hi){int m=(lo+hi)/2;if(++n==5)m=lo;printf(\"%d\\n\",m);fflush(stdout);if(scanf(\"%31s\",r)!=1)return 0;if(!strcmp(r,\"correct\"))return 0;if(!strcmp(r,\"higher\"))lo=m+1;else hi=m-1;}return 0;}\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args([
+        "stress",
+        "g",
+        "--submission",
+        "wasteful.c",
+        "--generator",
+        "./gen.sh",
+    ]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 1, "{}\n{}", ran.stdout, ran.stderr);
+    assert!(
+        format!("{}{}", ran.stdout, ran.stderr).contains("the submission: WA: 10 guesses and no"),
+        "{}\n{}",
+        ran.stdout,
+        ran.stderr
+    );
+}

@@ -62,6 +62,13 @@ pub(super) struct Arena<'a> {
 }
 
 impl Arena<'_> {
+    fn interactive(&self) -> bool {
+        matches!(
+            self.problem.comparison,
+            crate::check::Comparison::Interactive(_)
+        )
+    }
+
     /// Run a candidate; `Some` when the submission disagrees.
     pub(super) fn judge(
         &self,
@@ -90,6 +97,29 @@ impl Arena<'_> {
                 Ok((mine.verdict != reference).then(|| Finding {
                     submission: mine,
                     against: theirs.filter(|v| !v.is_accepted()),
+                    answer: None,
+                }))
+            }
+            Candidate::Input(input) if self.interactive() => {
+                // The validator judges each program: the reference (if
+                // any) must pass, the submission disagrees when it fails.
+                write(&input_path, input)?;
+                if let Some(against) = &self.against {
+                    let theirs = self.run(against, &input_path, None)?;
+                    if !theirs.verdict.is_accepted() {
+                        return Err(Failure::Internal(format!(
+                            "the reference {} failed on a generated input ({}): {}; it is kept in {}",
+                            against.label,
+                            theirs.verdict.code(),
+                            theirs.message,
+                            input_path.display()
+                        )));
+                    }
+                }
+                let mine = self.run(&self.submission, &input_path, None)?;
+                Ok((!mine.verdict.is_accepted()).then_some(Finding {
+                    submission: mine,
+                    against: None,
                     answer: None,
                 }))
             }

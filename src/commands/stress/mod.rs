@@ -120,13 +120,6 @@ fn stress_problem(
     overrides: &config::Overrides,
 ) -> Result<(config::Problem, bool), Failure> {
     if let Some(p) = config.and_then(|c| c.problem(&args.problem)) {
-        if let crate::check::Comparison::Interactive(_) = p.comparison {
-            return Err(Failure::Usage(format!(
-                "problem {}: judge stress compares two programs' outputs, and an {} problem's submissions talk to its validator instead; not supported",
-                p.name,
-                p.comparison.name()
-            )));
-        }
         return Ok((p.clone(), true));
     }
     if crate::puzzles::find(&args.problem).is_some() {
@@ -161,6 +154,8 @@ fn contestants(
         (Some(cmd), _, _) => Some(build(cmd)?),
         (None, Some(_), _) => None,
         (None, None, Some(solution)) => Some(build(solution)?),
+        // An interactive problem's validator judges each run by itself.
+        (None, None, None) if interactive(problem) => None,
         (None, None, None) => {
             return Err(Failure::Usage(format!(
                 "problem {} has no reference: give --against CMD, or solution = \"CMD\" in its table",
@@ -174,6 +169,13 @@ fn contestants(
         ));
     }
     Ok((submission, against))
+}
+
+/// Whether the problem's runs are judged by an interactive validator (or
+/// in passes): then a round judges each program with it, and a reference
+/// is optional.
+fn interactive(problem: &config::Problem) -> bool {
+    matches!(problem.comparison, crate::check::Comparison::Interactive(_))
 }
 
 /// Where the rounds' cases come from.
@@ -195,7 +197,7 @@ fn source(
     has_reference: bool,
 ) -> Result<Source, Failure> {
     if let Some(cmd) = &args.generator {
-        if !has_reference {
+        if !has_reference && !interactive(problem) {
             return Err(Failure::Usage(
                 "--generator needs a reference to compare with: --against CMD".into(),
             ));
