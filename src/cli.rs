@@ -264,6 +264,10 @@ pub struct GenArgs {
     /// any more.
     #[arg(long)]
     pub clean: bool,
+    /// A package: run every generator twice and fail a case whose two
+    /// inputs differ.
+    #[arg(long)]
+    pub check_deterministic: bool,
 }
 
 #[derive(Debug, Args)]

@@ -231,3 +231,38 @@ fn the_example_regenerates_byte_for_byte_and_a_copy_runs_nothing() {
     let verified = run(cmd);
     assert_eq!(verified.code, 0, "{}", verified.stdout);
 }
+
+#[test]
+fn retries_take_the_next_seed_and_nondeterminism_is_caught() {
+    let s = Scratch::new();
+    package(&s);
+    // Fails on an even seed: with retries it gets the next one.
+    s.script(
+        "p/generators/odd.sh",
+        "if [ $(( $1 % 2 )) -eq 0 ]; then exit 1; fi\necho \"$1 1\"",
+    );
+    s.script(
+        "p/generators/noisy.sh",
+        "echo \"$(od -An -N2 -tu2 /dev/urandom | tr -d ' ') 1\"",
+    );
+    s.write(
+        "p/generators/generators.yaml",
+        "solution: /submissions/accepted/sum.c\nretries: 2\ndata:\n  secret:\n    data:\n      odd:\n        generate: odd.sh {seed}\n        count: 4\n      noisy: noisy.sh\n",
+    );
+    let ran = generate(&s, &[]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    for i in 1..=4 {
+        let input = s.read(&format!("p/data/secret/odd-{i}.in"));
+        let seed: u64 = input.split_whitespace().next().unwrap().parse().unwrap();
+        assert_eq!(seed % 2, 1, "odd-{i}: {input}");
+    }
+    let checked = generate(&s, &["--check-deterministic"]);
+    assert_eq!(checked.code, 1, "{}", checked.stderr);
+    assert!(
+        checked
+            .stderr
+            .contains("generator `noisy.sh` is not deterministic"),
+        "{}",
+        checked.stderr
+    );
+}

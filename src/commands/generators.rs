@@ -93,7 +93,18 @@ pub fn generate_package(root: &Path, args: &GenArgs) -> Outcome {
     let made: Vec<Made> = plan
         .cases
         .par_iter()
-        .map(|case| make(case, &plan, &problem, &programs, &manifest, &data, &sandbox))
+        .map(|case| {
+            make(
+                case,
+                &plan,
+                &problem,
+                &programs,
+                &manifest,
+                &data,
+                &sandbox,
+                args.check_deterministic,
+            )
+        })
         .collect();
     let summary = write_cases(&made, &data, &mut manifest, args.force);
     if args.clean {
@@ -368,6 +379,7 @@ fn case_key(case: &GenCase, plan: &GenPlan, problem: &Problem) -> String {
 }
 
 /// Make one case (or find it unchanged).
+#[allow(clippy::too_many_arguments)]
 fn make(
     case: &GenCase,
     plan: &GenPlan,
@@ -376,6 +388,7 @@ fn make(
     manifest: &Manifest,
     data: &Path,
     sandbox: &Arc<Sandbox>,
+    check_deterministic: bool,
 ) -> Made {
     let key = case_key(case, plan, problem);
     // Unchanged: made with this key before, and every file it made is
@@ -390,7 +403,7 @@ fn make(
             .all(|(rel, o)| {
                 o.key == key && std::fs::read(data.join(rel)).is_ok_and(|b| sha256(&b) == o.sha256)
             });
-    if unchanged {
+    if unchanged && !check_deterministic {
         return Made {
             case: case.clone(),
             key,
@@ -399,7 +412,7 @@ fn make(
         };
     }
     let slot = rayon::current_thread_index().unwrap_or(0);
-    let files = produce(case, plan, programs, sandbox, slot)
+    let files = produce(case, plan, programs, sandbox, slot, check_deterministic)
         .and_then(|files| validate(case, problem, data, files, sandbox, slot));
     Made {
         case: case.clone(),
@@ -417,21 +430,41 @@ fn produce(
     programs: &HashMap<PathBuf, Result<Ready, String>>,
     sandbox: &Arc<Sandbox>,
     slot: usize,
+    check_deterministic: bool,
 ) -> Result<BTreeMap<String, Vec<u8>>, String> {
     let mut files = BTreeMap::new();
     match &case.source {
         CaseSource::Generate {
             program,
-            args,
+            seed,
             command,
+            template,
             ..
         } => {
             let ready = programs
                 .get(program)
                 .cloned()
                 .unwrap_or_else(|| Err(format!("{}: not built", program.display())))?;
-            files = run_generator(&ready, args, sandbox, slot)
-                .map_err(|e| format!("generator `{command}`: {e}"))?;
+            // `retries`: a failed run is tried again with the seed plus
+            // one, as BAPCtools does.
+            let mut last = Err(String::new());
+            for retry in 0..case.retries.max(1) {
+                let seed = (seed.wrapping_add(retry)) & 0x7fff_ffff;
+                let args = crate::config::generators::args_with_seed(template, seed);
+                last = run_generator(&ready, &args, sandbox, slot);
+                if let (Ok(made), true) = (&last, check_deterministic) {
+                    let again = run_generator(&ready, &args, sandbox, slot)?;
+                    if again.get("in") != made.get("in") {
+                        return Err(format!(
+                            "generator `{command}` is not deterministic: two runs with seed {seed} made different inputs"
+                        ));
+                    }
+                }
+                if last.is_ok() {
+                    break;
+                }
+            }
+            files = last.map_err(|e| format!("generator `{command}`: {e}"))?;
         }
         CaseSource::Copy(p) => {
             let base = plan.root.join(p);

@@ -65,6 +65,9 @@ pub enum CaseSource {
         args: Vec<String>,
         seed: u32,
         command: String,
+        /// The arguments with `{seed}` still in them (a retry's seed is
+        /// one more).
+        template: Vec<String>,
     },
     /// `copy: path`: the files `path.in`, `path.ans`, … (from the problem
     /// root).
@@ -501,23 +504,29 @@ impl Parser<'_> {
             Some(from_root) => PathBuf::from(from_root),
             None => PathBuf::from("generators").join(program),
         };
-        let args = args
+        let template: Vec<String> = args
             .iter()
-            .map(|a| {
-                let a = a.replace("{name}", "testcase");
-                match seed_placeholder(&a) {
-                    Some(p) => a.replace(&p, &seed.to_string()),
-                    None => a,
-                }
-            })
+            .map(|a| a.replace("{name}", "testcase"))
             .collect();
         Ok(CaseSource::Generate {
             program,
-            args,
+            args: args_with_seed(&template, seed),
             seed,
             command: command.trim().to_string(),
+            template,
         })
     }
+}
+
+/// A generator's arguments with `{seed}` / `{seed:N}` filled in.
+pub fn args_with_seed(template: &[String], seed: u32) -> Vec<String> {
+    template
+        .iter()
+        .map(|a| match seed_placeholder(a) {
+            Some(p) => a.replace(&p, &seed.to_string()),
+            None => a.clone(),
+        })
+        .collect()
 }
 
 /// The `{seed}` or `{seed:N}` in a word, if any.
