@@ -14,6 +14,7 @@ pub mod expect;
 pub mod judge;
 pub mod puzzles;
 pub mod report;
+pub mod score;
 pub mod submission;
 pub mod text;
 pub mod units;

@@ -15,10 +15,16 @@ const LAYERS: &[&str] = &[
     "verdict",
     "units",
     "text",
-    "expect",  // rules of the five puzzles
-    "puzzles", // processes under limits, the sandbox
-    "exec",    // comparing outputs, checker and validator programs
-    "check",   // what a submission is and how it is built
+    // expected verdicts, and how verdicts and partial credit become scores
+    "expect",
+    "score",
+    // rules of the five puzzles
+    "puzzles",
+    // processes under limits, the sandbox
+    "exec",
+    // comparing outputs, checker and validator programs
+    "check",
+    // what a submission is and how it is built
     "submission",
     // the case tree
     "cases",
