@@ -11,6 +11,7 @@
 //! omitted `permitted` permits every verdict, an omitted `required`
 //! requires nothing. This module decides; it neither runs nor prints.
 
+use crate::score::ScoreRange;
 use crate::verdict::Verdict;
 use std::fmt;
 
@@ -87,8 +88,9 @@ impl Dialect {
     }
 }
 
-/// The verdicts a submission may and must get.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The verdicts a submission may and must get, and on a scoring problem
+/// the score it must get.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Expectation {
     /// Every case gets one of these; `None`: any verdict.
     pub permitted: Option<Vec<Verdict>>,
@@ -97,6 +99,11 @@ pub struct Expectation {
     pub origin: Origin,
     /// Whose verdicts `permitted` and `required` are.
     pub dialect: Dialect,
+    /// The score of the whole (submissions.yaml `score`, judge.toml
+    /// `score`).
+    pub score: Option<ScoreRange>,
+    /// Named groups' scores (`secret/group1`, a judge.toml group).
+    pub group_scores: Vec<(String, ScoreRange)>,
 }
 
 /// Why a run disagrees with its expectation.
@@ -121,6 +128,8 @@ impl Expectation {
                 required,
                 origin: Origin::NamedFolder(name),
                 dialect,
+                score: None,
+                group_scores: Vec::new(),
             })
         };
         let failures = || {
@@ -195,6 +204,8 @@ impl Expectation {
             required,
             origin: Origin::Folder(verdict),
             dialect: Dialect::Judge,
+            score: None,
+            group_scores: Vec::new(),
         })
     }
 
@@ -205,6 +216,8 @@ impl Expectation {
             required,
             origin: Origin::Table,
             dialect: Dialect::Judge,
+            score: None,
+            group_scores: Vec::new(),
         }
     }
 
@@ -370,13 +383,15 @@ pub fn parse_declaration(source: &[u8]) -> Result<Option<Expectation>, String> {
         required,
         origin: Origin::Comment,
         dialect: Dialect::Judge,
+        score: None,
+        group_scores: Vec::new(),
     }))
 }
 
 /// One entry of a 2025-09 `submissions/submissions.yaml`: the submissions
 /// a glob matches (relative to `submissions/`, `*` within one directory,
 /// `**` across, `{a,b}` alternatives) and what it says of them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SubmissionRule {
     pub pattern: String,
     pub permitted: Option<Vec<Verdict>>,
@@ -385,6 +400,10 @@ pub struct SubmissionRule {
     pub entrypoint: Option<String>,
     /// The language, by its CLICS name.
     pub language: Option<String>,
+    /// `score`: the submission's score, a number or an inclusive range.
+    pub score: Option<ScoreRange>,
+    /// `score` under a test data group's key (`secret/group1: {score: 0}`).
+    pub group_scores: Vec<(String, ScoreRange)>,
 }
 
 impl Expectation {
@@ -412,15 +431,25 @@ impl Expectation {
             }
         }
         let required = rules.iter().rev().find_map(|r| r.required.clone());
-        let (base_permitted, base_required) = match folder {
-            Some(e) => (e.permitted, e.required),
-            None => (None, None),
+        let score = rules.iter().rev().find_map(|r| r.score);
+        let mut group_scores: Vec<(String, ScoreRange)> = Vec::new();
+        for rule in rules {
+            for (group, range) in &rule.group_scores {
+                group_scores.retain(|(g, _)| g != group);
+                group_scores.push((group.clone(), *range));
+            }
+        }
+        let (base_permitted, base_required, base_score) = match folder {
+            Some(e) => (e.permitted, e.required, e.score),
+            None => (None, None, None),
         };
         Some(Expectation {
             permitted: permitted.or(base_permitted),
             required: required.or(base_required),
             origin: Origin::SubmissionsYaml,
             dialect,
+            score: score.or(base_score),
+            group_scores,
         })
     }
 }
@@ -492,6 +521,8 @@ pub fn parse_expected_results(source: &[u8]) -> Result<Option<Expectation>, Stri
         required,
         origin: Origin::ExpectedResults,
         dialect: Dialect::DomJudge,
+        score: None,
+        group_scores: Vec::new(),
     }))
 }
 

@@ -14,6 +14,7 @@ use crate::config::Problem;
 use crate::exec::sandbox::Sandbox;
 use crate::exec::{MemorySource, RunError, RunOutcome, RunRequest, Runner};
 use crate::puzzles::Figure;
+use crate::score::{CaseInput, Partial, ScoreReport, ScoringPlan};
 use crate::verdict::ExitCode;
 use crate::verdict::{self, Verdict};
 use serde::{Deserialize, Serialize};
@@ -125,6 +126,13 @@ pub struct CaseResult {
     /// A multi-pass case: the passes run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passes: Option<u32>,
+    /// Partial credit the checker gave (scoring problems).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<Partial>,
+    /// The case's points, on a scoring problem (absent when the case
+    /// counts toward no score).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
 }
 
 /// What reporters receive, in this order: one `Started`, then for each case
@@ -177,6 +185,9 @@ pub struct ProblemInfo {
     /// `judge.toml time_limit`, …).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub time_limit_from: String,
+    /// How the problem's cases add up to a score (scoring problems).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scoring: Option<ScoringPlan>,
 }
 
 /// A reporter consumes events; it renders, it never decides.
@@ -200,6 +211,9 @@ pub struct Report {
     /// it agreed (absent from other commands' reports).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verify: Option<Verification>,
+    /// Each program's score on each scoring problem.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<ScoreReport>,
 }
 
 impl Report {
@@ -222,7 +236,25 @@ impl Report {
             interrupted,
             elapsed_ms: ms(elapsed),
             verify: None,
+            scores: Vec::new(),
         }
+    }
+
+    /// Build from results in case order and score every scoring problem
+    /// (`ProblemInfo::scoring`) per program: each case's points, the cases
+    /// the rules leave unjudged marked SKIP with the reason, and one
+    /// `ScoreReport` per problem and program. `judge merge` builds the same
+    /// way, so shards add up exactly as one run.
+    pub fn scored(
+        info: RunInfo,
+        mut cases: Vec<CaseResult>,
+        interrupted: bool,
+        elapsed: Duration,
+    ) -> Report {
+        let scores = score_cases(&info.problems, &mut cases);
+        let mut report = Report::new(info, cases, interrupted, elapsed);
+        report.scores = scores;
+        report
     }
 
     /// The exit code of `judge run` for this report: 0 all AC, 1 some
@@ -268,6 +300,7 @@ pub fn run(
         .map_err(std::io::Error::other)?;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    let failures = &std::sync::Mutex::new(Vec::<(usize, usize, String)>::new());
     let total = plan.jobs.len();
     let mut results: Vec<Option<CaseResult>> = vec![None; total];
     let mut report_error = None;
@@ -295,7 +328,11 @@ pub fn run(
                         break;
                     }
                     let slot = rayon::current_thread_index().unwrap_or(0);
-                    let result = run_job(plan, job, slot);
+                    let result = match stopped_by_rules(plan, job, failures) {
+                        Some(why) => skipped(plan, job, &why),
+                        None => run_job(plan, job, slot),
+                    };
+                    note_failure(plan, job, &result, failures);
                     if options.fail_fast
                         && !result.verdict.is_accepted()
                         && result.verdict != Verdict::Skipped
@@ -366,9 +403,44 @@ pub fn run(
             })
         })
         .collect();
-    let report = Report::new(info, cases, was_interrupted, started.elapsed());
+    let report = Report::scored(info, cases, was_interrupted, started.elapsed());
     reporter.event(&Event::Finished(&report))?;
     Ok(report)
+}
+
+/// A scoring problem's case that its rules will not judge, given the
+/// failures so far (`on_reject: break`, `require_pass`): not launched.
+/// Grading marks the same cases whatever the timing, so skipping only
+/// saves their time.
+fn stopped_by_rules(
+    plan: &Plan,
+    job: &Job,
+    failures: &std::sync::Mutex<Vec<(usize, usize, String)>>,
+) -> Option<String> {
+    let scoring = plan.problems[job.problem].scoring.as_ref()?;
+    let failures = failures.lock().ok()?;
+    failures
+        .iter()
+        .filter(|(problem, program, _)| *problem == job.problem && *program == job.program)
+        .find(|(_, _, failed)| scoring.stopped_by(&job.case.name, failed))
+        .map(|(_, _, failed)| {
+            format!("not judged: {failed} failed before it (the problem's grading stops here)")
+        })
+}
+
+fn note_failure(
+    plan: &Plan,
+    job: &Job,
+    result: &CaseResult,
+    failures: &std::sync::Mutex<Vec<(usize, usize, String)>>,
+) {
+    if plan.problems[job.problem].scoring.is_some()
+        && !result.verdict.is_accepted()
+        && result.verdict != Verdict::Skipped
+        && let Ok(mut failures) = failures.lock()
+    {
+        failures.push((job.problem, job.program, job.case.name.clone()));
+    }
 }
 
 enum Message {
@@ -420,6 +492,8 @@ fn base_result(
         figures: judgement.figures,
         transcript: judgement.transcript,
         passes: None,
+        partial: judgement.partial,
+        score: None,
     }
 }
 
@@ -540,7 +614,53 @@ pub fn problem_info(problem: &Problem) -> ProblemInfo {
         memory_limit_kib: problem.limits.memory.map(|m| m / 1024),
         run_time_limit_ms: None,
         time_limit_from: problem.time_limit_from.clone(),
+        scoring: problem.scoring.clone(),
     }
+}
+
+/// Score each (problem, program) of `cases` whose problem has a plan; see
+/// `Report::scored`.
+fn score_cases(problems: &[ProblemInfo], cases: &mut [CaseResult]) -> Vec<ScoreReport> {
+    let mut reports = Vec::new();
+    for problem in problems {
+        let Some(plan) = &problem.scoring else {
+            continue;
+        };
+        let mut programs: Vec<Option<String>> = Vec::new();
+        for c in cases.iter().filter(|c| c.problem == problem.name) {
+            if !programs.contains(&c.program) {
+                programs.push(c.program.clone());
+            }
+        }
+        for program in programs {
+            let positions: Vec<usize> = (0..cases.len())
+                .filter(|&i| cases[i].problem == problem.name && cases[i].program == program)
+                .collect();
+            let inputs: Vec<CaseInput<'_>> = positions
+                .iter()
+                .map(|&i| CaseInput {
+                    name: &cases[i].case,
+                    verdict: cases[i].verdict,
+                    partial: cases[i].partial,
+                })
+                .collect();
+            let scored = plan.evaluate(&inputs);
+            for (k, &i) in positions.iter().enumerate() {
+                cases[i].score = scored.case_scores[k];
+            }
+            for (k, why) in scored.not_judged {
+                let case = &mut cases[positions[k]];
+                case.verdict = Verdict::Skipped;
+                case.message = why;
+                case.score = None;
+            }
+            let mut report = scored.report;
+            report.problem = problem.name.clone();
+            report.program = program;
+            reports.push(report);
+        }
+    }
+    reports
 }
 
 #[cfg(test)]

@@ -15,9 +15,9 @@ const LAYERS: &[&str] = &[
     "verdict",
     "units",
     "text",
-    // expected verdicts, and how verdicts and partial credit become scores
-    "expect",
+    // how verdicts and partial credit become scores; expected verdicts
     "score",
+    "expect",
     // rules of the five puzzles
     "puzzles",
     // processes under limits, the sandbox

@@ -136,6 +136,17 @@ pub fn run_case(
                     if pass == 1 { "" } else { "es" }
                 );
             }
+            // The validator's score files, after its last pass (they persist
+            // across passes).
+            if interaction.protocol == Protocol::Kattis
+                && matches!(
+                    decided.judgement.verdict,
+                    Verdict::Accepted | Verdict::WrongAnswer
+                )
+            {
+                decided.judgement =
+                    super::external::with_kattis_score(decided.judgement, &feedback, &what);
+            }
             return decided;
         }
         if pass == interaction.passes {

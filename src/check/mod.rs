@@ -81,7 +81,7 @@ impl Comparison {
 }
 
 /// A verdict with everything a report shows about it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Judgement {
     pub verdict: Verdict,
     /// One line.
@@ -92,6 +92,9 @@ pub struct Judgement {
     pub figures: Vec<Figure>,
     /// The dialogue of an interactive case (bounded, `→`/`←` lines).
     pub transcript: Option<String>,
+    /// Partial credit the checker gave an accepted output (`score.txt`,
+    /// `score_multiplier.txt`, testlib's `quitp` / `_pc`).
+    pub partial: Option<crate::score::Partial>,
 }
 
 impl Judgement {
@@ -102,6 +105,7 @@ impl Judgement {
             diff: None,
             figures: Vec::new(),
             transcript: None,
+            partial: None,
         }
     }
 }
@@ -304,6 +308,7 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
                 diff: None,
                 figures: report.figures,
                 transcript: None,
+                partial: None,
             }
         }
         text_mode => {
@@ -346,6 +351,7 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
                 diff,
                 figures: Vec::new(),
                 transcript: None,
+                partial: None,
             }
         }
     }

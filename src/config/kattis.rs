@@ -30,6 +30,7 @@ use crate::check::tool::Tool;
 use serde::Deserialize;
 
 pub mod groups;
+pub mod scoring;
 use crate::expect::SubmissionRule;
 pub use groups::{GroupSettings, InputArgs};
 use std::path::{Path, PathBuf};
@@ -76,6 +77,8 @@ pub struct Package {
     pub groups: Vec<GroupSettings>,
     /// `submissions/submissions.yaml` (2025-09), in file order.
     pub submission_rules: Vec<SubmissionRule>,
+    /// `type: scoring`: how the cases add up to a score.
+    pub scoring: Option<crate::score::ScoringPlan>,
     /// Things a user should know (a validator kind the judge cannot run,
     /// a key it does not act on).
     pub warnings: Vec<String>,
@@ -241,12 +244,11 @@ pub fn load(root: &Path) -> Result<Package, String> {
     };
     let mut interactive = false;
     let mut multi_pass = false;
+    let mut scoring_type = false;
     for t in &types {
         match t.as_str() {
             "pass-fail" => {}
-            "scoring" => warnings.push(at(
-                "type: scoring: each case is judged pass or fail; scores are not computed",
-            )),
+            "scoring" => scoring_type = true,
             "interactive" => interactive = true,
             "multi-pass" => multi_pass = true,
             "submit-answer" => {
@@ -393,6 +395,22 @@ pub fn load(root: &Path) -> Result<Package, String> {
     warnings.extend(unacted_folders(root));
     let groups = read_groups(root, version, &mut warnings)?;
     let submission_rules = submission_rules(root, &mut warnings)?;
+    let scoring = if scoring_type {
+        Some(scoring::plan(root, version, &groups, &mut warnings)?)
+    } else {
+        // Scoring keys on a pass-fail problem: named once, not used.
+        if let Some(g) = groups.iter().find(|g| !g.grading.is_empty())
+            && let Some(file) = g.files.last()
+        {
+            let keys: Vec<&str> = g.grading.keys().map(String::as_str).collect();
+            warnings.push(format!(
+                "{}: {}: scoring keys on a pass-fail problem (problem.yaml has no type: scoring); not used",
+                file.display(),
+                keys.join(", ")
+            ));
+        }
+        None
+    };
     Ok(Package {
         root: root.to_path_buf(),
         name,
@@ -412,6 +430,7 @@ pub fn load(root: &Path) -> Result<Package, String> {
         version,
         groups,
         submission_rules,
+        scoring,
         warnings,
     })
 }
@@ -463,6 +482,8 @@ fn submission_rules(
             required: None,
             entrypoint: None,
             language: None,
+            score: None,
+            group_scores: Vec::new(),
         };
         for (key, value) in fields {
             let key = key.as_str().unwrap_or("");
@@ -479,7 +500,29 @@ fn submission_rules(
                 "required" => rule.required = Some(verdicts(value)?),
                 "entrypoint" => rule.entrypoint = value.as_str().map(String::from),
                 "language" => rule.language = value.as_str().map(String::from),
+                "score" => rule.score = Some(score_range(value).map_err(|e| at(key, e))?),
                 "message" | "author" | "authors" | "model_solution" => {}
+                group if group == "sample" || group.starts_with("secret") => {
+                    // Requirements for one test data group: its score is
+                    // checked; its verdict lists are not acted on (named).
+                    let serde_norway::Value::Mapping(inner) = value else {
+                        return Err(at(
+                            group,
+                            "expected a map (score, permitted, …)".to_string(),
+                        ));
+                    };
+                    for (k, v) in inner {
+                        match k.as_str().unwrap_or("") {
+                            "score" => rule
+                                .group_scores
+                                .push((group.to_string(), score_range(v).map_err(|e| at(group, e))?)),
+                            other => warnings.push(format!(
+                                "{}: {pattern}: {group}: {other}: per-group requirements other than score are not acted on",
+                                path.display()
+                            )),
+                        }
+                    }
+                }
                 other => warnings.push(format!(
                     "{}: {pattern}: {other}: not acted on",
                     path.display()
@@ -489,6 +532,25 @@ fn submission_rules(
         rules.push(rule);
     }
     Ok(rules)
+}
+
+/// `score: 70` or `score: [60, 80]` (inclusive).
+fn score_range(value: &serde_norway::Value) -> Result<crate::score::ScoreRange, String> {
+    let number = |v: &serde_norway::Value| v.as_f64().filter(|x| x.is_finite());
+    match value {
+        serde_norway::Value::Sequence(items) => match items.as_slice() {
+            [a, b] => match (number(a), number(b)) {
+                (Some(low), Some(high)) if low <= high => {
+                    Ok(crate::score::ScoreRange { low, high })
+                }
+                _ => Err(format!("{value:?}: expected [low, high] with low <= high")),
+            },
+            _ => Err(format!("{value:?}: expected a number or [low, high]")),
+        },
+        other => number(other)
+            .map(crate::score::ScoreRange::exactly)
+            .ok_or_else(|| format!("{other:?}: expected a number or [low, high]")),
+    }
 }
 
 /// The groups' settings files: the version's own name; the other name is

@@ -16,6 +16,7 @@ pub mod generators;
 pub mod kattis;
 mod resolve;
 mod schema;
+mod scoring;
 mod tools;
 pub use crate::units;
 
@@ -110,6 +111,9 @@ pub struct Problem {
     pub expectations: Vec<(String, Expectation)>,
     /// A package's `submissions/submissions.yaml` entries, in file order.
     pub submission_rules: Vec<crate::expect::SubmissionRule>,
+    /// A scoring problem's plan: a package's grading, or judge.toml's
+    /// `[problem.NAME.group.*]` tables.
+    pub scoring: Option<crate::score::ScoringPlan>,
 }
 
 impl std::fmt::Debug for Problem {

@@ -107,17 +107,62 @@ pub(super) fn resolve(
         };
         let permitted = verdicts(&expect.get_ref().permitted, "permitted")?;
         let required = verdicts(&expect.get_ref().required, "required")?;
-        if permitted.is_none() && required.is_none() {
+        let e = expect.get_ref();
+        let score_key = |key: &str| format!("problem.{name}.expect.{submission:?}.{key}");
+        let score = e
+            .score
+            .as_ref()
+            .map(|v| {
+                v.get_ref()
+                    .range()
+                    .map_err(|m| key_error(at(v.span()), score_key("score"), m))
+            })
+            .transpose()?;
+        let mut group_scores = Vec::new();
+        for (group, v) in &e.groups {
+            let range = v
+                .get_ref()
+                .range()
+                .map_err(|m| key_error(at(v.span()), score_key("groups"), m))?;
+            if !table.group.contains_key(group) {
+                return Err(key_error(
+                    at(v.span()),
+                    score_key("groups"),
+                    format!(
+                        "{group:?} is not a group of problem {name} ([problem.{name}.group.*])"
+                    ),
+                ));
+            }
+            group_scores.push((group.clone(), range));
+        }
+        if permitted.is_none() && required.is_none() && score.is_none() && group_scores.is_empty() {
             return Err(key_error(
                 at(expect.span()),
                 format!("problem.{name}.expect.{submission:?}"),
-                "say permitted = [...] and/or required = [...]".to_string(),
+                "say permitted = [...], required = [...], score = N or groups = { ... }"
+                    .to_string(),
             ));
         }
-        problem.expectations.push((
-            submission.clone(),
-            Expectation::declared(permitted, required),
-        ));
+        let mut expectation = if permitted.is_none() && required.is_none() {
+            Expectation::declared(None, None)
+        } else {
+            Expectation::declared(permitted, required)
+        };
+        expectation.score = score;
+        expectation.group_scores = group_scores;
+        problem.expectations.push((submission.clone(), expectation));
+    }
+    if let Some(plan) = super::scoring::plan(&table.group)
+        .map_err(|(key, span, m)| key_error(at(span), format!("problem.{name}.group.{key}"), m))?
+    {
+        if problem.scoring.is_some() {
+            return Err(key_error(
+                at(table.group.values().next().map_or(0..0, |g| g.span())),
+                format!("problem.{name}.group"),
+                "the package grades this problem already (problem.yaml type: scoring); say its groups there".to_string(),
+            ));
+        }
+        problem.scoring = Some(plan);
     }
     Ok(problem)
 }
@@ -350,6 +395,7 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
         submission_rules: package
             .map(|p| p.submission_rules.clone())
             .unwrap_or_default(),
+        scoring: package.and_then(|p| p.scoring.clone()),
     })
 }
 

@@ -61,6 +61,11 @@ pub(super) struct LanguageTable {
 pub(super) struct ExpectTable {
     pub(super) permitted: Option<Vec<Spanned<String>>>,
     pub(super) required: Option<Vec<Spanned<String>>>,
+    /// A scoring problem: the score, `70` or `[60, 80]`.
+    pub(super) score: Option<Spanned<super::scoring::ScoreValue>>,
+    /// A scoring problem: each named group's score (`{ small = 30, large = 0 }`).
+    #[serde(default)]
+    pub(super) groups: indexmap::IndexMap<String, Spanned<super::scoring::ScoreValue>>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -101,4 +106,7 @@ pub(super) struct ProblemTable {
     pub(super) submissions: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) expect: indexmap::IndexMap<String, Spanned<ExpectTable>>,
+    /// `[problem.NAME.group.GROUP]`: subtasks (a scoring problem).
+    #[serde(default)]
+    pub(super) group: indexmap::IndexMap<String, Spanned<super::scoring::GroupTable>>,
 }

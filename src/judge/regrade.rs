@@ -98,6 +98,8 @@ mod tests {
             stderr: None,
             figures: Vec::new(),
             transcript: None,
+            partial: None,
+            score: None,
             passes: None,
         }
     }

@@ -87,6 +87,7 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
         submissions: PathBuf::new(),
         expectations: Vec::new(),
         submission_rules: Vec::new(),
+        scoring: None,
     };
     let jobs = names
         .iter()

@@ -1,10 +1,13 @@
 //! JUnit XML (quick-junit): one test suite per problem, one test case per
 //! case; a non-AC verdict is a failure (WA, PE) or an error (everything
-//! else), with the message, the diff and the stderr tail.
+//! else), with the message, the diff and the stderr tail. A scoring
+//! problem's suite carries `score`, `max_score` and `score.GROUP`
+//! properties, and each case its `score`.
 
 use crate::judge::{Event, Report, Reporter};
+use crate::score::number;
 use crate::verdict::Verdict;
-use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
+use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
 use std::io::Write;
 use std::time::Duration;
 
@@ -18,7 +21,22 @@ pub fn to_bytes(report: &Report) -> std::io::Result<Vec<u8>> {
             None => case.problem.clone(),
         };
         if suites.last().is_none_or(|s| s.name.as_str() != name) {
-            suites.push(TestSuite::new(name.clone()));
+            let mut suite = TestSuite::new(name.clone());
+            // A scoring problem's score and its groups' as properties.
+            if let Some(score) = report
+                .scores
+                .iter()
+                .find(|s| s.problem == case.problem && s.program == case.program)
+            {
+                suite.add_property(Property::new("score", number(score.score)));
+                if let Some(max) = score.max_score {
+                    suite.add_property(Property::new("max_score", number(max)));
+                }
+                for g in &score.groups {
+                    suite.add_property(Property::new(format!("score.{}", g.name), number(g.score)));
+                }
+            }
+            suites.push(suite);
         }
         let status = match case.verdict {
             Verdict::Accepted => TestCaseStatus::success(),
@@ -51,6 +69,9 @@ pub fn to_bytes(report: &Report) -> std::io::Result<Vec<u8>> {
         };
         let mut test = TestCase::new(case.case.clone(), status);
         test.set_classname(case.problem.clone());
+        if let Some(score) = case.score {
+            test.add_property(Property::new("score", number(score)));
+        }
         test.set_time(Duration::from_secs_f64(case.wall_ms / 1000.0));
         if let Some(stderr) = &case.stderr {
             test.set_system_err(stderr.clone());

@@ -150,7 +150,9 @@ pub fn merge(reports: Vec<(String, Report)>, partial: bool) -> Result<Report, Me
     if let Some(missing) = missing {
         info.warnings.push(missing);
     }
-    Ok(Report::new(
+    // Scores are computed again from the merged cases, so shards add up
+    // exactly as one run: a group's break or prerequisite sees every shard.
+    Ok(Report::scored(
         info,
         cases,
         interrupted,

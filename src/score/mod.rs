@@ -83,6 +83,20 @@ impl ScoringPlan {
         }
     }
 
+    /// Whether the group called `group` holds the case `name` (for
+    /// reports that show a group's cases).
+    pub fn in_group(&self, group: &str, name: &str) -> bool {
+        match self {
+            ScoringPlan::Graders(_) => group.is_empty() || name.starts_with(&format!("{group}/")),
+            ScoringPlan::Subtasks(s) => s
+                .groups
+                .iter()
+                .chain([&s.total])
+                .find(|g| g.name == group)
+                .is_some_and(|g| g.select.matches(name)),
+        }
+    }
+
     /// Score the cases of one program on one problem.
     pub fn evaluate(&self, cases: &[CaseInput<'_>]) -> Scored {
         match self {

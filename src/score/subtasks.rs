@@ -171,6 +171,23 @@ impl Subtasks {
                 .all(|&i| cases[i].verdict == Verdict::Accepted);
             walk.passed.push((pre.name.clone(), ok));
         }
+        let blocked = self
+            .total
+            .require_pass
+            .iter()
+            .find(|r| !walk.passed.iter().any(|p| &p.0 == *r && p.1));
+        if let Some(r) = blocked {
+            let why = format!(
+                "not judged: {} requires {r}, which was not passed",
+                self.total.name
+            );
+            for i in walk.members(&self.total) {
+                walk.scored.not_judged.push((i, why.clone()));
+                walk.scored.case_scores[i] = Some(0.0);
+            }
+            walk.scored.report.verdict = Some(Verdict::Skipped);
+            return walk.scored;
+        }
         let total = if self.groups.is_empty() {
             walk.group(&self.total, true)
         } else {
@@ -261,13 +278,10 @@ impl Walk<'_> {
     /// in the report when `listed`.
     fn group(&mut self, group: &Subtask, listed: bool) -> f64 {
         let members = self.members(group);
-        let failed_requirement = group.require_pass.iter().find(|r| {
-            !self
-                .passed
-                .iter()
-                .find(|p| &p.0 == *r)
-                .is_some_and(|p| p.1)
-        });
+        let failed_requirement = group
+            .require_pass
+            .iter()
+            .find(|r| !self.passed.iter().find(|p| &p.0 == *r).is_some_and(|p| p.1));
         if let Some(r) = failed_requirement {
             let why = format!(
                 "not judged: group {} requires {r}, which was not passed",

@@ -78,7 +78,11 @@ fn kattis_subtasks_add_up_and_break_stops_a_group() {
         .find(|g| g.name == "secret/g2")
         .unwrap();
     assert_eq!((g2.score, g2.verdict), (0.0, WrongAnswer));
-    assert!(scored.report.errors.is_empty(), "{:?}", scored.report.errors);
+    assert!(
+        scored.report.errors.is_empty(),
+        "{:?}",
+        scored.report.errors
+    );
     // Launching can skip exactly what grading will not judge.
     assert!(plan.stopped_by("secret/g2/3.in", "secret/g2/2.in"));
     assert!(!plan.stopped_by("secret/g2/1.in", "secret/g2/2.in"));
@@ -157,7 +161,8 @@ fn every_verdict_and_score_mode() {
 fn range_and_ignore_sample_errors_are_named() {
     let mut root = group("", "ignore_sample", |_| {});
     root.groups.push(group("sample", "", |_| {}));
-    root.groups.push(group("secret", "", |s| s.range_high = Some(1.0)));
+    root.groups
+        .push(group("secret", "", |s| s.range_high = Some(1.0)));
     root.groups.push(group("extra", "", |_| {}));
     let plan = Graders { root };
     let cases = [
@@ -168,7 +173,10 @@ fn range_and_ignore_sample_errors_are_named() {
     ];
     let s = plan.evaluate(&cases);
     assert!(
-        s.report.errors.iter().any(|e| e.contains("secret: score 2")),
+        s.report
+            .errors
+            .iter()
+            .any(|e| e.contains("secret: score 2")),
         "{:?}",
         s.report.errors
     );
@@ -262,7 +270,10 @@ fn subtask_judge_errors_are_listed() {
     let errors = s.report.errors.join("\n");
     assert!(errors.contains("without a score.txt"), "{errors}");
     assert!(errors.contains("over the case's maximum 10"), "{errors}");
-    assert!(errors.contains("whose aggregation is pass-fail"), "{errors}");
+    assert!(
+        errors.contains("whose aggregation is pass-fail"),
+        "{errors}"
+    );
 }
 
 #[test]
@@ -298,7 +309,14 @@ fn judge_toml_groups_by_glob() {
 fn numbers_and_ranges_print_plainly() {
     assert_eq!(number(30.0), "30");
     assert_eq!(number(2.0 / 3.0), "0.666667");
-    assert_eq!(ScoreRange { low: 0.0, high: 30.0 }.to_string(), "0..30");
+    assert_eq!(
+        ScoreRange {
+            low: 0.0,
+            high: 30.0
+        }
+        .to_string(),
+        "0..30"
+    );
     assert!(ScoreRange::exactly(70.0).contains(70.0000000001));
     assert!(!ScoreRange::exactly(70.0).contains(69.0));
 }

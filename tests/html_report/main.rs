@@ -51,6 +51,8 @@ fn result(index: usize, problem: &str, case: &str, verdict: Verdict) -> CaseResu
         figures: Vec::new(),
         transcript: None,
         passes: None,
+        partial: None,
+        score: None,
     }
 }
 
@@ -67,6 +69,7 @@ fn info(problems: &[&str], programs: &[&str]) -> RunInfo {
                 memory_limit_kib: Some(262_144),
                 run_time_limit_ms: None,
                 time_limit_from: String::new(),
+                scoring: None,
             })
             .collect(),
         ..RunInfo::default()

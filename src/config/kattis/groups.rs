@@ -15,9 +15,10 @@
 //!   the default one (`float_tolerance 1e-6`, `case_sensitive`, …).
 //!
 //! Scoring keys (`grading`, `grader_flags`, `accept_score`, `reject_score`,
-//! `range`, `on_reject`, `score`, `max_score`, `aggregation`, `scoring`)
-//! are kept as written and named in a warning: the judge judges every case
-//! pass or fail. Every other key is a warning naming the file and key.
+//! `range`, `on_reject`, `score`, `max_score`, `score_aggregation`,
+//! `aggregation`, `require_pass`, `scoring`) are kept as written, inherited
+//! like the rest, for `scoring.rs` (a pass-fail problem warns about them).
+//! Every other key is a warning naming the file and key.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -52,7 +53,7 @@ impl InputArgs {
     }
 }
 
-const SCORING_KEYS: [&str; 10] = [
+const SCORING_KEYS: [&str; 12] = [
     "grading",
     "grader_flags",
     "accept_score",
@@ -62,6 +63,8 @@ const SCORING_KEYS: [&str; 10] = [
     "score",
     "max_score",
     "aggregation",
+    "score_aggregation",
+    "require_pass",
     "scoring",
 ];
 
@@ -160,10 +163,6 @@ fn parse(
                         .trim()
                         .to_string(),
                 };
-                warnings.push(format!(
-                    "{}: {key}: not acted on: the judge judges each case pass or fail and gives no score",
-                    file.display()
-                ));
                 settings.grading.insert(key.to_string(), shown);
             }
             k if SILENT_KEYS.contains(&k) => {}
@@ -263,10 +262,7 @@ mod tests {
         assert!(args.for_validator("other").is_empty());
         let top = nearest(&groups, &dir.path().join("data/sample/1.in")).unwrap();
         assert_eq!(top.files.len(), 1);
-        assert!(
-            warnings.iter().any(|w| w.contains("grading: not acted on")),
-            "{warnings:?}"
-        );
+        assert_eq!(g2.grading.get("grading").map(String::as_str), Some("min"));
         assert!(
             warnings.iter().any(|w| w.contains("visualizer: not a key")),
             "{warnings:?}"

@@ -20,6 +20,7 @@
 
 mod cases;
 mod detail;
+mod scores;
 mod text;
 mod timing;
 mod verified;
@@ -98,6 +99,7 @@ pub fn render(report: &Report) -> Vec<u8> {
                     (header(&page))
                     main {
                         @if let Some(v) = &report.verify { (verified::section(&page, v)) }
+                        (scores::section(&page))
                         (cases::grid(&page))
                         (timing::section(&page))
                         (detail::failures(&page))

@@ -12,6 +12,7 @@
 //! for every case. It renders; it decides nothing.
 
 mod progress;
+mod scores;
 mod summary;
 
 use crate::config::Size;
@@ -236,8 +237,9 @@ impl HumanReporter {
             };
             return writeln!(
                 self.out,
-                "{}: {accepted}/{total} accepted{detail} in {elapsed:.2}s",
-                paint.verdict(report.verdict, report.verdict.code())
+                "{}: {accepted}/{total} accepted{detail}{} in {elapsed:.2}s",
+                paint.verdict(report.verdict, report.verdict.code()),
+                scores::short(report)
             );
         }
         let mut lines = Vec::new();
@@ -273,6 +275,7 @@ impl HumanReporter {
         lines.push(paint.bold("Summary:"));
         lines.extend(summary::table(report, paint));
         lines.extend(summary::slowest(report));
+        lines.extend(scores::table(report, paint));
         if report.interrupted {
             lines.push("  interrupted: cases not run are marked SKIP".to_string());
         }
@@ -283,8 +286,9 @@ impl HumanReporter {
             .map(|c| format!(" (first: {})", case_name(c)))
             .unwrap_or_default();
         lines.push(format!(
-            "{}: {accepted}/{total} accepted in {elapsed:.2}s{first_failure}",
-            paint.verdict(report.verdict, report.verdict.code())
+            "{}: {accepted}/{total} accepted{} in {elapsed:.2}s{first_failure}",
+            paint.verdict(report.verdict, report.verdict.code()),
+            scores::short(report)
         ));
         for line in lines {
             writeln!(self.out, "{line}")?;

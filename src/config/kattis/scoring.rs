@@ -1,0 +1,333 @@
+//! A scoring package's grading, read into a `score::ScoringPlan`.
+//!
+//! - legacy and 2023-07 (`testdata.yaml`): every directory of `data/`
+//!   under `sample` and `secret` is a group; its `on_reject`, `grading`,
+//!   `grader_flags`, `accept_score`, `reject_score` and `range` are
+//!   inherited key by key from the nearest file above (as problemtools
+//!   merges them), with the format's defaults (`on_reject: break`, the
+//!   default grader's `worst_error sum`, accept 1, reject 0, any range).
+//!   `grading: custom` (a grader program) is refused for scoring, named.
+//! - 2025-09 (`test_group.yaml`): `secret` and each directory directly in it
+//!   is a test data group with its own `max_score` (100 for `secret`, else
+//!   unbounded), `score_aggregation` (`sum` for `secret`, else
+//!   `pass-fail`) and `require_pass` — not inherited, as the format says.
+//!   The 2023-07 draft's `scoring: {score, aggregation, require_pass}` map
+//!   is read as the same keys.
+//!
+//! On a pass-fail problem these keys are warned about and not used.
+
+use crate::score::subtasks::Select;
+use crate::score::{
+    Aggregation, GraderGroup, GraderSettings, Graders, ScoringPlan, Subtask, Subtasks,
+};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::{FormatVersion, GroupSettings, groups};
+
+/// The plan of a scoring package.
+pub fn plan(
+    root: &Path,
+    version: FormatVersion,
+    groups: &[GroupSettings],
+    warnings: &mut Vec<String>,
+) -> Result<ScoringPlan, String> {
+    let data = root.join("data");
+    match version {
+        FormatVersion::V2025_09 => subtasks(&data).map(ScoringPlan::Subtasks),
+        _ => graders(&data, groups, warnings).map(ScoringPlan::Graders),
+    }
+}
+
+/// The directories of `data/` that are groups: `data` itself, then
+/// `sample` and `secret` and every directory below them.
+fn group_dirs(data: &Path) -> Vec<PathBuf> {
+    let mut dirs = vec![data.to_path_buf()];
+    for top in ["sample", "secret"] {
+        let dir = data.join(top);
+        if !dir.is_dir() {
+            continue;
+        }
+        let mut below: Vec<PathBuf> = walkdir::WalkDir::new(&dir)
+            .follow_links(true)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_dir())
+            .map(|e| e.into_path())
+            .collect();
+        below.sort();
+        dirs.extend(below);
+    }
+    dirs
+}
+
+fn relative(data: &Path, dir: &Path) -> String {
+    dir.strip_prefix(data)
+        .map(|p| {
+            p.components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .unwrap_or_default()
+}
+
+fn graders(
+    data: &Path,
+    groups: &[GroupSettings],
+    warnings: &mut Vec<String>,
+) -> Result<Graders, String> {
+    let mut flat: Vec<GraderGroup> = Vec::new();
+    for dir in group_dirs(data) {
+        let nearest = groups::nearest(groups, &dir);
+        let empty = BTreeMap::new();
+        let keys = nearest.map_or(&empty, |g| &g.grading);
+        let file = nearest
+            .and_then(|g| g.files.last().cloned())
+            .unwrap_or_else(|| data.join("testdata.yaml"));
+        let settings = grader_settings(keys, &file, warnings)?;
+        flat.push(GraderGroup {
+            name: relative(data, &dir),
+            settings,
+            groups: Vec::new(),
+        });
+    }
+    // Nest: deepest first, each into its parent.
+    flat.sort_by_key(|g| {
+        std::cmp::Reverse(g.name.matches('/').count() + !g.name.is_empty() as usize)
+    });
+    while flat.len() > 1 {
+        let child = flat.remove(0);
+        let parent_name = child
+            .name
+            .rsplit_once('/')
+            .map_or("", |(p, _)| p)
+            .to_string();
+        match flat.iter_mut().find(|g| g.name == parent_name) {
+            Some(parent) => {
+                parent.groups.push(child);
+                parent.groups.sort_by(|a, b| a.name.cmp(&b.name));
+            }
+            None => return Err(format!("{}: a group without its parent", child.name)),
+        }
+    }
+    let root = flat
+        .pop()
+        .ok_or_else(|| format!("{}: no data directory", data.display()))?;
+    Ok(Graders { root })
+}
+
+fn grader_settings(
+    keys: &BTreeMap<String, String>,
+    file: &Path,
+    warnings: &mut Vec<String>,
+) -> Result<GraderSettings, String> {
+    let at = |key: &str, what: String| format!("{}: {key}: {what}", file.display());
+    let number = |key: &str, text: &str| -> Result<f64, String> {
+        let value = match text.trim() {
+            "inf" | "+inf" => f64::INFINITY,
+            "-inf" => f64::NEG_INFINITY,
+            t => t
+                .parse::<f64>()
+                .map_err(|_| at(key, format!("{text:?} is not a number")))?,
+        };
+        Ok(value)
+    };
+    let mut s = GraderSettings::default();
+    if let Some(v) = keys.get("on_reject") {
+        s.on_reject_break = match v.trim() {
+            "break" => true,
+            "continue" => false,
+            other => {
+                return Err(at(
+                    "on_reject",
+                    format!("{other:?}: expected break or continue"),
+                ));
+            }
+        };
+    }
+    if let Some(v) = keys.get("grading") {
+        match v.trim() {
+            "default" => {}
+            "custom" => {
+                return Err(at(
+                    "grading",
+                    "custom: grader programs (graders/) are not supported; the judge grades with the default grader's flags only".to_string(),
+                ));
+            }
+            other => {
+                return Err(at(
+                    "grading",
+                    format!("{other:?}: expected default or custom"),
+                ));
+            }
+        }
+    }
+    if let Some(v) = keys.get("grader_flags") {
+        for word in s.apply_flags(v) {
+            warnings.push(at(
+                "grader_flags",
+                format!("{word:?} is not a flag of the default grader; ignored"),
+            ));
+        }
+    }
+    if let Some(v) = keys.get("accept_score") {
+        s.accept_score = number("accept_score", v)?;
+    }
+    if let Some(v) = keys.get("reject_score") {
+        s.reject_score = number("reject_score", v)?;
+    }
+    if let Some(v) = keys.get("range") {
+        let words: Vec<&str> = v.split_whitespace().collect();
+        let [low, high] = words[..] else {
+            return Err(at(
+                "range",
+                format!("{v:?}: expected two numbers, A B (inf and -inf allowed)"),
+            ));
+        };
+        let (low, high) = (number("range", low)?, number("range", high)?);
+        s.range_low = low.is_finite().then_some(low);
+        s.range_high = high.is_finite().then_some(high);
+    }
+    Ok(s)
+}
+
+/// One 2025-09 `test_group.yaml`'s scoring keys, read raw (not inherited).
+#[derive(Default)]
+struct GroupKeys {
+    max_score: Option<Option<f64>>,
+    aggregation: Option<Aggregation>,
+    require_pass: Vec<String>,
+}
+
+fn group_keys(dir: &Path) -> Result<GroupKeys, String> {
+    let file = dir.join("test_group.yaml");
+    let Ok(text) = std::fs::read_to_string(&file) else {
+        return Ok(GroupKeys::default());
+    };
+    if text.trim().is_empty() {
+        return Ok(GroupKeys::default());
+    }
+    let value: serde_norway::Value =
+        serde_norway::from_str(&text).map_err(|e| match e.location() {
+            Some(at) => format!("{}:{}:{}: {e}", file.display(), at.line(), at.column()),
+            None => format!("{}: {e}", file.display()),
+        })?;
+    let mut keys = GroupKeys::default();
+    let Some(map) = value.as_mapping() else {
+        return Ok(keys);
+    };
+    let at = |key: &str, what: String| format!("{}: {key}: {what}", file.display());
+    let mut read = |key: &str, value: &serde_norway::Value| -> Result<(), String> {
+        match key {
+            "max_score" | "score" => {
+                keys.max_score = Some(match value {
+                    serde_norway::Value::Number(n) => match n.as_f64() {
+                        Some(x) if x >= 0.0 => Some(x),
+                        _ => return Err(at(key, format!("{n}: expected a non-negative number"))),
+                    },
+                    serde_norway::Value::String(s) if s == "unbounded" => None,
+                    other => {
+                        return Err(at(
+                            key,
+                            format!("{other:?}: expected a non-negative integer or unbounded"),
+                        ));
+                    }
+                });
+            }
+            "score_aggregation" | "aggregation" => {
+                let word = value.as_str().unwrap_or_default();
+                keys.aggregation = Some(Aggregation::parse(word).ok_or_else(|| {
+                    at(key, format!("{value:?}: expected pass-fail, sum or min"))
+                })?);
+            }
+            "require_pass" => {
+                keys.require_pass = groups::words(value).map_err(|e| at(key, e))?;
+            }
+            _ => {}
+        }
+        Ok(())
+    };
+    for (key, value) in map {
+        let Some(key) = key.as_str() else { continue };
+        if key == "scoring" {
+            // The 2023-07 draft's map of the same keys.
+            if let Some(inner) = value.as_mapping() {
+                for (k, v) in inner {
+                    if let Some(k) = k.as_str() {
+                        read(k, v)?;
+                    }
+                }
+            }
+        } else {
+            read(key, value)?;
+        }
+    }
+    Ok(keys)
+}
+
+fn subtasks(data: &Path) -> Result<Subtasks, String> {
+    let secret = data.join("secret");
+    let top = group_keys(&secret)?;
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&secret)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    let names: Vec<String> = dirs.iter().map(|d| relative(data, d)).collect();
+    let mut groups = Vec::new();
+    for (dir, name) in dirs.iter().zip(&names) {
+        let keys = group_keys(dir)?;
+        for r in &keys.require_pass {
+            if r != "sample" && !names.contains(r) {
+                return Err(format!(
+                    "{}: require_pass: {r:?} is not a test data group (sample, {})",
+                    dir.join("test_group.yaml").display(),
+                    names.join(", ")
+                ));
+            }
+            if r != "sample" && r >= name {
+                return Err(format!(
+                    "{}: require_pass: {r:?} must come before {name:?}",
+                    dir.join("test_group.yaml").display()
+                ));
+            }
+        }
+        groups.push(Subtask {
+            name: name.clone(),
+            select: Select::Under(format!("{name}/")),
+            max_score: keys.max_score.unwrap_or(None),
+            aggregation: keys.aggregation.unwrap_or(Aggregation::PassFail),
+            require_pass: keys.require_pass,
+        });
+    }
+    let total = Subtask {
+        name: "secret".to_string(),
+        select: Select::Under("secret/".to_string()),
+        max_score: top.max_score.unwrap_or(Some(100.0)),
+        aggregation: top.aggregation.unwrap_or(Aggregation::Sum),
+        require_pass: top.require_pass,
+    };
+    if let Some(r) = total.require_pass.iter().find(|r| *r != "sample") {
+        return Err(format!(
+            "{}: require_pass: secret may only require sample, not {r:?}",
+            secret.join("test_group.yaml").display()
+        ));
+    }
+    Ok(Subtasks {
+        total,
+        groups,
+        prerequisites: vec![Subtask {
+            name: "sample".to_string(),
+            select: Select::Under("sample/".to_string()),
+            max_score: None,
+            aggregation: Aggregation::PassFail,
+            require_pass: Vec::new(),
+        }],
+    })
+}
