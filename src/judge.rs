@@ -636,31 +636,48 @@ fn score_cases(problems: &[ProblemInfo], cases: &mut [CaseResult]) -> Vec<ScoreR
             let positions: Vec<usize> = (0..cases.len())
                 .filter(|&i| cases[i].problem == problem.name && cases[i].program == program)
                 .collect();
-            let inputs: Vec<CaseInput<'_>> = positions
-                .iter()
-                .map(|&i| CaseInput {
-                    name: &cases[i].case,
-                    verdict: cases[i].verdict,
-                    partial: cases[i].partial,
-                })
-                .collect();
-            let scored = plan.evaluate(&inputs);
-            for (k, &i) in positions.iter().enumerate() {
-                cases[i].score = scored.case_scores[k];
+            let mut own: Vec<CaseResult> = positions.iter().map(|&i| cases[i].clone()).collect();
+            let mut report = score_program(plan, &mut own);
+            for (i, case) in positions.into_iter().zip(own) {
+                cases[i] = case;
             }
-            for (k, why) in scored.not_judged {
-                let case = &mut cases[positions[k]];
-                case.verdict = Verdict::Skipped;
-                case.message = why;
-                case.score = None;
-            }
-            let mut report = scored.report;
             report.problem = problem.name.clone();
             report.program = program;
             reports.push(report);
         }
     }
     reports
+}
+
+/// Score one program's cases of one problem (in case order): each case's
+/// points, and the cases the rules leave unjudged marked SKIP with the
+/// reason. The report names neither problem nor program.
+pub fn score_program(plan: &ScoringPlan, cases: &mut [CaseResult]) -> ScoreReport {
+    let inputs: Vec<CaseInput<'_>> = cases
+        .iter()
+        .map(|c| CaseInput {
+            name: &c.case,
+            verdict: c.verdict,
+            partial: c.partial,
+        })
+        .collect();
+    let scored = plan.evaluate(&inputs);
+    for (case, score) in cases.iter_mut().zip(&scored.case_scores) {
+        case.score = *score;
+    }
+    for (k, why) in scored.not_judged {
+        let case = &mut cases[k];
+        case.verdict = Verdict::Skipped;
+        case.message = why;
+        case.score = None;
+    }
+    scored.report
+}
+
+/// Whether a SKIP is the grading rules' (a group that stopped, a
+/// prerequisite not passed), not a case left unrun by an interrupt.
+pub fn not_judged_by_rules(case: &CaseResult) -> bool {
+    case.verdict == Verdict::Skipped && case.message.starts_with("not judged")
 }
 
 #[cfg(test)]

@@ -67,6 +67,15 @@ pub struct SubmissionOutcome {
     /// That case's `index` in the report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub case_index: Option<usize>,
+    /// A scoring problem: the score it got, and the most it could.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_score: Option<f64>,
+    /// The score it is expected to get (`30`, `0..40`, `secret/g1 30`,
+    /// `some points, not all`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_score: Option<String>,
 }
 
 /// A submission's standing.

@@ -6,7 +6,8 @@ use super::super::submissions::Submission;
 use crate::config::Span;
 use crate::expect::{Disagreement, Expectation, Origin};
 use crate::judge::regrade;
-use crate::judge::{CaseResult, Status, SubmissionOutcome};
+use crate::judge::{CaseResult, Status, SubmissionOutcome, not_judged_by_rules};
+use crate::score::{ScoreReport, number};
 use crate::text::format::plural;
 use crate::verdict::Verdict;
 use std::collections::BTreeMap;
@@ -45,7 +46,86 @@ fn outcome(problem: &str, submission: &Submission, status: Status) -> Submission
         reason: None,
         case: None,
         case_index: None,
+        score: None,
+        max_score: None,
+        expected_score: expected_score(e),
     }
+}
+
+/// What score a submission is expected to get, as people read it.
+fn expected_score(e: &Expectation) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(r) = e.score {
+        parts.push(r.to_string());
+    }
+    for (group, r) in &e.group_scores {
+        parts.push(format!("{group} {r}"));
+    }
+    if e.origin == Origin::NamedFolder("partially_accepted") && parts.is_empty() {
+        parts.push("some points, not all".to_string());
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// Why a submission's score disagrees with what it is expected to get
+/// (`scoring: …` for a judge error in scoring), if it does.
+fn score_disagreement(e: &Expectation, score: Option<&ScoreReport>) -> Option<String> {
+    let wants_score = e.score.is_some() || !e.group_scores.is_empty();
+    let Some(s) = score else {
+        return wants_score.then(|| {
+            "expected a score, but the problem is not a scoring one (no type: scoring, no [problem.X.group.*])".to_string()
+        });
+    };
+    if let Some(error) = s.errors.first() {
+        return Some(format!("scoring: {error}"));
+    }
+    let got = |score: f64, max: Option<f64>| match max {
+        Some(max) => format!("{}/{}", number(score), number(max)),
+        None => number(score),
+    };
+    if let Some(range) = e.score
+        && !range.contains(s.score)
+    {
+        return Some(format!(
+            "expected score {range}; got {}",
+            got(s.score, s.max_score)
+        ));
+    }
+    for (name, range) in &e.group_scores {
+        let Some(g) = s.groups.iter().find(|g| &g.name == name) else {
+            return Some(format!(
+                "expected group {name} to score {range}; the problem has no such group"
+            ));
+        };
+        if !range.contains(g.score) {
+            return Some(format!(
+                "expected {range} on group {name}; got {}{}",
+                got(g.score, g.max_score),
+                g.note
+                    .as_ref()
+                    .map(|n| format!(" ({n})"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    if e.origin == Origin::NamedFolder("partially_accepted") && e.score.is_none() {
+        // Kattis: the grader's verdict AC and the score below the maximum;
+        // subtasks: some points, not all.
+        let accepted = s.verdict == Some(Verdict::Accepted) || s.model == "subtasks";
+        let below = s.max_score.is_none_or(|max| s.score < max - 1e-9);
+        let some = s.model != "subtasks" || s.score > 1e-9;
+        if !(accepted && below && some) {
+            return Some(format!(
+                "expected a partial score (some points, not all, accepted by the grader); got {}{}",
+                got(s.score, s.max_score),
+                s.verdict
+                    .filter(|v| *v != Verdict::Accepted)
+                    .map(|v| format!(", the grader's verdict {}", v.code()))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    None
 }
 
 /// A submission that could not run here: a failure, or skipped when
@@ -79,22 +159,43 @@ pub(super) fn assess(
     submission: &Submission,
     raw: &[&CaseResult],
     graded: &[CaseResult],
+    score: Option<ScoreReport>,
 ) -> Assessed {
     let mut counts = BTreeMap::new();
     for g in graded {
         *counts.entry(g.verdict).or_insert(0) += 1;
     }
     let mut out = outcome(problem, submission, Status::Ok);
-    let judged: Vec<Verdict> = graded.iter().map(|g| g.verdict).collect();
+    // Cases a scoring problem's rules leave unjudged count as nothing.
+    let judged: Vec<Verdict> = graded
+        .iter()
+        .filter(|g| !not_judged_by_rules(g))
+        .map(|g| g.verdict)
+        .collect();
+    let e = &submission.expectation;
+    // On a scoring problem partially_accepted/ is a score (some points,
+    // not all), not a verdict pattern: partial credit may come with every
+    // case accepted.
+    let by_score = score.is_some() && e.origin == Origin::NamedFolder("partially_accepted");
     if let Some(g) = graded.iter().find(|g| g.verdict == Verdict::InternalError) {
         out.status = Status::InternalError;
         out.reason = Some(format!("{}: {}", g.case, g.message));
         out.case = Some(g.case.clone());
         out.case_index = Some(g.index);
-    } else if graded.iter().any(|g| g.verdict == Verdict::Skipped) {
+    } else if graded
+        .iter()
+        .any(|g| g.verdict == Verdict::Skipped && !not_judged_by_rules(g))
+    {
         out.status = Status::Fail;
         out.reason = Some("not every case ran (interrupted)".to_string());
-    } else {
+    } else if let Some(why) = score_disagreement(e, score.as_ref()) {
+        out.status = if why.starts_with("scoring:") {
+            Status::InternalError
+        } else {
+            Status::Fail
+        };
+        out.reason = Some(why);
+    } else if !by_score {
         match submission.expectation.assess(&judged) {
             Ok(()) => {}
             Err(Disagreement::Forbidden { position, verdict }) => {
@@ -118,6 +219,10 @@ pub(super) fn assess(
     }
     out.agrees = out.status == Status::Ok;
     out.got = counts;
+    if let Some(s) = &score {
+        out.score = Some(s.score);
+        out.max_score = s.max_score;
+    }
     Assessed {
         outcome: out,
         sensitive: sensitive(raw, graded),

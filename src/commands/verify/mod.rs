@@ -239,8 +239,14 @@ fn grade(
         };
         let limits = &problems[submission.problem].limits;
         let raw: Vec<&CaseResult> = trial.results[e].iter().filter_map(|r| r.first()).collect();
-        let graded: Vec<CaseResult> = raw.iter().map(|r| regrade::regrade(r, limits)).collect();
-        assessed.push(assess::assess(name, submission, &raw, &graded));
+        let mut graded: Vec<CaseResult> = raw.iter().map(|r| regrade::regrade(r, limits)).collect();
+        // A scoring problem: graded at the limit, then scored (a case that
+        // fails only at the limit can stop its group).
+        let score = problems[submission.problem]
+            .scoring
+            .as_ref()
+            .map(|plan| crate::judge::score_program(plan, &mut graded));
+        assessed.push(assess::assess(name, submission, &raw, &graded, score));
         graded_cases.extend(graded);
     }
     graded_cases.sort_by_key(|c| c.index);
@@ -254,7 +260,7 @@ fn grade(
             described
         })
         .collect();
-    let report = Report::new(
+    let report = Report::scored(
         info,
         graded_cases,
         trial.report.interrupted,

@@ -173,7 +173,18 @@ fn problem_rows(
             .max(least)
     };
     let width = column(&|s| s.rel.chars().count(), 10);
-    let expected_width = column(&|s| s.expectation.to_string().chars().count(), 8);
+    // A scoring problem's expected and got scores sit beside the verdicts.
+    let expected_text = |o: &crate::judge::SubmissionOutcome| match &o.expected_score {
+        Some(score) if o.expected.is_empty() => format!("score {score}"),
+        Some(score) => format!("{}, score {score}", o.expected),
+        None => o.expected.clone(),
+    };
+    let expected_width = mine
+        .iter()
+        .map(|&i| expected_text(&assessed[i].outcome).chars().count())
+        .max()
+        .unwrap_or(8)
+        .max(8);
     let _ = writeln!(
         text,
         "        {:<width$}  {:<expected_width$}  {:<18}  slowest",
@@ -193,6 +204,13 @@ fn problem_rows(
                 .collect::<Vec<_>>()
                 .join(" "),
         };
+        let got = match o.score {
+            Some(score) => format!(
+                "{got}, score {}",
+                crate::report::human::fraction(score, o.max_score)
+            ),
+            None => got,
+        };
         let slow = a
             .slowest
             .as_ref()
@@ -211,7 +229,7 @@ fn problem_rows(
             "  {:<4}  {:<width$}  {:<expected_width$}  {got:<18}  {slow}",
             o.status.word(),
             s.rel,
-            o.expected,
+            expected_text(o),
         );
         if context.verbose {
             case_lines(text, context.report, &s.label);

@@ -13,6 +13,7 @@
 
 mod progress;
 mod scores;
+pub use scores::fraction;
 mod summary;
 
 use crate::config::Size;

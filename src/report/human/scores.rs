@@ -9,7 +9,7 @@ use crate::score::{ScoreReport, number};
 use crate::verdict::Verdict;
 
 /// `70/100` or `12.5` (unbounded).
-pub(crate) fn fraction(score: f64, max: Option<f64>) -> String {
+pub fn fraction(score: f64, max: Option<f64>) -> String {
     match max {
         Some(max) => format!("{}/{}", number(score), number(max)),
         None => number(score),
