@@ -44,6 +44,7 @@ fn the_examples_verify() {
     for line in [
         "sum: 17 submissions on 3 cases, time limit 500ms (run at 750ms)",
         "rotation: 3 submissions on 4 cases, time limit 1s (run at 1.5s)",
+        "pairs: 5 submissions on 8 cases, time limit 500ms (run at 750ms)",
     ] {
         assert!(table.contains(line), "{table}");
     }
@@ -74,7 +75,7 @@ fn the_examples_verify() {
     }
     if python {
         assert!(
-            table.contains("OK: 20 of 20 submissions as expected"),
+            table.contains("OK: 25 of 25 submissions as expected"),
             "{table}"
         );
         for line in python_lines(table) {
@@ -89,7 +90,7 @@ fn the_examples_verify() {
                 "{line}"
             );
         }
-        assert!(table.contains("10 not run"), "{table}");
+        assert!(table.contains("12 not run"), "{table}");
     }
     assert!(
         table.contains("ok    wrong_answer/overflow.c            WA            AC 2 WA 1"),
@@ -103,8 +104,23 @@ fn the_examples_verify() {
         table.contains("permitted AC TLE"),
         "the first-line declaration: {table}"
     );
+    // The scoring example: each submission's score and its expected one,
+    // with a group skipped after its prerequisite failed.
+    for row in [
+        "accepted/linear.c                  permitted AC, score 100       AC 8, score 100/100",
+        "partially_accepted/quadratic.c     score 70, s1 30, s2 40, s3 0  AC 7 TLE 1, score 70/100",
+        "partially_accepted/int_overflow.c  score 30, s1 30, s2 0, s3 0   AC 4 WA 3 SKIP 1, score 30/100",
+    ] {
+        assert!(table.contains(row), "{row}\n{table}");
+    }
+    if python {
+        assert!(
+            table.contains("partially_accepted/sum_only.py     score 50                      AC 8, score 50/100"),
+            "{table}"
+        );
+    }
     // The report: every case of every submission, labelled with its
-    // problem (two problems are verified).
+    // problem (three problems are verified).
     let report: serde_json::Value =
         serde_json::from_str(&s.read("verify.json")).expect("a JSON report");
     let cases = report["cases"].as_array().unwrap();
@@ -123,13 +139,42 @@ fn the_examples_verify() {
     assert_eq!(spin["time_limit_ms"], 500.0, "graded at the limit: {spin}");
     let indexes: Vec<u64> = cases.iter().map(|c| c["index"].as_u64().unwrap()).collect();
     assert!(indexes.windows(2).all(|w| w[0] < w[1]), "{indexes:?}");
+    // Scores per problem and program, each group with its points.
+    let scores = report["scores"].as_array().expect("scores in the report");
+    let overflow = scores
+        .iter()
+        .find(|s| s["program"] == "pairs/partially_accepted/int_overflow.c")
+        .expect("int_overflow.c's score");
+    assert_eq!(overflow["score"], 30.0, "{overflow}");
+    assert_eq!(overflow["max_score"], 100.0);
+    let s3 = &overflow["groups"][2];
+    assert_eq!(
+        (&s3["name"], &s3["verdict"]),
+        (&"s3".into(), &"SKIP".into()),
+        "{s3}"
+    );
+    assert!(s3["note"].as_str().unwrap().contains("requires s2"), "{s3}");
+    let skipped = cases
+        .iter()
+        .find(|c| {
+            c["program"] == "pairs/partially_accepted/int_overflow.c" && c["case"] == "large/1.in"
+        })
+        .unwrap();
+    assert_eq!(skipped["verdict"], "SKIP");
+    assert!(
+        skipped["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("not judged: group s3 requires s2"),
+        "{skipped}"
+    );
     // The verify outcome, and each submission's expectation and agreement.
     let v = &report["verify"];
     assert_eq!(v["outcome"], "OK", "{v}");
     assert_eq!(v["ok"], true);
-    assert_eq!(v["total"], 20);
+    assert_eq!(v["total"], 25);
     let subs = v["submissions"].as_array().unwrap();
-    assert_eq!(subs.len(), 20);
+    assert_eq!(subs.len(), 25);
     let overflow = subs
         .iter()
         .find(|s| s["program"] == "sum/wrong_answer/overflow.c")
