@@ -366,3 +366,46 @@ fn four_shards_merge_to_the_score_of_one_run() {
     };
     assert_eq!(verdicts(&merged), verdicts(&one));
 }
+
+#[test]
+fn stress_counts_partial_credit_as_a_disagreement() {
+    let s = Scratch::new();
+    let examples = s.copy_tree(&examples(), "examples");
+    // The right sum, positions 1 2 whatever they hold: the checker gives
+    // half credit, which stress reports although the case is accepted.
+    s.write(
+        "sum_only.c",
+        r#"#include <stdio.h>
+int main(void){long n,k;long long v,b=-1,c=-1;if(scanf("%ld",&n)!=1)return 1;
+for(k=0;k<n;k++){if(scanf("%lld",&v)!=1)return 1;if(v>b){c=b;b=v;}else if(v>c)c=v;}
+printf("%lld\n1 2\n",b+c);return 0;}"#,
+    );
+    s.write(
+        "gen.c",
+        r#"#include <stdio.h>
+#include <stdlib.h>
+int main(int argc,char**argv){srand(atoi(argv[1]));int n=3+rand()%5;printf("%d\n",n);
+for(int i=0;i<n;i++)printf("%d ",1+rand()%50);printf("\n");return 0;}"#,
+    );
+    let mut cmd = s.judge();
+    cmd.arg("--config")
+        .arg(examples.join("judge.toml"))
+        .args([
+            "stress",
+            "pairs",
+            "--submission",
+            "sum_only.c",
+            "--generator",
+            "gen.c",
+        ])
+        .arg("--against")
+        .arg(examples.join("pairs/submissions/accepted/linear.c"))
+        .args(["--count", "50", "--out", "found"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 1, "{}\n{}", ran.stdout, ran.stderr);
+    let all = format!("{}{}", ran.stdout, ran.stderr);
+    assert!(
+        all.contains("partial credit: 50% of the case's points"),
+        "{all}"
+    );
+}

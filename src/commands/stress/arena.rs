@@ -11,6 +11,7 @@ use crate::exec::sandbox::Sandbox;
 use crate::exec::{RunError, RunRequest};
 use crate::judge::{self, CaseResult, Job, Plan, Program};
 use crate::puzzles::{GeneratedCase, Puzzle};
+use crate::score::Partial;
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -35,6 +36,21 @@ pub(super) struct Finding {
     pub(super) answer: Option<Vec<u8>>,
 }
 
+/// On a scoring problem an accepted case is still a disagreement when the
+/// checker gave it less than full credit (a fraction below 1), or fewer
+/// points than the reference earned on it (when the reference was judged).
+fn short_of(mine: &CaseResult, reference: Option<Partial>) -> bool {
+    if !mine.verdict.is_accepted() {
+        return false;
+    }
+    match (mine.partial, reference) {
+        (Some(Partial::Fraction(f)), None) => f < 1.0 - 1e-9,
+        (Some(Partial::Fraction(f)), Some(Partial::Fraction(r))) => f < r - 1e-9,
+        (Some(Partial::Points(p)), Some(Partial::Points(r))) => p < r - 1e-9,
+        _ => false,
+    }
+}
+
 impl Finding {
     pub(super) fn describe(&self) -> String {
         let mut text = format!(
@@ -42,6 +58,9 @@ impl Finding {
             self.submission.verdict.code(),
             self.submission.message
         );
+        if let Some(partial) = self.submission.partial {
+            text.push_str(&format!(" (partial credit: {})", partial.describe()));
+        }
         if let Some(v) = self.against {
             text.push_str(&format!(" (the reference: {})", v.code()));
         }
@@ -104,8 +123,10 @@ impl Arena<'_> {
                 // The validator judges each program: the reference (if
                 // any) must pass, the submission disagrees when it fails.
                 write(&input_path, input)?;
+                let mut theirs_partial = None;
                 if let Some(against) = &self.against {
                     let theirs = self.run(against, &input_path, None)?;
+                    theirs_partial = theirs.partial;
                     if !theirs.verdict.is_accepted() {
                         return Err(Failure::Internal(format!(
                             "the reference {} failed on a generated input ({}): {}; it is kept in {}",
@@ -117,11 +138,15 @@ impl Arena<'_> {
                     }
                 }
                 let mine = self.run(&self.submission, &input_path, None)?;
-                Ok((!mine.verdict.is_accepted()).then_some(Finding {
-                    submission: mine,
-                    against: None,
-                    answer: None,
-                }))
+                Ok(
+                    (!mine.verdict.is_accepted() || short_of(&mine, theirs_partial)).then_some(
+                        Finding {
+                            submission: mine,
+                            against: None,
+                            answer: None,
+                        },
+                    ),
+                )
             }
             Candidate::Input(input) => {
                 write(&input_path, input)?;
@@ -151,11 +176,13 @@ impl Arena<'_> {
                 }
                 write(&answer_path, &outcome.stdout)?;
                 let mine = self.run(&self.submission, &input_path, Some(&answer_path))?;
-                Ok((!mine.verdict.is_accepted()).then_some(Finding {
-                    submission: mine,
-                    against: None,
-                    answer: Some(outcome.stdout),
-                }))
+                Ok(
+                    (!mine.verdict.is_accepted() || short_of(&mine, None)).then_some(Finding {
+                        submission: mine,
+                        against: None,
+                        answer: Some(outcome.stdout),
+                    }),
+                )
             }
         }
     }
