@@ -229,7 +229,15 @@ impl Report {
             *summary.entry(c.verdict).or_insert(0) += 1;
         }
         Report {
-            verdict: verdict::overall(cases.iter().map(|c| c.verdict)).unwrap_or(Verdict::Accepted),
+            // A scoring problem's cases left unjudged by its rules do not
+            // make the overall verdict: the failure that stopped them does.
+            verdict: verdict::overall(
+                cases
+                    .iter()
+                    .filter(|c| !not_judged_by_rules(c) && !c.message.starts_with(FAIL_FAST_GROUP))
+                    .map(|c| c.verdict),
+            )
+            .unwrap_or(Verdict::Accepted),
             summary,
             cases,
             info,
@@ -328,12 +336,15 @@ pub fn run(
                         break;
                     }
                     let slot = rayon::current_thread_index().unwrap_or(0);
-                    let result = match stopped_by_rules(plan, job, failures) {
+                    let result = match stopped_by_rules(plan, job, failures, options.fail_fast) {
                         Some(why) => skipped(plan, job, &why),
                         None => run_job(plan, job, slot),
                     };
                     note_failure(plan, job, &result, failures);
+                    // On a scoring problem --fail-fast works per group
+                    // (`stopped_by_rules`): the other groups still score.
                     if options.fail_fast
+                        && plan.problems[job.problem].scoring.is_none()
                         && !result.verdict.is_accepted()
                         && result.verdict != Verdict::Skipped
                     {
@@ -412,20 +423,33 @@ pub fn run(
 /// failures so far (`on_reject: break`, `require_pass`): not launched.
 /// Grading marks the same cases whatever the timing, so skipping only
 /// saves their time.
+/// How a case `--fail-fast` left unrun in a scoring group starts.
+const FAIL_FAST_GROUP: &str = "not run: --fail-fast stopped group";
+
 fn stopped_by_rules(
     plan: &Plan,
     job: &Job,
     failures: &std::sync::Mutex<Vec<(usize, usize, String)>>,
+    fail_fast: bool,
 ) -> Option<String> {
     let scoring = plan.problems[job.problem].scoring.as_ref()?;
     let failures = failures.lock().ok()?;
-    failures
+    let mine = failures
         .iter()
-        .filter(|(problem, program, _)| *problem == job.problem && *program == job.program)
-        .find(|(_, _, failed)| scoring.stopped_by(&job.case.name, failed))
-        .map(|(_, _, failed)| {
-            format!("not judged: {failed} failed before it (the problem's grading stops here)")
-        })
+        .filter(|(problem, program, _)| *problem == job.problem && *program == job.program);
+    for (_, _, failed) in mine {
+        if scoring.stopped_by(&job.case.name, failed) {
+            return Some(format!(
+                "not judged: {failed} failed before it (the problem's grading stops here)"
+            ));
+        }
+        if fail_fast && let Some(group) = scoring.fail_fast_group(&job.case.name, failed) {
+            return Some(format!(
+                "{FAIL_FAST_GROUP} {group} after {failed} failed (its score is decided)"
+            ));
+        }
+    }
+    None
 }
 
 fn note_failure(

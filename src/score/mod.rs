@@ -83,6 +83,24 @@ impl ScoringPlan {
         }
     }
 
+    /// `--fail-fast` on a scoring problem: the group of case `name` when a
+    /// failure of `failed` already decides its score (the same group,
+    /// graded by its minimum or pass-fail; a Kattis group), so `name`
+    /// need not run. A `sum` group goes on: its other cases still score.
+    pub fn fail_fast_group(&self, name: &str, failed: &str) -> Option<String> {
+        match self {
+            ScoringPlan::Graders(_) => {
+                let dir = |n: &str| n.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+                (dir(name) == dir(failed)).then(|| dir(name))
+            }
+            ScoringPlan::Subtasks(s) => {
+                let group = s.group_of(name)?;
+                (group.aggregation != Aggregation::Sum && group.select.matches(failed))
+                    .then(|| group.name.clone())
+            }
+        }
+    }
+
     /// Whether the group called `group` holds the case `name` (for
     /// reports that show a group's cases).
     pub fn in_group(&self, group: &str, name: &str) -> bool {
