@@ -11,6 +11,16 @@
 //! is written into shared memory for the parent to read. Entering a user
 //! namespace needs a single-threaded caller, which a memory-sharing child
 //! is not; for that the child is a real `fork`.
+//!
+//! A PID namespace moves only the caller's future children. As root the
+//! spawning thread enters the slot's around the clone. Without root the
+//! judge has no right to (`setns(CLONE_NEWPID)` wants `CAP_SYS_ADMIN` in
+//! the caller's own user namespace too): the forked child enters the
+//! slot's user namespace, where it has it, then the PID namespace, and
+//! clones the program with `CLONE_PARENT`, so the program is the judge's
+//! child as always (reaped, its rusage read, its parent-death signal tied
+//! to the judge); the forked child sends the program's pid through a pipe
+//! and exits.
 
 use super::sandbox::child::ChildSetup;
 use std::ffi::{CString, OsString};
@@ -65,12 +75,14 @@ pub struct Streams {
 }
 
 /// Steps of the child, to say which one failed.
-const STAGES: [&str; 5] = [
+const STAGES: [&str; 7] = [
     "moving the standard streams",
     "chdir",
     "the sandbox setup",
     "exec",
     "clone",
+    "entering the PID namespace",
+    "entering the namespaces",
 ];
 
 /// What the child shares with the parent: inputs, and where it reports a
@@ -83,6 +95,11 @@ struct ChildArgs<'a> {
     cwd: *const libc::c_char,
     streams: Streams,
     setup: &'a ChildSetup,
+    /// A forked child that enters a PID namespace itself: the namespace,
+    /// and the pipe that carries the program's pid or the failure (see
+    /// the module doc); -1 for none.
+    pid_namespace: i32,
+    report: i32,
     failed_stage: i32,
     errno: i32,
 }
@@ -108,10 +125,24 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         cwd: plan.cwd.as_ptr(),
         streams,
         setup,
+        pid_namespace: -1,
+        report: -1,
         failed_stage: -1,
         errno: 0,
     };
     let shares_memory = !setup.enters_user_namespace();
+    // The forked child's report of the program it cloned into the slot's
+    // PID namespace (not root).
+    let report = match setup.pid_namespace {
+        Some(fd) if !shares_memory => {
+            let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+                .map_err(|e| format!("a pipe: {e}"))?;
+            args.pid_namespace = fd;
+            args.report = std::os::fd::AsRawFd::as_raw_fd(&w);
+            Some((r, w))
+        }
+        _ => None,
+    };
     // A PID namespace is entered by this thread for the clone, and left
     // right after: `setns(CLONE_NEWPID)` sets where the caller's next
     // children go. Only with a shared-memory clone (root isolation).
@@ -177,6 +208,10 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         }
         return Err(format!("{}: {clone_error}", STAGES[4]));
     }
+    if let Some((r, w)) = report {
+        drop(w);
+        return cloned_program(pid, &r);
+    }
     if !shares_memory {
         // A forked child cannot write into our memory: learn of an exec
         // failure from its exit status (127 before exec, as shells do).
@@ -196,6 +231,40 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         ));
     }
     Ok(pid)
+}
+
+/// Reap the forked child that cloned the program into a PID namespace,
+/// and return the program's pid (its report: pid, failed stage, errno).
+fn cloned_program(forked: i32, report: &std::os::fd::OwnedFd) -> Result<i32, String> {
+    let mut bytes = [0u8; 12];
+    let mut got = 0;
+    while got < bytes.len() {
+        match rustix::io::read(report, &mut bytes[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => break,
+        }
+    }
+    let mut status = 0;
+    // SAFETY: reaping our own child, which exits right after its report.
+    unsafe { libc::waitpid(forked, &mut status, 0) };
+    let word = |i: usize| i32::from_ne_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    if got != bytes.len() {
+        return Err(format!(
+            "{}: the forked child died before it reported",
+            STAGES[5]
+        ));
+    }
+    let (pid, stage, errno) = (word(0), word(4), word(8));
+    if pid > 0 {
+        return Ok(pid);
+    }
+    let stage = STAGES.get(stage as usize).copied().unwrap_or("setup");
+    Err(format!(
+        "{stage}: {}",
+        std::io::Error::from_raw_os_error(errno)
+    ))
 }
 
 /// The judge's own PID namespace (to return to after a clone into a
@@ -261,7 +330,12 @@ fn child_main(args: &mut ChildArgs<'_>) -> ! {
         if libc::chdir(args.cwd) != 0 {
             fail(args, 1);
         }
-        if args.setup.apply().is_err() {
+        if args.report >= 0 {
+            enter_pid_namespace(args);
+        } else if args.setup.enter().is_err() {
+            fail(args, 2);
+        }
+        if args.setup.restrict().is_err() {
             fail(args, 2);
         }
         let empty: libc::sigset_t = {
@@ -288,5 +362,49 @@ fn child_main(args: &mut ChildArgs<'_>) -> ! {
         }
         libc::execve(args.program, args.argv, args.envp);
         fail(args, 3)
+    }
+}
+
+/// In a forked child (not root): enter the slot's namespaces, then its PID
+/// namespace, and clone the program there as a child of the judge
+/// (`CLONE_PARENT`). The forked child reports the program's pid, or what
+/// failed, and exits; the clone returns and goes on to exec. System calls
+/// only.
+fn enter_pid_namespace(args: &mut ChildArgs<'_>) {
+    // SAFETY: system calls on prepared data; the forked child ends in `_exit`.
+    unsafe {
+        let report = |pid: i32, stage: i32, errno: i32| -> ! {
+            let mut bytes = [0u8; 12];
+            bytes[..4].copy_from_slice(&pid.to_ne_bytes());
+            bytes[4..8].copy_from_slice(&stage.to_ne_bytes());
+            bytes[8..].copy_from_slice(&errno.to_ne_bytes());
+            libc::write(args.report, bytes.as_ptr().cast(), bytes.len());
+            libc::_exit(if pid > 0 { 0 } else { 127 })
+        };
+        let errno = || std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+        if args.setup.enter().is_err() {
+            report(0, 6, errno());
+        }
+        if libc::setns(args.pid_namespace, libc::CLONE_NEWPID) != 0 {
+            report(0, 5, errno());
+        }
+        // Like fork (no new stack, no shared memory), but the child's
+        // parent is ours: the judge.
+        let pid = libc::syscall(
+            libc::SYS_clone,
+            (libc::CLONE_PARENT | libc::SIGCHLD) as libc::c_ulong,
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        );
+        if pid < 0 {
+            report(0, 4, errno());
+        }
+        if pid > 0 {
+            report(pid as i32, 0, 0);
+        }
+        // The program: its report pipe is closed with every other
+        // descriptor before exec.
     }
 }

@@ -33,6 +33,7 @@
 pub mod cgroup;
 pub mod child;
 mod isolation;
+mod leftovers;
 pub mod namespaces;
 mod pid_init;
 mod seccomp;
@@ -141,8 +142,12 @@ pub struct Sandbox {
     cgroups: Option<CgroupRoot>,
     slots: Vec<OnceLock<Result<SlotState, String>>>,
     uid_base: u32,
-    /// Holds this process's block of user ids (root isolation).
-    _uid_lock: Option<std::fs::File>,
+    /// Holds this process's block of user ids (root isolation), and its path.
+    uid_lock: Option<(std::fs::File, PathBuf)>,
+    /// This judge's lock on its scratch directory, held for its lifetime:
+    /// a later judge that can take it knows this one is dead (see
+    /// `leftovers`). Dropped after the directory is removed.
+    _scratch_lock: Option<OwnedFd>,
     hide: Vec<PathBuf>,
     /// Files copied where the per-slot users can reach them: (from, to).
     staged: Mutex<Vec<(PathBuf, PathBuf)>>,
@@ -158,14 +163,17 @@ pub struct Sandbox {
 
 impl Sandbox {
     pub fn new(options: SandboxOptions) -> Result<Sandbox, SandboxError> {
-        let mut builder = tempfile::Builder::new();
-        builder.prefix("judge-run-");
-        let scratch = match &options.temp_root {
-            Some(root) => builder.tempdir_in(root),
-            None => builder.tempdir(),
+        // What judges killed before left here: cleaned, and said.
+        let temp_root = options.temp_root.clone().unwrap_or_else(std::env::temp_dir);
+        for done in leftovers::clean(&temp_root) {
+            eprintln!("judge: {done}");
         }
-        .map_err(SandboxError::Scratch)?;
+        let scratch = tempfile::Builder::new()
+            .prefix(leftovers::SCRATCH_PREFIX)
+            .tempdir_in(&temp_root)
+            .map_err(SandboxError::Scratch)?;
         let scratch_path = scratch.path().to_path_buf();
+        let scratch_lock = leftovers::lock_scratch(&scratch_path).ok();
         let subreaper =
             rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok();
         let children_list = super::procfs::own_children().is_some();
@@ -229,7 +237,8 @@ impl Sandbox {
                 .map(|_| OnceLock::new())
                 .collect(),
             uid_base: options.uid_base,
-            _uid_lock: None,
+            uid_lock: None,
+            _scratch_lock: scratch_lock,
             hide,
             staged: Mutex::new(Vec::new()),
             active: Mutex::new(HashSet::new()),
@@ -250,10 +259,30 @@ impl Sandbox {
                         .into(),
                 );
             }
+            sandbox.mark_scratch();
             return Ok(sandbox);
         }
         sandbox.choose_isolation(root);
+        sandbox.mark_scratch();
         Ok(sandbox)
+    }
+
+    /// Write who owns the scratch directory and what else it made, for a
+    /// later judge to clean if this one is killed (only under its lock:
+    /// a mark without a held lock means a dead judge).
+    fn mark_scratch(&self) {
+        if self._scratch_lock.is_none() {
+            return;
+        }
+        let mut mark = leftovers::OwnerMark::own();
+        if let Some((_, path)) = &self.uid_lock {
+            mark.uids = Some((self.uid_base, self.slots.len() as u32, path.clone()));
+        }
+        if let Some(cgroups) = &self.cgroups {
+            mark.cgroups = cgroups.dirs();
+        }
+        // Without a mark a killed judge's leftovers stay: not an error.
+        let _ = mark.write(&self.scratch_path);
     }
 
     pub fn protections(&self) -> &Protections {

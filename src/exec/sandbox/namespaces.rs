@@ -44,7 +44,7 @@ pub struct NamespacePlan {
     pub hide_files: Vec<PathBuf>,
     /// The judge's scratch directory: stays writable.
     pub scratch: PathBuf,
-    /// A PID namespace with its own init and /proc (root only).
+    /// A PID namespace with its own init and /proc.
     pub pid: bool,
 }
 
