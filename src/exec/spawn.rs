@@ -257,8 +257,13 @@ fn cloned_program(forked: i32, report: &std::os::fd::OwnedFd) -> Result<i32, Str
         ));
     }
     let (pid, stage, errno) = (word(0), word(4), word(8));
-    if pid > 0 {
+    if pid > 0 && stage < 0 {
         return Ok(pid);
+    }
+    if pid > 0 {
+        // The program failed before exec: it is our child (CLONE_PARENT).
+        // SAFETY: reaping our own child, which has exited.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
     }
     let stage = STAGES.get(stage as usize).copied().unwrap_or("setup");
     Err(format!(
@@ -332,9 +337,24 @@ fn child_main(args: &mut ChildArgs<'_>) -> ! {
         }
         if args.report >= 0 {
             enter_pid_namespace(args);
-        } else if args.setup.enter().is_err() {
+        }
+        if args.setup.enter().is_err() {
             fail(args, 2);
         }
+        exec_program(args)
+    }
+}
+
+/// The last steps of the child that becomes the program: the setup that
+/// restricts it, then exec. System calls only, ending in exec or `_exit`.
+fn exec_program(args: &mut ChildArgs<'_>) -> ! {
+    // SAFETY: system calls on prepared data; see the module doc.
+    unsafe {
+        let fail = |args: &mut ChildArgs<'_>, stage: i32| -> ! {
+            args.failed_stage = stage;
+            args.errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+            libc::_exit(127)
+        };
         if args.setup.restrict().is_err() {
             fail(args, 2);
         }
@@ -367,19 +387,23 @@ fn child_main(args: &mut ChildArgs<'_>) -> ! {
 
 /// In a forked child (not root): enter the slot's namespaces, then its PID
 /// namespace, and clone the program there as a child of the judge
-/// (`CLONE_PARENT`). The forked child reports the program's pid, or what
-/// failed, and exits; the clone returns and goes on to exec. System calls
-/// only.
-fn enter_pid_namespace(args: &mut ChildArgs<'_>) {
-    // SAFETY: system calls on prepared data; the forked child ends in `_exit`.
+/// (`CLONE_PARENT`), sharing this child's memory until it execs
+/// (`CLONE_VM | CLONE_VFORK`: no second copy of the judge's page tables).
+/// This child then reports the program's pid and what failed (a stage, or
+/// -1), and exits. System calls only.
+fn enter_pid_namespace(args: &mut ChildArgs<'_>) -> ! {
+    // SAFETY: system calls on prepared data; this child ends in `_exit`,
+    // the clone runs `program_entry` on its own stack and ends in exec or
+    // `_exit`, writing a failure into the memory it shares with this child.
     unsafe {
+        let report_fd = args.report;
         let report = |pid: i32, stage: i32, errno: i32| -> ! {
             let mut bytes = [0u8; 12];
             bytes[..4].copy_from_slice(&pid.to_ne_bytes());
             bytes[4..8].copy_from_slice(&stage.to_ne_bytes());
             bytes[8..].copy_from_slice(&errno.to_ne_bytes());
-            libc::write(args.report, bytes.as_ptr().cast(), bytes.len());
-            libc::_exit(if pid > 0 { 0 } else { 127 })
+            libc::write(report_fd, bytes.as_ptr().cast(), bytes.len());
+            libc::_exit(if stage < 0 { 0 } else { 127 })
         };
         let errno = || std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
         if args.setup.enter().is_err() {
@@ -388,23 +412,37 @@ fn enter_pid_namespace(args: &mut ChildArgs<'_>) {
         if libc::setns(args.pid_namespace, libc::CLONE_NEWPID) != 0 {
             report(0, 5, errno());
         }
-        // Like fork (no new stack, no shared memory), but the child's
-        // parent is ours: the judge.
-        let pid = libc::syscall(
-            libc::SYS_clone,
-            (libc::CLONE_PARENT | libc::SIGCHLD) as libc::c_ulong,
-            0usize,
-            0usize,
-            0usize,
-            0usize,
+        const STACK: usize = 128 * 1024;
+        let stack = libc::mmap(
+            std::ptr::null_mut(),
+            STACK,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK,
+            -1,
+            0,
+        );
+        if stack == libc::MAP_FAILED {
+            report(0, 4, errno());
+        }
+        let top = ((stack as usize + STACK) & !15) as *mut libc::c_void;
+        args.failed_stage = -1;
+        let pid = libc::clone(
+            program_entry,
+            top,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PARENT | libc::SIGCHLD,
+            (args as *mut ChildArgs).cast(),
         );
         if pid < 0 {
             report(0, 4, errno());
         }
-        if pid > 0 {
-            report(pid as i32, 0, 0);
-        }
-        // The program: its report pipe is closed with every other
-        // descriptor before exec.
+        // The program has exec'd, or failed before and exited.
+        report(pid, args.failed_stage, args.errno)
     }
+}
+
+extern "C" fn program_entry(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `arg` is the `ChildArgs` of the suspended forked child
+    // (CLONE_VFORK), whose memory this clone shares.
+    let args = unsafe { &mut *(arg as *mut ChildArgs) };
+    exec_program(args)
 }
