@@ -17,8 +17,10 @@ pub struct ChildSetup {
     pub cgroup_procs_fds: Vec<i32>,
     /// Namespaces to enter: (descriptor, CLONE_NEW* type), user namespace first.
     pub namespaces: Vec<(i32, i32)>,
-    /// A PID namespace to start the child in: entered by the spawning
-    /// thread around the clone (a process cannot move itself into one).
+    /// A PID namespace to start the child in (a process cannot move
+    /// itself into one): entered by the spawning thread around the clone
+    /// as root, by the forked child inside the user namespace otherwise,
+    /// which then clones the program (see `spawn`).
     pub pid_namespace: Option<i32>,
     /// The working directory again after entering a mount namespace (which
     /// resets it to the namespace's root).

@@ -106,6 +106,26 @@ impl OwnerMark {
     }
 }
 
+impl super::Sandbox {
+    /// Write who owns the scratch directory and what else it made, for a
+    /// later judge to clean if this one is killed (only under its lock:
+    /// a mark without a held lock means a dead judge).
+    pub(super) fn mark_scratch(&self) {
+        if self.scratch_lock.is_none() {
+            return;
+        }
+        let mut mark = OwnerMark::own();
+        if let Some((_, path)) = &self.uid_lock {
+            mark.uids = Some((self.uid_base, self.slots.len() as u32, path.clone()));
+        }
+        if let Some(cgroups) = &self.cgroups {
+            mark.cgroups = cgroups.dirs();
+        }
+        // Without a mark a killed judge's leftovers stay: not an error.
+        let _ = mark.write(&self.scratch_path);
+    }
+}
+
 /// Take the scratch directory's lock for this judge's lifetime (blocking:
 /// a judge cleaning up may hold it for a moment, and lets go when it sees
 /// no mark).

@@ -12,8 +12,8 @@
 //!   the slot's mount, PID, network, IPC and UTS namespaces (see
 //!   [`namespaces`]): no network, the cases and the judge's files hidden;
 //! - **user namespaces** (a user without root where the kernel allows
-//!   unprivileged user namespaces): the same namespaces but PID, under the judge's
-//!   own user;
+//!   unprivileged user namespaces): the same namespaces, PID included,
+//!   inside a user namespace, under the judge's own user;
 //! - **plain**: limits only.
 //!
 //! cgroups ([`cgroup`]) add a process cap, whole-run memory accounting and
@@ -25,6 +25,9 @@
 //! judge's own children. Spawns and sweeps exclude each other (an
 //! `RwLock`), so a sweep never mistakes a program that is just starting for
 //! an orphan.
+//!
+//! A judge killed with SIGKILL leaves its scratch directory (and cgroups):
+//! the next judge cleans them (see `leftovers`).
 //!
 //! This file holds the [`Sandbox`] and its options; probing the machine is
 //! `isolation`, a worker slot and one run's share of it (`SlotGuard`) are
@@ -147,7 +150,7 @@ pub struct Sandbox {
     /// This judge's lock on its scratch directory, held for its lifetime:
     /// a later judge that can take it knows this one is dead (see
     /// `leftovers`). Dropped after the directory is removed.
-    _scratch_lock: Option<OwnedFd>,
+    scratch_lock: Option<OwnedFd>,
     hide: Vec<PathBuf>,
     /// Files copied where the per-slot users can reach them: (from, to).
     staged: Mutex<Vec<(PathBuf, PathBuf)>>,
@@ -238,7 +241,7 @@ impl Sandbox {
                 .collect(),
             uid_base: options.uid_base,
             uid_lock: None,
-            _scratch_lock: scratch_lock,
+            scratch_lock,
             hide,
             staged: Mutex::new(Vec::new()),
             active: Mutex::new(HashSet::new()),
@@ -265,24 +268,6 @@ impl Sandbox {
         sandbox.choose_isolation(root);
         sandbox.mark_scratch();
         Ok(sandbox)
-    }
-
-    /// Write who owns the scratch directory and what else it made, for a
-    /// later judge to clean if this one is killed (only under its lock:
-    /// a mark without a held lock means a dead judge).
-    fn mark_scratch(&self) {
-        if self._scratch_lock.is_none() {
-            return;
-        }
-        let mut mark = leftovers::OwnerMark::own();
-        if let Some((_, path)) = &self.uid_lock {
-            mark.uids = Some((self.uid_base, self.slots.len() as u32, path.clone()));
-        }
-        if let Some(cgroups) = &self.cgroups {
-            mark.cgroups = cgroups.dirs();
-        }
-        // Without a mark a killed judge's leftovers stay: not an error.
-        let _ = mark.write(&self.scratch_path);
     }
 
     pub fn protections(&self) -> &Protections {
