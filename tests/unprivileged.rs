@@ -145,3 +145,56 @@ int main(int argc, char **argv) {
         assert!(off.contains("PID namespace"), "{off}");
     }
 }
+
+/// Where the kernel refuses a new /proc (as in a container that masks
+/// parts of it: here a read-only tmpfs over /proc/sys, in a mount
+/// namespace of the test's own), the judge without root runs without a
+/// PID namespace and says exactly that, and that the judge can then be
+/// signalled. Needs root (to make the mount namespace) and util-linux's
+/// `unshare` and `setpriv`.
+#[test]
+fn a_refused_pid_namespace_is_said_precisely() {
+    let have = |tool: &str| {
+        std::process::Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !common::is_root() || !have("unshare") || !have("setpriv") {
+        eprintln!("skipped: needs root, unshare and setpriv");
+        return;
+    }
+    let s = Scratch::new();
+    s.write("cases/1.in", "2\n1 2\n3 4\n");
+    s.write("cases/1.ans", "3\n7\n");
+    s.script("bin/ok.sh", "printf '3\\n7\\n'");
+    // Copies the judge where `nobody` can run it, and opens the tree.
+    let binary = unprivileged_judge(&s).get_program().to_owned();
+    let mut judge = std::process::Command::new("unshare");
+    judge
+        .current_dir(s.path())
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin:/usr/sbin:/sbin")
+        .env("NO_COLOR", "1")
+        .args(["-m", "--propagation", "private", "sh", "-c"])
+        .arg(
+            "mount -t tmpfs -o ro,size=4k none /proc/sys && \
+             exec setpriv --reuid=65534 --regid=65534 --clear-groups \"$@\"",
+        )
+        .arg("sh")
+        .arg(binary)
+        .args(["run", "--problem", "sum", "--check", "tokens", "cases"])
+        .args(["--format", "json", "--submission", "bin/ok.sh"])
+        .stdin(std::process::Stdio::null());
+    let ran = run(judge);
+    let report = ran.json();
+    assert_eq!(report["verdict"], "AC", "{}", ran.stderr);
+    assert_eq!(report["protections"]["isolation"], "user-namespace");
+    assert!(!common::protection_on(&report, "PID namespace"));
+    let off = report["protections"]["off"].to_string();
+    assert!(
+        off.contains("PID namespace (mounting the PID namespace's /proc: Operation not permitted"),
+        "{off}"
+    );
+    assert!(off.contains("can signal the judge"), "{off}");
+}
