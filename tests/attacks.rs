@@ -223,3 +223,176 @@ fn every_attack_fails_unprivileged() {
         run_attack(attack, true);
     }
 }
+
+/// A submission that leaves a `setsid` daemon (double fork) and sleeps:
+/// the judge is killed with SIGKILL while it runs. Every process carries
+/// the marker argument it was started with, so the test can find them.
+const DAEMON: &str = r#"#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(void) {
+    pid_t p = fork();
+    if (p == 0) {
+        setsid();
+        if (fork() == 0) {
+            close(0); close(1); close(2);
+            for (;;) sleep(1);
+        }
+        _exit(0);
+    }
+    waitpid(p, 0, 0);
+    for (;;) sleep(1);
+}
+"#;
+
+/// Processes whose command line holds `marker`.
+fn with_marker(marker: &str) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+                .filter(|pid| {
+                    std::fs::read(format!("/proc/{pid}/cmdline"))
+                        .is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Cgroup directories named `judge-PID` (the killed judge's), a few levels
+/// under /sys/fs/cgroup.
+fn judge_cgroups(pid: u32) -> Vec<PathBuf> {
+    let name = format!("judge-{pid}");
+    walkdir::WalkDir::new("/sys/fs/cgroup")
+        .max_depth(4)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_dir() && e.file_name() == name.as_str())
+        .map(|e| e.into_path())
+        .collect()
+}
+
+/// Poll `done` for up to `seconds`.
+fn within(seconds: u64, mut done: impl FnMut() -> bool) -> bool {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while std::time::Instant::now() < end {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    done()
+}
+
+/// Kill a judge with SIGKILL while its submission runs (and has left a
+/// daemon), then run a judge again in the same TMPDIR: the second one
+/// removes the first one's scratch directory and cgroups, leaves no
+/// process of its runs alive, and says so on stderr. In a PID namespace
+/// the daemon dies with the killed judge already (the namespace's init
+/// sees the judge go).
+fn killed_judge_is_cleaned_up_after(unprivileged: bool) {
+    let s = Scratch::new();
+    let tmp = s.path().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    s.write("cases/1.in", INPUT);
+    s.write("cases/1.ans", ANSWER);
+    let daemon = s.path().join("bin/daemon");
+    std::fs::create_dir_all(daemon.parent().unwrap()).unwrap();
+    std::fs::copy(build("c", "leftover_daemon", DAEMON), &daemon).unwrap();
+    s.script("bin/ok.sh", "printf '3\\n7\\n'");
+    let marker = format!("leftover-marker-{}-{unprivileged}", std::process::id());
+    if unprivileged {
+        // Copies the judge where `nobody` can run it, once: a second copy
+        // could find the killed judge's binary still mapped by a process
+        // that is exiting (ETXTBSY).
+        drop(unprivileged_judge(&s));
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    }
+    let judge = |submission: String| {
+        let mut c = if unprivileged {
+            let mut c = Command::new(s.path().join("bin/judge"));
+            c.current_dir(s.path())
+                .env_clear()
+                .env("PATH", "/usr/bin:/bin")
+                .env("NO_COLOR", "1")
+                .stdin(std::process::Stdio::null());
+            if is_root() {
+                c.uid(NOBODY).gid(NOBODY);
+            }
+            c
+        } else {
+            s.judge()
+        };
+        c.env("TMPDIR", &tmp)
+            .args(["run", "--problem", "sum", "--check", "tokens", "cases"])
+            .args(["--time-limit", "10s", "--format", "json", "--submission"])
+            .arg(submission);
+        c
+    };
+    let mut first = judge(format!("{} {marker}", daemon.display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start the judge");
+    let killed = first.id();
+    // The main process and its daemon are running.
+    let started = within(30, || with_marker(&marker).len() >= 2);
+    first.kill().expect("SIGKILL the judge");
+    first.wait().expect("reap the judge");
+    assert!(started, "the submission never started its daemon");
+    assert!(
+        !leftovers(&tmp).is_empty(),
+        "a judge killed with SIGKILL left no scratch directory: nothing to test"
+    );
+    let died_with_judge = within(10, || with_marker(&marker).is_empty());
+
+    let ran = run(judge(s.path().join("bin/ok.sh").display().to_string()));
+    let report = ran.json();
+    let who = if unprivileged {
+        "unprivileged"
+    } else {
+        "as the tester"
+    };
+    assert_eq!(report["verdict"], "AC", "{who}: {}", ran.stderr);
+    let line = format!("cleaned up after a judge that was killed (pid {killed})");
+    assert!(
+        ran.stderr.contains(&line),
+        "{who}: no notice {line:?} on stderr: {}",
+        ran.stderr
+    );
+    assert_eq!(
+        ran.stderr.matches("cleaned up after").count(),
+        1,
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(leftovers(&tmp), Vec::<String>::new(), "{who}: left behind");
+    assert_eq!(
+        judge_cgroups(killed),
+        Vec::<PathBuf>::new(),
+        "{who}: cgroups left"
+    );
+    assert!(
+        within(5, || with_marker(&marker).is_empty()),
+        "{who}: processes of the killed judge's run are alive: {:?}",
+        with_marker(&marker)
+    );
+    if protection_on(&report, "PID namespace") {
+        assert!(
+            died_with_judge,
+            "{who}: the daemon outlived its PID namespace's init"
+        );
+    }
+}
+
+#[test]
+fn a_killed_judges_leftovers_are_cleaned_by_the_next_as_the_tester() {
+    killed_judge_is_cleaned_up_after(false);
+}
+
+#[test]
+fn a_killed_judges_leftovers_are_cleaned_by_the_next_unprivileged() {
+    killed_judge_is_cleaned_up_after(true);
+}

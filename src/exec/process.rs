@@ -1,6 +1,6 @@
 //! The real runner: one contained process per case.
 //!
-//! Every limit is set in one place (`sandbox::child::ChildSetup::apply`, between fork and
+//! Every limit is set in one place (`sandbox::child::ChildSetup`, between fork and
 //! exec), one event loop watches the program (its stdout and stderr pipes,
 //! its pidfd, the wall-clock deadline and the judge's interrupt pipe), and
 //! one record comes back. The program gets its own process group, a

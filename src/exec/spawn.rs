@@ -11,6 +11,16 @@
 //! is written into shared memory for the parent to read. Entering a user
 //! namespace needs a single-threaded caller, which a memory-sharing child
 //! is not; for that the child is a real `fork`.
+//!
+//! A PID namespace moves only the caller's future children. As root the
+//! spawning thread enters the slot's around the clone. Without root the
+//! judge has no right to (`setns(CLONE_NEWPID)` wants `CAP_SYS_ADMIN` in
+//! the caller's own user namespace too): the forked child enters the
+//! slot's user namespace, where it has it, then the PID namespace, and
+//! clones the program with `CLONE_PARENT`, so the program is the judge's
+//! child as always (reaped, its rusage read, its parent-death signal tied
+//! to the judge); the forked child sends the program's pid through a pipe
+//! and exits.
 
 use super::sandbox::child::ChildSetup;
 use std::ffi::{CString, OsString};
@@ -65,12 +75,14 @@ pub struct Streams {
 }
 
 /// Steps of the child, to say which one failed.
-const STAGES: [&str; 5] = [
+const STAGES: [&str; 7] = [
     "moving the standard streams",
     "chdir",
     "the sandbox setup",
     "exec",
     "clone",
+    "entering the PID namespace",
+    "entering the namespaces",
 ];
 
 /// What the child shares with the parent: inputs, and where it reports a
@@ -83,6 +95,11 @@ struct ChildArgs<'a> {
     cwd: *const libc::c_char,
     streams: Streams,
     setup: &'a ChildSetup,
+    /// A forked child that enters a PID namespace itself: the namespace,
+    /// and the pipe that carries the program's pid or the failure (see
+    /// the module doc); -1 for none.
+    pid_namespace: i32,
+    report: i32,
     failed_stage: i32,
     errno: i32,
 }
@@ -108,10 +125,24 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         cwd: plan.cwd.as_ptr(),
         streams,
         setup,
+        pid_namespace: -1,
+        report: -1,
         failed_stage: -1,
         errno: 0,
     };
     let shares_memory = !setup.enters_user_namespace();
+    // The forked child's report of the program it cloned into the slot's
+    // PID namespace (not root).
+    let report = match setup.pid_namespace {
+        Some(fd) if !shares_memory => {
+            let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+                .map_err(|e| format!("a pipe: {e}"))?;
+            args.pid_namespace = fd;
+            args.report = std::os::fd::AsRawFd::as_raw_fd(&w);
+            Some((r, w))
+        }
+        _ => None,
+    };
     // A PID namespace is entered by this thread for the clone, and left
     // right after: `setns(CLONE_NEWPID)` sets where the caller's next
     // children go. Only with a shared-memory clone (root isolation).
@@ -177,6 +208,10 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         }
         return Err(format!("{}: {clone_error}", STAGES[4]));
     }
+    if let Some((r, w)) = report {
+        drop(w);
+        return cloned_program(pid, &r);
+    }
     if !shares_memory {
         // A forked child cannot write into our memory: learn of an exec
         // failure from its exit status (127 before exec, as shells do).
@@ -196,6 +231,45 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         ));
     }
     Ok(pid)
+}
+
+/// Reap the forked child that cloned the program into a PID namespace,
+/// and return the program's pid (its report: pid, failed stage, errno).
+fn cloned_program(forked: i32, report: &std::os::fd::OwnedFd) -> Result<i32, String> {
+    let mut bytes = [0u8; 12];
+    let mut got = 0;
+    while got < bytes.len() {
+        match rustix::io::read(report, &mut bytes[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => break,
+        }
+    }
+    let mut status = 0;
+    // SAFETY: reaping our own child, which exits right after its report.
+    unsafe { libc::waitpid(forked, &mut status, 0) };
+    let word = |i: usize| i32::from_ne_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    if got != bytes.len() {
+        return Err(format!(
+            "{}: the forked child died before it reported",
+            STAGES[5]
+        ));
+    }
+    let (pid, stage, errno) = (word(0), word(4), word(8));
+    if pid > 0 && stage < 0 {
+        return Ok(pid);
+    }
+    if pid > 0 {
+        // The program failed before exec: it is our child (CLONE_PARENT).
+        // SAFETY: reaping our own child, which has exited.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+    }
+    let stage = STAGES.get(stage as usize).copied().unwrap_or("setup");
+    Err(format!(
+        "{stage}: {}",
+        std::io::Error::from_raw_os_error(errno)
+    ))
 }
 
 /// The judge's own PID namespace (to return to after a clone into a
@@ -261,7 +335,27 @@ fn child_main(args: &mut ChildArgs<'_>) -> ! {
         if libc::chdir(args.cwd) != 0 {
             fail(args, 1);
         }
-        if args.setup.apply().is_err() {
+        if args.report >= 0 {
+            enter_pid_namespace(args);
+        }
+        if args.setup.enter().is_err() {
+            fail(args, 2);
+        }
+        exec_program(args)
+    }
+}
+
+/// The last steps of the child that becomes the program: the setup that
+/// restricts it, then exec. System calls only, ending in exec or `_exit`.
+fn exec_program(args: &mut ChildArgs<'_>) -> ! {
+    // SAFETY: system calls on prepared data; see the module doc.
+    unsafe {
+        let fail = |args: &mut ChildArgs<'_>, stage: i32| -> ! {
+            args.failed_stage = stage;
+            args.errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+            libc::_exit(127)
+        };
+        if args.setup.restrict().is_err() {
             fail(args, 2);
         }
         let empty: libc::sigset_t = {
@@ -289,4 +383,66 @@ fn child_main(args: &mut ChildArgs<'_>) -> ! {
         libc::execve(args.program, args.argv, args.envp);
         fail(args, 3)
     }
+}
+
+/// In a forked child (not root): enter the slot's namespaces, then its PID
+/// namespace, and clone the program there as a child of the judge
+/// (`CLONE_PARENT`), sharing this child's memory until it execs
+/// (`CLONE_VM | CLONE_VFORK`: no second copy of the judge's page tables).
+/// This child then reports the program's pid and what failed (a stage, or
+/// -1), and exits. System calls only.
+fn enter_pid_namespace(args: &mut ChildArgs<'_>) -> ! {
+    // SAFETY: system calls on prepared data; this child ends in `_exit`,
+    // the clone runs `program_entry` on its own stack and ends in exec or
+    // `_exit`, writing a failure into the memory it shares with this child.
+    unsafe {
+        let report_fd = args.report;
+        let report = |pid: i32, stage: i32, errno: i32| -> ! {
+            let mut bytes = [0u8; 12];
+            bytes[..4].copy_from_slice(&pid.to_ne_bytes());
+            bytes[4..8].copy_from_slice(&stage.to_ne_bytes());
+            bytes[8..].copy_from_slice(&errno.to_ne_bytes());
+            libc::write(report_fd, bytes.as_ptr().cast(), bytes.len());
+            libc::_exit(if stage < 0 { 0 } else { 127 })
+        };
+        let errno = || std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+        if args.setup.enter().is_err() {
+            report(0, 6, errno());
+        }
+        if libc::setns(args.pid_namespace, libc::CLONE_NEWPID) != 0 {
+            report(0, 5, errno());
+        }
+        const STACK: usize = 128 * 1024;
+        let stack = libc::mmap(
+            std::ptr::null_mut(),
+            STACK,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK,
+            -1,
+            0,
+        );
+        if stack == libc::MAP_FAILED {
+            report(0, 4, errno());
+        }
+        let top = ((stack as usize + STACK) & !15) as *mut libc::c_void;
+        args.failed_stage = -1;
+        let pid = libc::clone(
+            program_entry,
+            top,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PARENT | libc::SIGCHLD,
+            (args as *mut ChildArgs).cast(),
+        );
+        if pid < 0 {
+            report(0, 4, errno());
+        }
+        // The program has exec'd, or failed before and exited.
+        report(pid, args.failed_stage, args.errno)
+    }
+}
+
+extern "C" fn program_entry(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `arg` is the `ChildArgs` of the suspended forked child
+    // (CLONE_VFORK), whose memory this clone shares.
+    let args = unsafe { &mut *(arg as *mut ChildArgs) };
+    exec_program(args)
 }

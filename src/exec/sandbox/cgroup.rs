@@ -201,6 +201,15 @@ impl CgroupRoot {
         })
     }
 
+    /// The run's directories (one per v1 hierarchy, or the v2 one).
+    pub fn dirs(&self) -> Vec<PathBuf> {
+        self.layout
+            .dirs()
+            .into_iter()
+            .map(Path::to_path_buf)
+            .collect()
+    }
+
     /// Remove the run's directories (after every slot's are gone).
     pub fn remove(&self) {
         for dir in self.layout.dirs() {

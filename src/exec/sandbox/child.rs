@@ -17,8 +17,10 @@ pub struct ChildSetup {
     pub cgroup_procs_fds: Vec<i32>,
     /// Namespaces to enter: (descriptor, CLONE_NEW* type), user namespace first.
     pub namespaces: Vec<(i32, i32)>,
-    /// A PID namespace to start the child in: entered by the spawning
-    /// thread around the clone (a process cannot move itself into one).
+    /// A PID namespace to start the child in (a process cannot move
+    /// itself into one): entered by the spawning thread around the clone
+    /// as root, by the forked child inside the user namespace otherwise,
+    /// which then clones the program (see `spawn`).
     pub pid_namespace: Option<i32>,
     /// The working directory again after entering a mount namespace (which
     /// resets it to the namespace's root).
@@ -42,18 +44,14 @@ impl ChildSetup {
             .any(|&(_, kind)| kind == libc::CLONE_NEWUSER)
     }
 
-    /// Runs in the forked child. Async-signal-safe: system calls only.
-    pub fn apply(&self) -> std::io::Result<()> {
-        let check = |r: libc::c_int| {
-            if r == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        };
+    /// The first half of the child's setup (async-signal-safe: system
+    /// calls only, as all of it): join the cgroup and enter
+    /// the slot's namespaces (but a PID namespace, which only a child of
+    /// the caller can start in: see `spawn`), and the working directory
+    /// again.
+    pub fn enter(&self) -> std::io::Result<()> {
         // SAFETY: each call is a plain system call on data owned by `self`.
         unsafe {
-            check(libc::setpgid(0, 0))?;
             for &fd in &self.cgroup_procs_fds {
                 let zero = b"0\n";
                 if libc::write(fd, zero.as_ptr().cast(), zero.len()) < 0 {
@@ -63,14 +61,25 @@ impl ChildSetup {
             for &(fd, kind) in &self.namespaces {
                 check(libc::setns(fd, kind))?;
             }
+            if let Some(dir) = &self.workdir {
+                check(libc::chdir(dir.as_ptr()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The second half of the child's setup, in the process that
+    /// execs: its own process group, a fresh IPC namespace, the limits,
+    /// the user, the parent-death signal, no new privileges, seccomp.
+    pub fn restrict(&self) -> std::io::Result<()> {
+        // SAFETY: each call is a plain system call on data owned by `self`.
+        unsafe {
+            check(libc::setpgid(0, 0))?;
             // A fresh IPC namespace for this case alone: SysV shared memory,
             // semaphores and message queues die with it, so nothing one
             // case leaves is seen by (or charged to) the next.
             if self.own_ipc_namespace {
                 check(libc::unshare(libc::CLONE_NEWIPC))?;
-            }
-            if let Some(dir) = &self.workdir {
-                check(libc::chdir(dir.as_ptr()))?;
             }
             for &(resource, soft, hard) in &self.rlimits {
                 let limit = libc::rlimit {
@@ -106,5 +115,14 @@ impl ChildSetup {
             libc::umask(0o077);
         }
         Ok(())
+    }
+}
+
+/// A system call's 0-or-error result as an `io::Result`.
+fn check(r: libc::c_int) -> std::io::Result<()> {
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
     }
 }

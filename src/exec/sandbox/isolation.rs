@@ -13,7 +13,8 @@ pub(super) const UIDS_PER_JUDGE: u32 = 256;
 /// Reserve a block of [`UIDS_PER_JUDGE`] user ids for this judge process, so
 /// that judges running at the same time (parallel CI jobs) never share a
 /// user: the first block whose lock file this process can `flock`. The lock
-/// goes with the process. Returns the block's first uid and the open lock.
+/// goes with the process. Returns the block's first uid, the open lock and
+/// its path.
 ///
 /// The locks live in a root-only directory (`/run/judge`, made mode 0700
 /// and checked to be root's and closed to others), never in the
@@ -21,7 +22,7 @@ pub(super) const UIDS_PER_JUDGE: u32 = 256;
 /// symbolic link (a root judge would create a file of its choosing) or a
 /// FIFO (a judge would hang). Each file is opened without following links
 /// and without blocking, and must be a regular file of root's.
-fn reserve_uid_block(base: u32) -> Result<(u32, std::fs::File), String> {
+fn reserve_uid_block(base: u32) -> Result<(u32, std::fs::File, PathBuf), String> {
     use std::os::fd::AsFd;
     use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     let dir = ["/run/judge", "/var/lib/judge"]
@@ -60,7 +61,7 @@ fn reserve_uid_block(base: u32) -> Result<(u32, std::fs::File), String> {
         )
         .is_ok()
         {
-            return Ok((base + block * UIDS_PER_JUDGE, file));
+            return Ok((base + block * UIDS_PER_JUDGE, file, path));
         }
     }
     Err(format!(
@@ -104,7 +105,7 @@ impl Sandbox {
             hide_dirs,
             hide_files,
             scratch: self.scratch_path.clone(),
-            pid: root,
+            pid: true,
         };
         // Making slot 0's namespaces is the probe: if it works, every slot's
         // will. A PID namespace that cannot be made (a container that masks
@@ -137,9 +138,9 @@ impl Sandbox {
         let off = &mut self.protections.off;
         if root {
             match reserve_uid_block(self.uid_base) {
-                Ok((first, lock)) => {
+                Ok((first, lock, path)) => {
                     self.uid_base = first;
-                    self._uid_lock = Some(lock);
+                    self.uid_lock = Some((lock, path));
                 }
                 Err(e) => off.push(format!(
                     "a private block of user ids: {e}; sharing uids from {}",
@@ -156,9 +157,14 @@ impl Sandbox {
             ) {
                 off.push(format!("scratch directory permissions: {e}"));
             }
+        } else if ns_ok && plan.pid {
+            off.push(
+                "separate user: the judge is not root, so a submission runs as you (in its own PID namespace it cannot name, so cannot signal, your other processes; run as root in CI for a user of its own)"
+                    .into(),
+            );
         } else {
             off.push(
-                "separate user: the judge is not root, so a submission runs as you (it could signal the judge; run as root in CI)"
+                "separate user: the judge is not root, so a submission runs as you and can signal the judge (run as root in CI)"
                     .into(),
             );
         }
@@ -173,7 +179,7 @@ impl Sandbox {
                 on.push("IPC and UTS namespaces".into());
                 if plan.pid {
                     on.push(
-                        "PID namespace per worker: a submission sees only its own processes, and its init kills whatever is left after each case"
+                        "PID namespace per worker: a submission sees only its own processes, cannot see or signal the judge (its parent is outside: getppid() is 0), and the namespace's init kills whatever is left after each case, and everything when the judge dies"
                             .into(),
                     );
                 } else {

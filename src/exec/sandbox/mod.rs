@@ -12,8 +12,8 @@
 //!   the slot's mount, PID, network, IPC and UTS namespaces (see
 //!   [`namespaces`]): no network, the cases and the judge's files hidden;
 //! - **user namespaces** (a user without root where the kernel allows
-//!   unprivileged user namespaces): the same namespaces but PID, under the judge's
-//!   own user;
+//!   unprivileged user namespaces): the same namespaces, PID included,
+//!   inside a user namespace, under the judge's own user;
 //! - **plain**: limits only.
 //!
 //! cgroups ([`cgroup`]) add a process cap, whole-run memory accounting and
@@ -26,6 +26,9 @@
 //! `RwLock`), so a sweep never mistakes a program that is just starting for
 //! an orphan.
 //!
+//! A judge killed with SIGKILL leaves its scratch directory (and cgroups):
+//! the next judge cleans them (see `leftovers`).
+//!
 //! This file holds the [`Sandbox`] and its options; probing the machine is
 //! `isolation`, a worker slot and one run's share of it (`SlotGuard`) are
 //! `slot`.
@@ -33,6 +36,7 @@
 pub mod cgroup;
 pub mod child;
 mod isolation;
+mod leftovers;
 pub mod namespaces;
 mod pid_init;
 mod seccomp;
@@ -141,8 +145,12 @@ pub struct Sandbox {
     cgroups: Option<CgroupRoot>,
     slots: Vec<OnceLock<Result<SlotState, String>>>,
     uid_base: u32,
-    /// Holds this process's block of user ids (root isolation).
-    _uid_lock: Option<std::fs::File>,
+    /// Holds this process's block of user ids (root isolation), and its path.
+    uid_lock: Option<(std::fs::File, PathBuf)>,
+    /// This judge's lock on its scratch directory, held for its lifetime:
+    /// a later judge that can take it knows this one is dead (see
+    /// `leftovers`). Dropped after the directory is removed.
+    scratch_lock: Option<OwnedFd>,
     hide: Vec<PathBuf>,
     /// Files copied where the per-slot users can reach them: (from, to).
     staged: Mutex<Vec<(PathBuf, PathBuf)>>,
@@ -158,14 +166,17 @@ pub struct Sandbox {
 
 impl Sandbox {
     pub fn new(options: SandboxOptions) -> Result<Sandbox, SandboxError> {
-        let mut builder = tempfile::Builder::new();
-        builder.prefix("judge-run-");
-        let scratch = match &options.temp_root {
-            Some(root) => builder.tempdir_in(root),
-            None => builder.tempdir(),
+        // What judges killed before left here: cleaned, and said.
+        let temp_root = options.temp_root.clone().unwrap_or_else(std::env::temp_dir);
+        for done in leftovers::clean(&temp_root) {
+            eprintln!("judge: {done}");
         }
-        .map_err(SandboxError::Scratch)?;
+        let scratch = tempfile::Builder::new()
+            .prefix(leftovers::SCRATCH_PREFIX)
+            .tempdir_in(&temp_root)
+            .map_err(SandboxError::Scratch)?;
         let scratch_path = scratch.path().to_path_buf();
+        let scratch_lock = leftovers::lock_scratch(&scratch_path).ok();
         let subreaper =
             rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok();
         let children_list = super::procfs::own_children().is_some();
@@ -229,7 +240,8 @@ impl Sandbox {
                 .map(|_| OnceLock::new())
                 .collect(),
             uid_base: options.uid_base,
-            _uid_lock: None,
+            uid_lock: None,
+            scratch_lock,
             hide,
             staged: Mutex::new(Vec::new()),
             active: Mutex::new(HashSet::new()),
@@ -250,9 +262,11 @@ impl Sandbox {
                         .into(),
                 );
             }
+            sandbox.mark_scratch();
             return Ok(sandbox);
         }
         sandbox.choose_isolation(root);
+        sandbox.mark_scratch();
         Ok(sandbox)
     }
 

@@ -13,15 +13,18 @@
 //! - /tmp, /var/tmp, /dev/shm and /run/lock are read-only, except the judge's scratch
 //!   directory where each case has its private working directory.
 //!
-//! As root, the holder also unshares a PID namespace and forks its init,
+//! The holder also unshares a PID namespace and forks its init,
 //! which stays for the slot's lifetime: it mounts the namespace's own
 //! /proc (a submission sees only its own processes), and on each command
 //! from the judge kills every other process of the namespace and reaps
 //! them (after a case, nothing it started is left, whatever it did to
 //! escape its group); when the judge's end of its pipe closes (the judge
 //! finished or died), it does so one last time and exits. Cases enter the
-//! PID namespace through the spawning thread (see `spawn`), since
-//! `setns(CLONE_NEWPID)` moves only the caller's future children.
+//! PID namespace through the spawning thread as root, through a forked
+//! child inside the user namespace otherwise (see `spawn`), since
+//! `setns(CLONE_NEWPID)` moves only the caller's future children. Where
+//! the kernel refuses the PID namespace (a masked /proc refuses a new proc
+//! mount), the slot has the others and the report says so.
 //!
 //! The holder's and init's code runs between fork and exit in a
 //! multi-threaded process: it makes system calls on data prepared before
@@ -44,7 +47,7 @@ pub struct NamespacePlan {
     pub hide_files: Vec<PathBuf>,
     /// The judge's scratch directory: stays writable.
     pub scratch: PathBuf,
-    /// A PID namespace with its own init and /proc (root only).
+    /// A PID namespace with its own init and /proc.
     pub pid: bool,
 }
 

@@ -1,4 +1,4 @@
-//! A worker slot's PID namespace (root only): its init, pid 1 of the
+//! A worker slot's PID namespace: its init, pid 1 of the
 //! namespace, forked by the namespace holder (see [`super::namespaces`]).
 //! Init mounts the namespace's own /proc, so a submission sees only its
 //! own processes, and blanks the command line it inherited from the judge.
