@@ -29,7 +29,6 @@
 use super::Judgement;
 use super::tool::{Tool, ToolContext, tool_limits};
 use crate::exec::{Exit, LimitHit, Limits, RunError, RunOutcome};
-use crate::score::Partial;
 use crate::verdict::Verdict;
 use serde::Deserialize;
 use std::ffi::OsString;
@@ -187,7 +186,8 @@ impl ExternalChecker {
         match self.protocol {
             Protocol::Testlib => {
                 let message = said(&outcome.stderr_tail).or_else(|| said(&outcome.stdout));
-                if let Some(judgement) = testlib_partial(code, &outcome.stderr_tail, &what) {
+                if let Some(judgement) = super::partial::testlib(code, &outcome.stderr_tail, &what)
+                {
                     return judgement;
                 }
                 let (verdict, default) = match code {
@@ -237,117 +237,10 @@ impl ExternalChecker {
                         ));
                     }
                 };
-                with_kattis_score(judgement, &feedback, &what)
+                super::partial::with_kattis_score(judgement, &feedback, &what)
             }
         }
     }
-}
-
-/// A Kattis validator's partial credit from its feedback directory:
-/// `score.txt` (points) or `score_multiplier.txt` (a fraction of the
-/// case's points), for an accepted output only. A score file beside a
-/// rejection, both files, or one that is not a single non-negative number
-/// is the validator's fault: IE, named.
-pub fn with_kattis_score(mut judgement: Judgement, feedback: &Path, what: &str) -> Judgement {
-    let read = |name: &str| -> Result<Option<f64>, String> {
-        let Ok(bytes) = std::fs::read(feedback.join(name)) else {
-            return Ok(None);
-        };
-        let text = String::from_utf8_lossy(&bytes);
-        let mut words = text.split_whitespace();
-        match (words.next().map(str::parse::<f64>), words.next()) {
-            (Some(Ok(x)), None) if x.is_finite() && x >= 0.0 => Ok(Some(x)),
-            _ => Err(format!(
-                "{what} wrote {name} {:?}, which is not one non-negative number",
-                text.trim()
-            )),
-        }
-    };
-    let found = read("score.txt").and_then(|points| {
-        let multiplier = read("score_multiplier.txt")?;
-        match (points, multiplier) {
-            (Some(_), Some(_)) => Err(format!(
-                "{what} wrote both score.txt and score_multiplier.txt (the format allows one)"
-            )),
-            (Some(p), None) => Ok(Some(Partial::Points(p))),
-            (None, Some(f)) => Ok(Some(Partial::Fraction(f))),
-            (None, None) => Ok(None),
-        }
-    });
-    match found {
-        Err(message) => Judgement::new(Verdict::InternalError, message),
-        Ok(Some(partial)) if judgement.verdict != Verdict::Accepted => Judgement::new(
-            Verdict::InternalError,
-            format!(
-                "{what} rejected the output but gave it {} (a score is for accepted outputs)",
-                partial.describe()
-            ),
-        ),
-        Ok(partial) => {
-            judgement.partial = partial;
-            judgement
-        }
-    }
-}
-
-/// testlib's partial credit: `quitp(x, …)` exits 7 and writes `points x
-/// …`; `quitf(_pc(k), …)` writes `partially correct (k) …` (exit k, or
-/// 50 + k where testlib is built for TESTSYS). The judge reads `quitp`'s x
-/// as a fraction of the case's points (0 to 1) and `_pc(k)` as k percent:
-/// a checker cannot know how many points its case is worth. None: not a
-/// partial result.
-fn testlib_partial(code: i32, stderr: &[u8], what: &str) -> Option<Judgement> {
-    let text = String::from_utf8_lossy(stderr);
-    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
-    let (fraction, rest) = if let Some(rest) = line.strip_prefix("partially correct (") {
-        let (k, rest) = rest.split_once(')')?;
-        let k: f64 = k.trim().parse().ok()?;
-        (k / 100.0, rest.trim())
-    } else if code == 7 {
-        let Some(rest) = line.strip_prefix("points ") else {
-            return Some(Judgement::new(
-                Verdict::InternalError,
-                format!("{what} exited 7 (testlib's points) without a `points X` line: {line}"),
-            ));
-        };
-        let (x, rest) = rest.split_once(' ').unwrap_or((rest, ""));
-        match x.parse::<f64>() {
-            Ok(x) if x.is_finite() => (x, rest.trim()),
-            _ => {
-                return Some(Judgement::new(
-                    Verdict::InternalError,
-                    format!("{what} gave points {x:?}, which is not a number"),
-                ));
-            }
-        }
-    } else {
-        return None;
-    };
-    if !(0.0..=1.0).contains(&fraction) {
-        return Some(Judgement::new(
-            Verdict::InternalError,
-            format!(
-                "{what} gave {} of the case's points; the judge reads testlib's partial credit as 0 to 1 (quitp) or 0 to 100 percent (_pc)",
-                crate::score::number(fraction)
-            ),
-        ));
-    }
-    let mut judgement = Judgement::new(
-        Verdict::Accepted,
-        if rest.is_empty() {
-            format!(
-                "partially correct: {}",
-                Partial::Fraction(fraction).describe()
-            )
-        } else {
-            format!(
-                "partially correct ({}): {rest}",
-                Partial::Fraction(fraction).describe()
-            )
-        },
-    );
-    judgement.partial = Some(Partial::Fraction(fraction));
-    Some(judgement)
 }
 
 /// An external input validator (`validator = "…"`, or a Kattis package's

@@ -145,7 +145,7 @@ pub fn run_case(
                 )
             {
                 decided.judgement =
-                    super::external::with_kattis_score(decided.judgement, &feedback, &what);
+                    super::partial::with_kattis_score(decided.judgement, &feedback, &what);
             }
             return decided;
         }

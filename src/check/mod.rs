@@ -13,6 +13,7 @@ pub mod diff;
 pub mod external;
 pub mod interactive;
 pub mod mutate;
+pub mod partial;
 pub mod text;
 pub mod tool;
 pub use crate::text::whitespace;
