@@ -14,7 +14,7 @@ use crate::config::Problem;
 use crate::exec::sandbox::Sandbox;
 use crate::exec::{MemorySource, RunError, RunOutcome, RunRequest, Runner};
 use crate::puzzles::Figure;
-use crate::score::{CaseInput, Partial, ScoreReport, ScoringPlan};
+use crate::score::{Partial, ScoreReport, ScoringPlan};
 use crate::verdict::ExitCode;
 use crate::verdict::{self, Verdict};
 use serde::{Deserialize, Serialize};
@@ -25,7 +25,11 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 pub mod regrade;
+mod scoring;
 pub mod verified;
+
+use scoring::{FAIL_FAST_GROUP, note_failure, score_cases, stopped_by_rules};
+pub use scoring::{not_judged_by_rules, score_program};
 
 pub use verified::{Status, SubmissionOutcome, Verification};
 
@@ -419,54 +423,6 @@ pub fn run(
     Ok(report)
 }
 
-/// A scoring problem's case that its rules will not judge, given the
-/// failures so far (`on_reject: break`, `require_pass`): not launched.
-/// Grading marks the same cases whatever the timing, so skipping only
-/// saves their time.
-/// How a case `--fail-fast` left unrun in a scoring group starts.
-const FAIL_FAST_GROUP: &str = "not run: --fail-fast stopped group";
-
-fn stopped_by_rules(
-    plan: &Plan,
-    job: &Job,
-    failures: &std::sync::Mutex<Vec<(usize, usize, String)>>,
-    fail_fast: bool,
-) -> Option<String> {
-    let scoring = plan.problems[job.problem].scoring.as_ref()?;
-    let failures = failures.lock().ok()?;
-    let mine = failures
-        .iter()
-        .filter(|(problem, program, _)| *problem == job.problem && *program == job.program);
-    for (_, _, failed) in mine {
-        if scoring.stopped_by(&job.case.name, failed) {
-            return Some(format!(
-                "not judged: {failed} failed before it (the problem's grading stops here)"
-            ));
-        }
-        if fail_fast && let Some(group) = scoring.fail_fast_group(&job.case.name, failed) {
-            return Some(format!(
-                "{FAIL_FAST_GROUP} {group} after {failed} failed (its score is decided)"
-            ));
-        }
-    }
-    None
-}
-
-fn note_failure(
-    plan: &Plan,
-    job: &Job,
-    result: &CaseResult,
-    failures: &std::sync::Mutex<Vec<(usize, usize, String)>>,
-) {
-    if plan.problems[job.problem].scoring.is_some()
-        && !result.verdict.is_accepted()
-        && result.verdict != Verdict::Skipped
-        && let Ok(mut failures) = failures.lock()
-    {
-        failures.push((job.problem, job.program, job.case.name.clone()));
-    }
-}
-
 enum Message {
     Started(usize),
     Finished(usize, Box<CaseResult>),
@@ -640,68 +596,6 @@ pub fn problem_info(problem: &Problem) -> ProblemInfo {
         time_limit_from: problem.time_limit_from.clone(),
         scoring: problem.scoring.clone(),
     }
-}
-
-/// Score each (problem, program) of `cases` whose problem has a plan; see
-/// `Report::scored`.
-fn score_cases(problems: &[ProblemInfo], cases: &mut [CaseResult]) -> Vec<ScoreReport> {
-    let mut reports = Vec::new();
-    for problem in problems {
-        let Some(plan) = &problem.scoring else {
-            continue;
-        };
-        let mut programs: Vec<Option<String>> = Vec::new();
-        for c in cases.iter().filter(|c| c.problem == problem.name) {
-            if !programs.contains(&c.program) {
-                programs.push(c.program.clone());
-            }
-        }
-        for program in programs {
-            let positions: Vec<usize> = (0..cases.len())
-                .filter(|&i| cases[i].problem == problem.name && cases[i].program == program)
-                .collect();
-            let mut own: Vec<CaseResult> = positions.iter().map(|&i| cases[i].clone()).collect();
-            let mut report = score_program(plan, &mut own);
-            for (i, case) in positions.into_iter().zip(own) {
-                cases[i] = case;
-            }
-            report.problem = problem.name.clone();
-            report.program = program;
-            reports.push(report);
-        }
-    }
-    reports
-}
-
-/// Score one program's cases of one problem (in case order): each case's
-/// points, and the cases the rules leave unjudged marked SKIP with the
-/// reason. The report names neither problem nor program.
-pub fn score_program(plan: &ScoringPlan, cases: &mut [CaseResult]) -> ScoreReport {
-    let inputs: Vec<CaseInput<'_>> = cases
-        .iter()
-        .map(|c| CaseInput {
-            name: &c.case,
-            verdict: c.verdict,
-            partial: c.partial,
-        })
-        .collect();
-    let scored = plan.evaluate(&inputs);
-    for (case, score) in cases.iter_mut().zip(&scored.case_scores) {
-        case.score = *score;
-    }
-    for (k, why) in scored.not_judged {
-        let case = &mut cases[k];
-        case.verdict = Verdict::Skipped;
-        case.message = why;
-        case.score = None;
-    }
-    scored.report
-}
-
-/// Whether a SKIP is the grading rules' (a group that stopped, a
-/// prerequisite not passed), not a case left unrun by an interrupt.
-pub fn not_judged_by_rules(case: &CaseResult) -> bool {
-    case.verdict == Verdict::Skipped && case.message.starts_with("not judged")
 }
 
 #[cfg(test)]
