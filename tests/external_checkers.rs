@@ -92,7 +92,9 @@ fn testlib_checker_from_source_every_exit_code_crash_and_timeout() {
     expect(
         "seven",
         "IE",
-        "answered exit code 7, which the testlib protocol does not define",
+        // Exit 7 is testlib's quitp: partial credit, read as 0 to 1 of
+        // the case's points (docs/scoring.md); 7 is out of range.
+        "gave 7 of the case's points; the judge reads testlib's partial credit as 0 to 1",
     );
     expect("segv", "IE", "crashed: killed by SIGSEGV (signal 11)");
     expect("sleep", "IE", "timed out (limit 1.0s)");
