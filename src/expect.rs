@@ -148,10 +148,10 @@ impl Expectation {
             ("rejected", Dialect::Kattis | Dialect::DomJudge) => {
                 return named(None, Some(failures()), "rejected");
             }
-            // A scoring problem's partial solution: judged pass or fail per
-            // case (scores are not computed), it must pass some case and
-            // fail some other.
-            ("partially_accepted", Dialect::Kattis | Dialect::DomJudge) => {
+            // A partial solution: on a scoring problem judged by its score
+            // (some points, not all: `judge verify`); on a pass-fail one it
+            // must pass some case and fail some other.
+            ("partially_accepted", _) => {
                 return named(None, Some(failures()), "partially_accepted");
             }
             // 2023-07 and later: too slow or crashing, never wrong.

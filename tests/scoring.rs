@@ -342,6 +342,17 @@ fn four_shards_merge_to_the_score_of_one_run() {
     };
     let whole = judge(&["--report", "whole.json"]);
     assert_eq!(whole.code, 1, "{}\n{}", whole.stdout, whole.stderr);
+    // The page: each group a row with its points beside its cases.
+    let page = judge(&["--report", "whole.html"]);
+    assert_eq!(page.code, 1);
+    let html = s.read("whole.html");
+    assert!(html.contains("id=\"scores\""), "no scores section");
+    assert!(html.contains("<strong>30 / 100</strong>"), "no total");
+    assert!(
+        html.contains("<td class=\"num\">0 / 40</td>"),
+        "no group row"
+    );
+    assert!(html.contains("requires s2, which was not passed"));
     assert!(whole.stdout.contains("score 30/100"), "{}", whole.stdout);
     let mut shards = Vec::new();
     for k in 1..=4 {
