@@ -420,3 +420,58 @@ for(int i=0;i<n;i++)printf("%d ",1+rand()%50);printf("\n");return 0;}"#,
         "{all}"
     );
 }
+
+#[test]
+fn an_interactive_validator_gives_partial_credit() {
+    let s = Scratch::new();
+    s.write(
+        "inter/problem.yaml",
+        "problem_format_version: 2025-09\ntype: [scoring, interactive]\nname: Twice\nuuid: 2\nlimits:\n  time_limit: 1\n",
+    );
+    s.write("inter/data/secret/1.in", "5\n");
+    s.write("inter/data/secret/1.ans", "-\n");
+    s.write("inter/data/secret/2.in", "8\n");
+    s.write("inter/data/secret/2.ans", "-\n");
+    // Tells the submission x and expects 2x back; when x is even it gives
+    // 0.7 of the case's points (score_multiplier.txt).
+    s.write(
+        "inter/output_validator/v.c",
+        r#"#include <stdio.h>
+int main(int argc, char **argv) {
+    FILE *in = fopen(argv[1], "r");
+    long x, y;
+    if (!in || fscanf(in, "%ld", &x) != 1) return 1;
+    printf("%ld\n", x);
+    fflush(stdout);
+    if (scanf("%ld", &y) != 1 || y != 2 * x) return 43;
+    if (x % 2 == 0) {
+        char path[4096];
+        snprintf(path, sizeof path, "%sscore_multiplier.txt", argv[3]);
+        FILE *f = fopen(path, "w");
+        fprintf(f, "0.7\n");
+        fclose(f);
+    }
+    return 42;
+}
+"#,
+    );
+    s.write(
+        "twice.c",
+        r#"#include <stdio.h>
+int main(void){long x;if(scanf("%ld",&x)!=1)return 1;printf("%ld\n",2*x);fflush(stdout);return 0;}"#,
+    );
+    let mut cmd = s.judge();
+    cmd.args([
+        "run",
+        "inter",
+        "--submission",
+        "twice.c",
+        "--format",
+        "json",
+    ]);
+    let ran = run(cmd);
+    let report = ran.json();
+    // Two cases of 50 points each (sum): 50 + 0.7 × 50.
+    assert_eq!(report["scores"][0]["score"], 85.0, "{}", ran.stderr);
+    assert_eq!(report["cases"][1]["partial"]["fraction"], 0.7);
+}
