@@ -305,6 +305,19 @@ fn bad_scoring_keys_are_named() {
         "{}",
         ran.stderr
     );
+    // A group without max_score under secret's default 100.
+    s.write(
+        "new/data/secret/g2/test_group.yaml",
+        "score_aggregation: sum\n",
+    );
+    let ran = load();
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr
+            .contains("max_score: group secret/g2 is unbounded while secret's max_score is 100"),
+        "{}",
+        ran.stderr
+    );
     // judge.toml: an unknown aggregation and a prerequisite written later.
     sum_cases(&s);
     s.write(

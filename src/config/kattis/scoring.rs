@@ -33,9 +33,17 @@ pub fn plan(
     warnings: &mut Vec<String>,
 ) -> Result<ScoringPlan, String> {
     let data = root.join("data");
-    match version {
-        FormatVersion::V2025_09 => subtasks(&data).map(ScoringPlan::Subtasks),
-        _ => graders(&data, groups, warnings).map(ScoringPlan::Graders),
+    // The model follows the files: test_group.yaml (2025-09, and the
+    // 2023-07 draft's `scoring:` maps) grades by subtasks, testdata.yaml by
+    // the default grader.
+    let group_files = groups
+        .iter()
+        .flat_map(|g| g.files.iter())
+        .any(|f| f.file_name().is_some_and(|n| n == "test_group.yaml"));
+    if version == FormatVersion::V2025_09 || group_files {
+        subtasks(&data).map(ScoringPlan::Subtasks)
+    } else {
+        graders(&data, groups, warnings).map(ScoringPlan::Graders)
     }
 }
 
@@ -298,10 +306,19 @@ fn subtasks(data: &Path) -> Result<Subtasks, String> {
                 ));
             }
         }
+        let max_score = keys.max_score.unwrap_or(None);
+        let secret_max = top.max_score.unwrap_or(Some(100.0));
+        if max_score.is_none() && secret_max.is_some() {
+            return Err(format!(
+                "{}: max_score: group {name} is unbounded while secret's max_score is {} (the format allows an unbounded group only under an unbounded secret; give the group its max_score)",
+                dir.join("test_group.yaml").display(),
+                crate::score::number(secret_max.unwrap_or_default())
+            ));
+        }
         groups.push(Subtask {
             name: name.clone(),
             select: Select::Under(format!("{name}/")),
-            max_score: keys.max_score.unwrap_or(None),
+            max_score,
             aggregation: keys.aggregation.unwrap_or(Aggregation::PassFail),
             require_pass: keys.require_pass,
         });
