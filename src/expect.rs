@@ -15,6 +15,24 @@ use crate::score::ScoreRange;
 use crate::verdict::Verdict;
 use std::fmt;
 
+/// A declaration of expected verdicts that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExpectError {
+    #[error("{0:?} is not a verdict (AC, WA, PE, TLE, MLE, OLE, RE, CE)")]
+    UnknownVerdict(String),
+    #[error("{0:?} cannot be expected: it is not a judgement of the submission")]
+    NotAJudgement(String),
+    /// A `judge:` comment that says nothing or says it wrong.
+    #[error("{0}")]
+    Declaration(String),
+    #[error(
+        "@EXPECTED_RESULTS@: {0:?} is not a DOMjudge result (CORRECT, WRONG-ANSWER, TIMELIMIT, RUN-ERROR, COMPILER-ERROR, NO-OUTPUT, OUTPUT-LIMIT)"
+    )]
+    DomJudgeResult(String),
+    #[error("@EXPECTED_RESULTS@: lists no result")]
+    NoResult,
+}
+
 /// Where an expectation came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
@@ -294,20 +312,18 @@ impl fmt::Display for Expectation {
 
 /// A verdict as an expectation names it: a code (`TLE`, `RTE` as Kattis
 /// spells RE) or a folder name. IE and SKIP are never expected.
-pub fn parse_verdict(text: &str) -> Result<Verdict, String> {
+pub fn parse_verdict(text: &str) -> Result<Verdict, ExpectError> {
     let verdict = if text.eq_ignore_ascii_case("RTE") {
         Some(Verdict::RuntimeError)
     } else {
         Verdict::parse(text)
     };
     match verdict {
-        Some(Verdict::InternalError | Verdict::Skipped) => Err(format!(
-            "{text:?} cannot be expected: it is not a judgement of the submission"
-        )),
+        Some(Verdict::InternalError | Verdict::Skipped) => {
+            Err(ExpectError::NotAJudgement(text.to_string()))
+        }
         Some(v) => Ok(v),
-        None => Err(format!(
-            "{text:?} is not a verdict (AC, WA, PE, TLE, MLE, OLE, RE, CE)"
-        )),
+        None => Err(ExpectError::UnknownVerdict(text.to_string())),
     }
 }
 
@@ -315,7 +331,7 @@ pub fn parse_verdict(text: &str) -> Result<Verdict, String> {
 /// `#!` line), in any of the usual comment styles: `// judge: …`,
 /// `# judge: …`, `-- judge: …`, `{ judge: … }`, `(* judge: … *)`,
 /// `/* judge: … */`. `Ok(None)` when there is none.
-pub fn parse_declaration(source: &[u8]) -> Result<Option<Expectation>, String> {
+pub fn parse_declaration(source: &[u8]) -> Result<Option<Expectation>, ExpectError> {
     let text = String::from_utf8_lossy(&source[..source.len().min(4096)]);
     let mut lines = text.lines();
     let mut line = lines.next().unwrap_or("");
@@ -357,26 +373,30 @@ pub fn parse_declaration(source: &[u8]) -> Result<Option<Expectation>, String> {
         let Some(key) = words.next() else { continue };
         let verdicts = words.map(parse_verdict).collect::<Result<Vec<_>, _>>()?;
         if verdicts.is_empty() {
-            return Err(format!("`judge: {key}` names no verdict"));
+            return Err(ExpectError::Declaration(format!(
+                "`judge: {key}` names no verdict"
+            )));
         }
         let slot = match key {
             "permitted" => &mut permitted,
             "required" => &mut required,
             other => {
-                return Err(format!(
+                return Err(ExpectError::Declaration(format!(
                     "`judge: {other} …`: expected `permitted V…` and/or `required V…`"
-                ));
+                )));
             }
         };
         if slot.is_some() {
-            return Err(format!("`judge: {key}` is given twice"));
+            return Err(ExpectError::Declaration(format!(
+                "`judge: {key}` is given twice"
+            )));
         }
         *slot = Some(verdicts);
     }
     if permitted.is_none() && required.is_none() {
-        return Err(
+        return Err(ExpectError::Declaration(
             "`judge:` declares nothing: write `judge: permitted AC TLE, required TLE`".into(),
-        );
+        ));
     }
     Ok(Some(Expectation {
         permitted,
@@ -460,7 +480,7 @@ const EXPECTED_RESULTS: &str = "@EXPECTED_RESULTS@:";
 /// DOMjudge's `@EXPECTED_RESULTS@: TIMELIMIT, WRONG-ANSWER` anywhere in a
 /// source: the submission's result is one of these. CORRECT among them
 /// permits an accepted run; without it some case must fail as listed.
-pub fn parse_expected_results(source: &[u8]) -> Result<Option<Expectation>, String> {
+pub fn parse_expected_results(source: &[u8]) -> Result<Option<Expectation>, ExpectError> {
     let text = String::from_utf8_lossy(&source[..source.len().min(1 << 16)]);
     // DOMjudge also accepts the older tag `@EXPECTED_SCORE@:`.
     let found = [EXPECTED_RESULTS, "@EXPECTED_SCORE@:"]
@@ -485,18 +505,14 @@ pub fn parse_expected_results(source: &[u8]) -> Result<Option<Expectation>, Stri
             "RUN-ERROR" | "RUN_ERROR" | "MEMORY-LIMIT" => Verdict::RuntimeError,
             "COMPILER-ERROR" | "COMPILER_ERROR" => Verdict::CompileError,
             "OUTPUT-LIMIT" | "OUTPUT_LIMIT" => Verdict::OutputLimit,
-            other => {
-                return Err(format!(
-                    "{EXPECTED_RESULTS} {other:?} is not a DOMjudge result (CORRECT, WRONG-ANSWER, TIMELIMIT, RUN-ERROR, COMPILER-ERROR, NO-OUTPUT, OUTPUT-LIMIT)"
-                ));
-            }
+            other => return Err(ExpectError::DomJudgeResult(other.to_string())),
         };
         if !listed.contains(&verdict) {
             listed.push(verdict);
         }
     }
     if listed.is_empty() {
-        return Err(format!("{EXPECTED_RESULTS} lists no result"));
+        return Err(ExpectError::NoResult);
     }
     let correct = listed.contains(&Verdict::Accepted);
     let failures: Vec<Verdict> = listed

@@ -97,7 +97,7 @@ pub(super) fn resolve(
                                 key_error(
                                     at(v.span()),
                                     format!("problem.{name}.expect.{submission:?}.{key}"),
-                                    e,
+                                    e.to_string(),
                                 )
                             })
                         })

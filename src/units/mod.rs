@@ -16,8 +16,36 @@ pub struct Span(pub Duration);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Size(pub u64);
 
-const DURATION_HELP: &str = "expected a duration such as 1.5s, 500ms or 2m";
-const SIZE_HELP: &str = "expected a size such as 256MiB, 64MB, 512KiB or 1GiB";
+/// A duration, size, process count or tolerance that cannot be read; the
+/// text as written is kept for the message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UnitError {
+    #[error("{0:?} is not a duration: expected a duration such as 1.5s, 500ms or 2m")]
+    NotADuration(String),
+    #[error("{0:?} has no unit: expected a duration such as 1.5s, 500ms or 2m")]
+    DurationWithoutUnit(String),
+    #[error("{0:?} is too long (at most 24 hours)")]
+    TooLong(String),
+    #[error("{0:?} is too short (at least 1ms)")]
+    TooShort(String),
+    #[error("{0:?} is not a size: expected a size such as 256MiB, 64MB, 512KiB or 1GiB")]
+    NotASize(String),
+    #[error("{0:?} has no unit: expected a size such as 256MiB, 64MB, 512KiB or 1GiB")]
+    SizeWithoutUnit(String),
+    #[error("{0:?} is too large (at most 1PiB)")]
+    TooLarge(String),
+    #[error("{0:?} is too small for a memory limit (at least 1MiB: no program starts in less)")]
+    MemoryTooSmall(String),
+    #[error("0 processes: at least 1 (the program itself)")]
+    NoProcesses,
+    #[error("{0:?} is not a whole number of processes")]
+    NotAProcessCount(String),
+    #[error("{0:?} is not a number (a float tolerance such as 1e-6)")]
+    NotATolerance(String),
+    /// The value as a number, written as Rust writes it.
+    #[error("a float tolerance must be a non-negative number, not {0}")]
+    NegativeTolerance(String),
+}
 
 /// Split `12.5ms` into (`12.5`, `ms`).
 fn split_number(text: &str) -> Option<(&str, &str)> {
@@ -33,36 +61,36 @@ fn split_number(text: &str) -> Option<(&str, &str)> {
 }
 
 impl std::str::FromStr for Span {
-    type Err = String;
+    type Err = UnitError;
 
-    fn from_str(text: &str) -> Result<Span, String> {
-        let bad = || format!("{text:?} is not a duration: {DURATION_HELP}");
+    fn from_str(text: &str) -> Result<Span, UnitError> {
+        let bad = || UnitError::NotADuration(text.to_string());
         let (number, unit) = split_number(text.trim()).ok_or_else(bad)?;
         let value: f64 = number.parse().map_err(|_| bad())?;
         let seconds = match unit {
             "ms" => value / 1000.0,
             "s" => value,
             "m" | "min" => value * 60.0,
-            "" => return Err(format!("{text:?} has no unit: {DURATION_HELP}")),
+            "" => return Err(UnitError::DurationWithoutUnit(text.to_string())),
             _ => return Err(bad()),
         };
         if !seconds.is_finite() || seconds > 86_400.0 {
-            return Err(format!("{text:?} is too long (at most 24 hours)"));
+            return Err(UnitError::TooLong(text.to_string()));
         }
         // Every duration the judge reads is a limit or a step; below a
         // millisecond it cannot be measured (and would show as 0ms).
         if seconds < 0.001 {
-            return Err(format!("{text:?} is too short (at least 1ms)"));
+            return Err(UnitError::TooShort(text.to_string()));
         }
         Ok(Span(Duration::from_secs_f64(seconds)))
     }
 }
 
 impl std::str::FromStr for Size {
-    type Err = String;
+    type Err = UnitError;
 
-    fn from_str(text: &str) -> Result<Size, String> {
-        let bad = || format!("{text:?} is not a size: {SIZE_HELP}");
+    fn from_str(text: &str) -> Result<Size, UnitError> {
+        let bad = || UnitError::NotASize(text.to_string());
         let (number, unit) = split_number(text.trim()).ok_or_else(bad)?;
         let value: f64 = number.parse().map_err(|_| bad())?;
         let factor: f64 = match unit {
@@ -73,12 +101,12 @@ impl std::str::FromStr for Size {
             "KB" | "kB" => 1e3,
             "MB" => 1e6,
             "GB" => 1e9,
-            "" => return Err(format!("{text:?} has no unit: {SIZE_HELP}")),
+            "" => return Err(UnitError::SizeWithoutUnit(text.to_string())),
             _ => return Err(bad()),
         };
         let bytes = value * factor;
         if !bytes.is_finite() || bytes > (1u64 << 50) as f64 {
-            return Err(format!("{text:?} is too large (at most 1PiB)"));
+            return Err(UnitError::TooLarge(text.to_string()));
         }
         Ok(Size(bytes.round() as u64))
     }
@@ -89,41 +117,37 @@ impl std::str::FromStr for Size {
 pub const MIN_MEMORY: u64 = 1 << 20;
 
 /// A memory limit: a [`Size`] of at least [`MIN_MEMORY`].
-pub fn parse_memory(text: &str) -> Result<Size, String> {
+pub fn parse_memory(text: &str) -> Result<Size, UnitError> {
     let size: Size = text.parse()?;
     if size.0 < MIN_MEMORY {
-        return Err(format!(
-            "{text:?} is too small for a memory limit (at least 1MiB: no program starts in less)"
-        ));
+        return Err(UnitError::MemoryTooSmall(text.to_string()));
     }
     Ok(size)
 }
 
 /// A process count: at least 1 (the program itself).
-pub fn parse_processes(text: &str) -> Result<u32, String> {
+pub fn parse_processes(text: &str) -> Result<u32, UnitError> {
     match text.trim().parse::<u32>() {
-        Ok(0) => Err("0 processes: at least 1 (the program itself)".to_string()),
+        Ok(0) => Err(UnitError::NoProcesses),
         Ok(n) => Ok(n),
-        Err(_) => Err(format!("{text:?} is not a whole number of processes")),
+        Err(_) => Err(UnitError::NotAProcessCount(text.to_string())),
     }
 }
 
 /// A float tolerance: a finite number, not negative.
-pub fn parse_tolerance(text: &str) -> Result<f64, String> {
+pub fn parse_tolerance(text: &str) -> Result<f64, UnitError> {
     let value: f64 = text
         .trim()
         .parse()
-        .map_err(|_| format!("{text:?} is not a number (a float tolerance such as 1e-6)"))?;
+        .map_err(|_| UnitError::NotATolerance(text.to_string()))?;
     check_tolerance(value)
 }
 
-fn check_tolerance(value: f64) -> Result<f64, String> {
+fn check_tolerance(value: f64) -> Result<f64, UnitError> {
     if value.is_finite() && value >= 0.0 {
         Ok(value)
     } else {
-        Err(format!(
-            "a float tolerance must be a non-negative number, not {value}"
-        ))
+        Err(UnitError::NegativeTolerance(value.to_string()))
     }
 }
 
@@ -200,7 +224,7 @@ fn unit_hint(what: &str, n: &str) -> String {
 fn deserialize_text<'de, D, T>(d: D, what: &str) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
-    T: std::str::FromStr<Err = String>,
+    T: std::str::FromStr<Err = UnitError>,
 {
     #[derive(Deserialize)]
     #[serde(untagged)]
@@ -247,7 +271,11 @@ mod tests {
 
     #[test]
     fn durations() {
-        let ms = |t: &str| t.parse::<Span>().map(|s| s.0.as_millis());
+        let ms = |t: &str| {
+            t.parse::<Span>()
+                .map(|s| s.0.as_millis())
+                .map_err(|e| e.to_string())
+        };
         assert_eq!(ms("1.5s"), Ok(1500));
         assert_eq!(ms("500ms"), Ok(500));
         assert_eq!(ms("2m"), Ok(120_000));
@@ -269,7 +297,7 @@ mod tests {
 
     #[test]
     fn sizes() {
-        let b = |t: &str| t.parse::<Size>().map(|s| s.0);
+        let b = |t: &str| t.parse::<Size>().map(|s| s.0).map_err(|e| e.to_string());
         assert_eq!(b("256MiB"), Ok(256 << 20));
         assert_eq!(b("1.5GiB"), Ok(3 << 29));
         assert_eq!(b("64MB"), Ok(64_000_000));

@@ -64,7 +64,9 @@ pub(super) fn submission_rules(
                     let words = groups::words(value).map_err(|e| at(key, e))?;
                     words
                         .iter()
-                        .map(|w| crate::expect::parse_verdict(w).map_err(|e| at(key, e)))
+                        .map(|w| {
+                            crate::expect::parse_verdict(w).map_err(|e| at(key, e.to_string()))
+                        })
                         .collect()
                 };
             match key {
