@@ -268,6 +268,13 @@ pub struct GenArgs {
     /// inputs differ.
     #[arg(long)]
     pub check_deterministic: bool,
+    /// A package: `json` lists every case (command, seed, cache hit,
+    /// validation, time) on stdout.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
+    /// A package: write the JSON report of every case to FILE (atomically).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
