@@ -41,9 +41,13 @@ pub fn has_generators(dir: &Path) -> bool {
 pub fn generate_package(root: &Path, args: &GenArgs) -> Outcome {
     let json = json_target(args)?;
     let plan = crate::config::generators::load(root).map_err(|e| Failure::Usage(e.to_string()))?;
-    let problem = crate::config::package_problem(root, &Overrides::default())
-        .map_err(|e| Failure::Usage(e.to_string()))?;
-    generate(&plan, &problem, None, &root.join("data"), args, &json)
+    // The package is read after the group settings files are written: a
+    // case is validated with its group's arguments from the first run.
+    let problem = || {
+        crate::config::package_problem(root, &Overrides::default())
+            .map_err(|e| Failure::Usage(e.to_string()))
+    };
+    generate(&plan, problem, None, &root.join("data"), args, &json)
 }
 
 /// `judge gen PROBLEM` for a judge.toml problem with `generators = "…"`:
@@ -61,7 +65,14 @@ pub fn generate_problem(config: &Config, name: &str, args: &GenArgs) -> Option<O
     Some(json_target(args).and_then(|json| {
         let plan = crate::config::generators::load_file(root, file)
             .map_err(|e| Failure::Usage(e.to_string()))?;
-        generate(&plan, problem, Some(config), &problem.cases, args, &json)
+        generate(
+            &plan,
+            || Ok(problem.clone()),
+            Some(config),
+            &problem.cases,
+            args,
+            &json,
+        )
     }))
 }
 
@@ -87,7 +98,7 @@ fn json_target(args: &GenArgs) -> Result<JsonTarget, Failure> {
 /// The steps, for a package or a judge.toml problem.
 fn generate(
     plan: &GenPlan,
-    problem: &Problem,
+    problem: impl FnOnce() -> Result<Problem, Failure>,
     config: Option<&Config>,
     data: &Path,
     args: &GenArgs,
@@ -101,6 +112,7 @@ fn generate(
         return report::dry_run(plan, &manifest);
     }
     manifest::write_group_files(plan, data, &mut manifest, args.force)?;
+    let problem = &problem()?;
     let sandbox = Arc::new(
         Sandbox::new(SandboxOptions::default()).map_err(|e| Failure::Internal(e.to_string()))?,
     );

@@ -32,7 +32,10 @@
 //! key.
 
 mod builtin;
+mod case;
 mod command;
+mod include;
+mod names;
 mod parse;
 #[cfg(test)]
 mod tests;
