@@ -490,3 +490,55 @@ fn tree_of(s: &Scratch, dir: &str) -> Vec<(String, String)> {
     files.sort();
     files
 }
+
+#[test]
+fn bapctools_rules_default_solution_invalid_cases_and_generator_files() {
+    let s = Scratch::new();
+    s.write("d/problem.yaml", "name: Sum\n");
+    // No `solution:`: the first accepted submission answers.
+    s.write("d/submissions/accepted/b_sum.c", SUM_C);
+    s.script(
+        "d/submissions/accepted/a_sum.sh",
+        "read a b; echo $((a + b))",
+    );
+    s.script(
+        "d/generators/files.sh",
+        "echo '4 5' > testcase.in\necho 9 > testcase.ans\necho hint > testcase.hint\necho junk > testcase.junk\necho ignored",
+    );
+    s.script("d/generators/silent.sh", "true");
+    s.write(
+        "d/generators/generators.yaml",
+        "data:\n  secret:\n    data:\n      files: files.sh\n      plain: {in: \"2 3\"}\n  invalid_input:\n    data:\n      words: {in: \"x y\"}\n",
+    );
+    let ran = generate_in(&s, "d", &[]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("the answers come from /submissions/accepted/a_sum.sh"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(s.read("d/data/secret/plain.ans"), "5\n");
+    // testcase.in over standard output; known extensions kept, others not.
+    assert_eq!(s.read("d/data/secret/files.in"), "4 5\n");
+    assert_eq!(s.read("d/data/secret/files.ans"), "9\n");
+    assert_eq!(s.read("d/data/secret/files.hint"), "hint\n");
+    assert!(!s.path().join("d/data/secret/files.junk").exists());
+    // An invalid_* case gets no answer from the solution.
+    assert_eq!(s.read("d/data/invalid_input/words.in"), "x y\n");
+    assert!(!s.path().join("d/data/invalid_input/words.ans").exists());
+    // A generator that writes no testcase.in and nothing on stdout fails.
+    s.write(
+        "d/generators/generators.yaml",
+        "data:\n  secret:\n    data:\n      silent: silent.sh\n",
+    );
+    let failed = generate_in(&s, "d", &[]);
+    assert_eq!(failed.code, 1, "{}", failed.stderr);
+    assert!(
+        failed
+            .stderr
+            .contains("generator `silent.sh`: wrote no testcase.in and nothing on standard output"),
+        "{}",
+        failed.stderr
+    );
+}
