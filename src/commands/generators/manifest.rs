@@ -127,9 +127,40 @@ impl Manifest {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
         }
-        write_atomically(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        write_unsynced(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         self.files.insert(rel.to_string(), owned);
         Ok(true)
+    }
+}
+
+/// Write a case file atomically (a temporary file beside it, renamed over
+/// it) but without its own fsync: thousands of cases are made durable by
+/// one `syncfs` at the end ([`sync`]), not one flush each.
+fn write_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let mut file = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    file.write_all(bytes)?;
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+    }
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Make everything written under `data` durable at once.
+pub(super) fn sync(data: &Path) {
+    if let Ok(dir) = std::fs::File::open(data) {
+        let _ = rustix::fs::syncfs(&dir);
     }
 }
 

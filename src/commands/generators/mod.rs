@@ -154,6 +154,7 @@ fn generate(
     if args.clean {
         manifest::clean(plan, data, &mut manifest);
     }
+    manifest::sync(data);
     manifest::save(data, &manifest)?;
     report::finish(&plan.root, data, &made, &summary, json)
 }
