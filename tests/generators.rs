@@ -29,22 +29,17 @@ fn package(s: &Scratch) {
 }
 
 fn generate(s: &Scratch, extra: &[&str]) -> Ran {
+    generate_in(s, "p", extra)
+}
+
+fn generate_in(s: &Scratch, dir: &str, extra: &[&str]) -> Ran {
     let mut cmd = s.judge();
-    cmd.args(["gen", "p"]).args(extra);
+    cmd.args(["gen", dir]).args(extra);
     run(cmd)
 }
 
 fn tree(s: &Scratch) -> Vec<(String, String)> {
-    let mut files: Vec<(String, String)> = walk(&s.path().join("p/data"))
-        .into_iter()
-        .filter(|p| !p.ends_with(".judge-gen.json"))
-        .map(|p| {
-            let text = std::fs::read_to_string(s.path().join("p/data").join(&p)).unwrap();
-            (p, text)
-        })
-        .collect();
-    files.sort();
-    files
+    tree_of(s, "p/data")
 }
 
 fn walk(dir: &std::path::Path) -> Vec<String> {
@@ -349,12 +344,6 @@ fn include_copies_earlier_cases_validated_with_their_new_group() {
         "{}",
         unknown.stderr
     );
-}
-
-fn generate_in(s: &Scratch, dir: &str, extra: &[&str]) -> Ran {
-    let mut cmd = s.judge();
-    cmd.args(["gen", dir]).args(extra);
-    run(cmd)
 }
 
 #[test]

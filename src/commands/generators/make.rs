@@ -34,7 +34,12 @@ pub(super) struct Ctx<'a> {
     pub(super) check_deterministic: bool,
     /// The solution of cases under no `solution:` key.
     pub(super) default_solution: Option<&'a Path>,
+    /// Programs' and validators' files hashed so far.
+    pub(super) digests: &'a Digests,
 }
+
+/// A directory or file → the hash of its files.
+pub(super) type Digests = std::sync::Mutex<std::collections::HashMap<PathBuf, Vec<u8>>>;
 
 /// One case made: its files, or why not; how, and how long it took.
 pub(super) struct Made {
@@ -138,23 +143,46 @@ impl Ctx<'_> {
         }
     }
 
+    /// The files under `path` (names relative to the package and bytes),
+    /// hashed once per run however many cases use them.
     fn files_of(&self, path: &Path, part: &mut dyn FnMut(&[u8])) {
-        for entry in walkdir::WalkDir::new(path)
-            .sort_by_file_name()
-            .into_iter()
-            .flatten()
-        {
-            if entry.file_type().is_file() {
-                // Names relative to the package: a copied package keeps
-                // its keys.
-                let rel = entry
-                    .path()
-                    .strip_prefix(&self.plan.root)
-                    .unwrap_or(entry.path());
-                part(rel.as_os_str().as_encoded_bytes());
-                part(&std::fs::read(entry.path()).unwrap_or_default());
+        let known = self
+            .digests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(path)
+            .cloned();
+        let digest = known.unwrap_or_else(|| {
+            let mut hash = Sha256::new();
+            for entry in walkdir::WalkDir::new(path)
+                .sort_by_file_name()
+                .into_iter()
+                .flatten()
+            {
+                if entry.file_type().is_file() {
+                    // Names relative to the package: a copied package
+                    // keeps its keys.
+                    let rel = entry
+                        .path()
+                        .strip_prefix(&self.plan.root)
+                        .unwrap_or(entry.path());
+                    for bytes in [
+                        rel.as_os_str().as_encoded_bytes(),
+                        &std::fs::read(entry.path()).unwrap_or_default(),
+                    ] {
+                        hash.update((bytes.len() as u64).to_le_bytes());
+                        hash.update(bytes);
+                    }
+                }
             }
-        }
+            let digest = hash.finalize().to_vec();
+            self.digests
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(path.to_path_buf(), digest.clone());
+            digest
+        });
+        part(&digest);
     }
 
     /// Make one case (or find it unchanged).

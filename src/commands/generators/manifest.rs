@@ -65,8 +65,8 @@ impl Manifest {
         self.files.get(&input_rel).is_some_and(|o| o.key == key)
             && self
                 .files
-                .iter()
-                .filter(|(rel, _)| rel.starts_with(&prefix))
+                .range(prefix.clone()..)
+                .take_while(|(rel, _)| rel.starts_with(&prefix))
                 .all(|(rel, o)| {
                     o.key == key
                         && std::fs::read(data.join(rel)).is_ok_and(|b| sha256(&b) == o.sha256)
@@ -78,7 +78,9 @@ impl Manifest {
     pub(super) fn owned_files(&self, data: &Path, path: &Path) -> BTreeMap<String, Vec<u8>> {
         let prefix = format!("{}.", path.display());
         self.files
-            .keys()
+            .range(prefix.clone()..)
+            .map(|(rel, _)| rel)
+            .take_while(|rel| rel.starts_with(&prefix))
             .filter_map(|rel| rel.strip_prefix(&prefix).map(|ext| (rel, ext)))
             .filter(|(_, ext)| !ext.contains('/'))
             .filter_map(|(rel, ext)| Some((ext.to_string(), std::fs::read(data.join(rel)).ok()?)))

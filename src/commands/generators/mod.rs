@@ -123,6 +123,7 @@ fn generate(
     let toolchain = crate::config::toolchain(config);
     let programs = build::build_programs(plan, default.as_deref(), &toolchain, &sandbox);
     let nothing = manifest::Manifest::default();
+    let digests = make::Digests::default();
     let base = Ctx {
         plan,
         problem,
@@ -132,6 +133,7 @@ fn generate(
         sandbox: &sandbox,
         check_deterministic: args.check_deterministic,
         default_solution: default.as_deref(),
+        digests: &digests,
     };
     let mut made: Vec<Made> = {
         let ctx = Ctx {
