@@ -229,8 +229,9 @@ pub struct Difficulty {
 
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// The puzzle (or a judge.toml problem that is one), or a package
-    /// directory with generators/generators.yaml.
+    /// The puzzle (or a judge.toml problem that is one), a package
+    /// directory with generators/generators.yaml, or a judge.toml problem
+    /// with `generators = "FILE"`.
     pub problem: String,
     /// How many cases.
     #[arg(long, default_value_t = 1)]
