@@ -229,8 +229,9 @@ pub struct Difficulty {
 
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// The puzzle (or a judge.toml problem that is one), or a package
-    /// directory with generators/generators.yaml.
+    /// The puzzle (or a judge.toml problem that is one), a package
+    /// directory with generators/generators.yaml, or a judge.toml problem
+    /// with `generators = "FILE"`.
     pub problem: String,
     /// How many cases.
     #[arg(long, default_value_t = 1)]
@@ -268,6 +269,13 @@ pub struct GenArgs {
     /// inputs differ.
     #[arg(long)]
     pub check_deterministic: bool,
+    /// A package: `json` lists every case (command, seed, cache hit,
+    /// validation, time) on stdout.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
+    /// A package: write the JSON report of every case to FILE (atomically).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

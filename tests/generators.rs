@@ -29,22 +29,17 @@ fn package(s: &Scratch) {
 }
 
 fn generate(s: &Scratch, extra: &[&str]) -> Ran {
+    generate_in(s, "p", extra)
+}
+
+fn generate_in(s: &Scratch, dir: &str, extra: &[&str]) -> Ran {
     let mut cmd = s.judge();
-    cmd.args(["gen", "p"]).args(extra);
+    cmd.args(["gen", dir]).args(extra);
     run(cmd)
 }
 
 fn tree(s: &Scratch) -> Vec<(String, String)> {
-    let mut files: Vec<(String, String)> = walk(&s.path().join("p/data"))
-        .into_iter()
-        .filter(|p| !p.ends_with(".judge-gen.json"))
-        .map(|p| {
-            let text = std::fs::read_to_string(s.path().join("p/data").join(&p)).unwrap();
-            (p, text)
-        })
-        .collect();
-    files.sort();
-    files
+    tree_of(s, "p/data")
 }
 
 fn walk(dir: &std::path::Path) -> Vec<String> {
@@ -264,5 +259,275 @@ fn retries_take_the_next_seed_and_nondeterminism_is_caught() {
             .contains("generator `noisy.sh` is not deterministic"),
         "{}",
         checked.stderr
+    );
+}
+
+/// A package whose validator takes `small` from its group (a ≤ 5 then).
+fn include_package(s: &Scratch) {
+    s.write("q/problem.yaml", "name: Sum\n");
+    s.write("q/submissions/accepted/sum.c", SUM_C);
+    s.script(
+        "q/input_validators/v.sh",
+        "read a b\nif [ \"$1\" = small ] && [ \"$a\" -gt 5 ]; then echo \"$a is too big for small\" >&2; exit 43; fi\nexit 42",
+    );
+    s.write(
+        "q/generators/generators.yaml",
+        "solution: /submissions/accepted/sum.c\ndata:\n  sample:\n    data:\n      - one: {in: \"1 2\"}\n      - nine: {in: \"9 1\"}\n  secret:\n    include: [sample]\n    data:\n      tiny:\n        test_group.yaml:\n          input_validator_args: small\n        include:\n          - one\n        data:\n          own: {in: \"2 2\"}\n",
+    );
+}
+
+#[test]
+fn include_copies_earlier_cases_validated_with_their_new_group() {
+    let s = Scratch::new();
+    include_package(&s);
+    let mut cmd = s.judge();
+    cmd.args(["gen", "q", "--report", "gen.json"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    for (path, text) in [
+        ("secret/1-one.in", "1 2\n"),
+        ("secret/2-nine.in", "9 1\n"),
+        ("secret/2-nine.ans", "10\n"),
+        ("secret/tiny/1-one.in", "1 2\n"),
+        ("secret/tiny/own.ans", "4\n"),
+    ] {
+        assert_eq!(s.read(&format!("q/data/{path}")), text, "{path}");
+    }
+    let report: serde_json::Value =
+        serde_json::from_str(&s.read("gen.json")).expect("the report is JSON");
+    let cases = report["cases"].as_array().expect("cases");
+    assert_eq!(cases.len(), 6, "{report}");
+    let included = cases
+        .iter()
+        .find(|c| c["path"] == "q/data/secret/tiny/1-one")
+        .expect("the included case is listed");
+    assert_eq!(included["source"], "include");
+    assert_eq!(included["included_from"], "q/data/sample/1-one");
+    assert_eq!(included["validation"], "passed");
+    assert_eq!(included["cache_hit"], false);
+    // A second run makes nothing, includes too.
+    let again = generate_in(&s, "q", &[]);
+    assert!(
+        again
+            .stderr
+            .contains("6 cases: 0 made, 6 unchanged (nothing run), 0 failed"),
+        "{}",
+        again.stderr
+    );
+    // The same case included into the `small` group fails there, named.
+    s.write(
+        "q/generators/generators.yaml",
+        s.read("q/generators/generators.yaml")
+            .replace("- one\n", "- nine\n"),
+    );
+    let rejected = generate_in(&s, "q", &[]);
+    assert_eq!(rejected.code, 1, "{}", rejected.stderr);
+    assert!(
+        rejected
+            .stderr
+            .contains("data/secret/tiny/2-nine: rejected by input validator input_validators/v.sh: 9 is too big for small"),
+        "{}",
+        rejected.stderr
+    );
+    assert!(!s.path().join("q/data/secret/tiny/2-nine.in").exists());
+    // An unknown key is an error naming the file, its line and the key.
+    s.write(
+        "q/generators/generators.yaml",
+        "data:\n  sample:\n    data:\n      one: {in: \"1 2\"}\n  secret:\n    include:\n      - onne\n",
+    );
+    let unknown = generate_in(&s, "q", &[]);
+    assert_eq!(unknown.code, 2, "{}", unknown.stderr);
+    assert!(
+        unknown.stderr.contains(
+            "generators.yaml:7: data/secret: include \"onne\": no case or group before this has the key"
+        ),
+        "{}",
+        unknown.stderr
+    );
+}
+
+#[test]
+fn the_json_report_lists_every_case_with_command_seed_cache_and_time() {
+    let s = Scratch::new();
+    package(&s);
+    let first = generate(&s, &["--format", "json"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let report = first.json();
+    let cases = report["cases"].as_array().expect("cases");
+    assert_eq!(cases.len(), 6);
+    let small = cases
+        .iter()
+        .find(|c| c["name"] == "3-small")
+        .expect("3-small");
+    assert_eq!(small["command"], "random.c {seed} 5");
+    assert_eq!(small["source"], "generate");
+    let seed = small["seed"].as_u64().expect("a seed");
+    assert_eq!(
+        s.read("p/data/secret/3-small.in"),
+        format!("5 {}\n", seed % 1000)
+    );
+    assert_eq!(small["cache_hit"], false);
+    assert_eq!(small["validation"], "passed");
+    assert!(
+        small["time_ms"].as_f64().is_some_and(|t| t > 0.0),
+        "{small}"
+    );
+    let copied = cases
+        .iter()
+        .find(|c| c["name"] == "2-hand")
+        .expect("2-hand");
+    assert_eq!(
+        (copied["source"].as_str(), copied["seed"].is_null()),
+        (Some("copy"), true)
+    );
+    let second = generate(&s, &["--format", "json"]);
+    let report = second.json();
+    assert!(
+        report["cases"]
+            .as_array()
+            .expect("cases")
+            .iter()
+            .all(|c| c["cache_hit"] == true && c["validation"] == "unchanged"),
+        "{report}"
+    );
+    assert_eq!(report["unchanged"], 6);
+    let refused = generate(&s, &["--format", "junit"]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+}
+
+#[test]
+fn a_judge_toml_problem_names_its_generators_file() {
+    let s = Scratch::new();
+    s.write("gen/random.c", RANDOM_C);
+    s.write("solutions/sum.c", SUM_C);
+    s.write(
+        "gen/generators.yaml",
+        "solution: /solutions/sum.c\ndata:\n  secret:\n    data:\n      - a: random.c {seed} 7\n      - b:\n          generate: random.c {seed} {count}\n          count: [3, 10]\n",
+    );
+    s.write(
+        "judge.toml",
+        "[problem.sum]\ncases = \"cases/sum\"\ncheck = \"tokens\"\ngenerators = \"gen/generators.yaml\"\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args(["gen", "sum"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(s.read("cases/sum/secret/1-a.in").starts_with("7 "));
+    // A count list: named and {count} by value, one number each.
+    assert!(s.read("cases/sum/secret/2-b-3.in").starts_with("3 "));
+    assert!(s.read("cases/sum/secret/3-b-10.in").starts_with("10 "));
+    let mut cmd = s.judge();
+    cmd.args(["run", "--submission", "solutions/sum.c"]);
+    assert_eq!(run(cmd).code, 0);
+    s.write(
+        "judge.toml",
+        "[problem.sum]\ncases = \"cases/sum\"\ngenerator = \"gen/generators.yaml\"\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args(["gen", "sum"]);
+    let refused = run(cmd);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("generator"), "{}", refused.stderr);
+}
+
+#[test]
+fn built_in_puzzle_generators_make_a_rotation_package() {
+    let s = Scratch::new();
+    s.write("r/problem.yaml", "name: Rotation\n");
+    s.write(
+        "r/generators/generators.yaml",
+        "data:\n  secret:\n    data:\n      - short: judge gen rotation --length 3 --seed {seed}\n      - long:\n          generate: judge gen rotation --length {count}\n          count: [6, 7]\n",
+    );
+    let first = generate_in(&s, "r", &["--format", "json"]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let report = first.json();
+    let short = &report["cases"][0];
+    assert_eq!(short["source"], "judge");
+    let seed = short["seed"].as_u64().expect("a seed");
+    // The same bytes as `judge gen rotation` with that seed, answers by the
+    // built-in solver.
+    let mut cmd = s.judge();
+    cmd.args([
+        "gen", "rotation", "--length", "3", "--out", "direct", "--name", "x",
+    ])
+    .args(["--seed", &seed.to_string()]);
+    assert_eq!(run(cmd).code, 0);
+    assert_eq!(s.read("r/data/secret/1-short.in"), s.read("direct/x.in"));
+    assert_eq!(s.read("r/data/secret/1-short.ans"), s.read("direct/x.ans"));
+    let mut cmd = s.judge();
+    cmd.args(["run", "r/data/secret", "--problem", "rotation", "--builtin"]);
+    let judged = run(cmd);
+    assert_eq!(judged.code, 0, "{}{}", judged.stdout, judged.stderr);
+    let made = tree_of(&s, "r/data");
+    let again = generate_in(&s, "r", &[]);
+    assert!(
+        again.stderr.contains("3 cases: 0 made, 3 unchanged"),
+        "{}",
+        again.stderr
+    );
+    std::fs::remove_dir_all(s.path().join("r/data")).unwrap();
+    assert_eq!(generate_in(&s, "r", &[]).code, 0);
+    assert_eq!(tree_of(&s, "r/data"), made, "byte-identical from nothing");
+}
+
+fn tree_of(s: &Scratch, dir: &str) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = walk(&s.path().join(dir))
+        .into_iter()
+        .map(|p| (p.clone(), s.read(&format!("{dir}/{p}"))))
+        .filter(|(p, _)| !p.ends_with(".judge-gen.json"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn bapctools_rules_default_solution_invalid_cases_and_generator_files() {
+    let s = Scratch::new();
+    s.write("d/problem.yaml", "name: Sum\n");
+    // No `solution:`: the first accepted submission answers.
+    s.write("d/submissions/accepted/b_sum.c", SUM_C);
+    s.script(
+        "d/submissions/accepted/a_sum.sh",
+        "read a b; echo $((a + b))",
+    );
+    s.script(
+        "d/generators/files.sh",
+        "echo '4 5' > testcase.in\necho 9 > testcase.ans\necho hint > testcase.hint\necho junk > testcase.junk\necho ignored",
+    );
+    s.script("d/generators/silent.sh", "true");
+    s.write(
+        "d/generators/generators.yaml",
+        "data:\n  secret:\n    data:\n      files: files.sh\n      plain: {in: \"2 3\"}\n  invalid_input:\n    data:\n      words: {in: \"x y\"}\n",
+    );
+    let ran = generate_in(&s, "d", &[]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("the answers come from /submissions/accepted/a_sum.sh"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(s.read("d/data/secret/plain.ans"), "5\n");
+    // testcase.in over standard output; known extensions kept, others not.
+    assert_eq!(s.read("d/data/secret/files.in"), "4 5\n");
+    assert_eq!(s.read("d/data/secret/files.ans"), "9\n");
+    assert_eq!(s.read("d/data/secret/files.hint"), "hint\n");
+    assert!(!s.path().join("d/data/secret/files.junk").exists());
+    // An invalid_* case gets no answer from the solution.
+    assert_eq!(s.read("d/data/invalid_input/words.in"), "x y\n");
+    assert!(!s.path().join("d/data/invalid_input/words.ans").exists());
+    // A generator that writes no testcase.in and nothing on stdout fails.
+    s.write(
+        "d/generators/generators.yaml",
+        "data:\n  secret:\n    data:\n      silent: silent.sh\n",
+    );
+    let failed = generate_in(&s, "d", &[]);
+    assert_eq!(failed.code, 1, "{}", failed.stderr);
+    assert!(
+        failed
+            .stderr
+            .contains("generator `silent.sh`: wrote no testcase.in and nothing on standard output"),
+        "{}",
+        failed.stderr
     );
 }

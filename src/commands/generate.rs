@@ -16,6 +16,17 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
         return super::generators::generate_package(Path::new(&args.problem), &args);
     }
     let config = load_config(config_path, &Overrides::default())?;
+    if let Some(outcome) = config
+        .as_ref()
+        .and_then(|c| super::generators::generate_problem(c, &args.problem, &args))
+    {
+        return outcome;
+    }
+    if args.format.is_some() || args.report.is_some() {
+        return Err(Failure::Usage(
+            "--format and --report apply to a generators.yaml (a package, or a judge.toml problem with `generators`)".to_string(),
+        ));
+    }
     let (puzzle, _) = puzzle_named(&args.problem, config.as_ref())?;
     check_args(&args)?;
     let stem = stem(&args)?;

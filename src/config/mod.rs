@@ -164,6 +164,9 @@ pub struct Config {
     pub languages: Vec<Language>,
     /// `compile_time_limit`: how long one compilation may take.
     pub compile_time_limit: Duration,
+    /// Problems whose cases a generators.yaml makes (`generators = "…"`):
+    /// name → the file (relative to the working directory).
+    pub generators: Vec<(String, PathBuf)>,
 }
 
 /// Command-line flags that override the file for every problem.
@@ -220,11 +223,13 @@ impl Config {
                 message: "compile_time_limit must be greater than zero".to_string(),
             });
         }
+        let generators = resolve::generators(&root, base);
         Ok(Config {
             path: path.to_path_buf(),
             problems,
             languages,
             compile_time_limit,
+            generators,
         })
     }
 

@@ -725,3 +725,14 @@ pub(super) fn line_col_of_bytes(bytes: &[u8], offset: usize) -> (usize, usize) {
     let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
     (line, column)
 }
+
+/// The problems whose cases a generators.yaml makes: name → the file.
+pub(super) fn generators(root: &RootTable, base: &Path) -> Vec<(String, PathBuf)> {
+    root.problem
+        .iter()
+        .filter_map(|(name, table)| {
+            let file = table.generators.as_ref()?;
+            Some((name.clone(), base.join(file.get_ref())))
+        })
+        .collect()
+}

@@ -104,6 +104,8 @@ pub(super) struct ProblemTable {
     #[serde(default, deserialize_with = "units::tolerance")]
     pub(super) float_relative_tolerance: Option<f64>,
     pub(super) submissions: Option<Spanned<String>>,
+    /// A BAPCtools generators.yaml that makes the cases (`judge gen NAME`).
+    pub(super) generators: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) expect: indexmap::IndexMap<String, Spanned<ExpectTable>>,
     /// `[problem.NAME.group.GROUP]`: subtasks (a scoring problem).

@@ -1,0 +1,465 @@
+//! Making one case: its key, then (unless unchanged) its files from the
+//! generator, the built-in puzzle generator, a copy or inline text, the
+//! answer from the solution when nothing gave one, then validation.
+
+use super::build::{Programs, Ready};
+use super::manifest::Manifest;
+use super::validate::validate;
+use crate::config::Problem;
+use crate::config::generators::{
+    CaseSource, DATA_EXTENSIONS, GenCase, GenPlan, INVALID_DIRECTORIES,
+};
+use crate::exec::process::{Launch, ProcessRunner, Trust, launch};
+use crate::exec::sandbox::Sandbox;
+use crate::exec::{Exit, Limits, RunRequest, Runner};
+use crate::puzzles::{Puzzle, SolveOptions};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long one generator or solution run may take.
+const GENERATOR_TIME: Duration = Duration::from_secs(30);
+
+/// Everything making a case needs.
+pub(super) struct Ctx<'a> {
+    pub(super) plan: &'a GenPlan,
+    pub(super) problem: &'a Problem,
+    pub(super) programs: &'a Programs,
+    pub(super) manifest: &'a Manifest,
+    pub(super) data: &'a Path,
+    pub(super) sandbox: &'a Arc<Sandbox>,
+    pub(super) check_deterministic: bool,
+    /// The solution of cases under no `solution:` key.
+    pub(super) default_solution: Option<&'a Path>,
+    /// Programs' and validators' files hashed so far.
+    pub(super) digests: &'a Digests,
+}
+
+/// A directory or file → the hash of its files.
+pub(super) type Digests = std::sync::Mutex<std::collections::HashMap<PathBuf, Vec<u8>>>;
+
+/// One case made: its files, or why not; how, and how long it took.
+pub(super) struct Made {
+    pub(super) path: PathBuf,
+    /// generate, judge (a built-in puzzle), copy, inline or include.
+    pub(super) kind: &'static str,
+    pub(super) command: Option<String>,
+    pub(super) seed: Option<u32>,
+    /// The case an included case is.
+    pub(super) from: Option<PathBuf>,
+    pub(super) key: String,
+    pub(super) files: Result<BTreeMap<String, Vec<u8>>, String>,
+    pub(super) cached: bool,
+    /// passed, failed, skipped (an invalid_* case) or not run (a failure
+    /// before validation, or an unchanged case validated when made).
+    pub(super) validation: &'static str,
+    pub(super) time: Duration,
+}
+
+/// Where a case's answer comes from when nothing else gives one.
+enum Answerer<'a> {
+    Program(&'a Path),
+    Solver(&'static dyn Puzzle),
+}
+
+impl Ctx<'_> {
+    fn answerer<'c>(&'c self, case: &'c GenCase) -> Option<Answerer<'c>> {
+        if let Some(s) = &case.solution {
+            return Some(Answerer::Program(s));
+        }
+        if !case.default_solution {
+            return None;
+        }
+        match self.problem.puzzle {
+            Some(p) => Some(Answerer::Solver(p)),
+            None => self.default_solution.map(Answerer::Program),
+        }
+    }
+
+    /// The key of a case: everything that makes it.
+    pub(super) fn case_key(&self, case: &GenCase) -> String {
+        let mut hash = Sha256::new();
+        let mut part = |bytes: &[u8]| {
+            hash.update((bytes.len() as u64).to_le_bytes());
+            hash.update(bytes);
+        };
+        match &case.source {
+            CaseSource::Generate { program, args, .. } => {
+                let source = match self.plan.generators.get(program) {
+                    Some(files) => files.clone(),
+                    None => vec![program.clone()],
+                };
+                for f in source {
+                    self.files_of(&self.plan.root.join(f), &mut part);
+                }
+                for a in args {
+                    part(a.as_bytes());
+                }
+            }
+            CaseSource::Builtin { builtin, seed, .. } => {
+                part(b"judge");
+                part(env!("CARGO_PKG_VERSION").as_bytes());
+                part(format!("{:?}", builtin.spec(*seed)).as_bytes());
+                part(builtin.puzzle.as_bytes());
+            }
+            CaseSource::Copy(p) => {
+                for ext in DATA_EXTENSIONS {
+                    part(ext.as_bytes());
+                    part(
+                        &std::fs::read(with_ext(&self.plan.root.join(p), ext)).unwrap_or_default(),
+                    );
+                }
+            }
+            CaseSource::Inline => part(b"inline"),
+        }
+        for (ext, text) in &case.inline {
+            part(ext.as_bytes());
+            part(text.as_bytes());
+        }
+        match self.answerer(case) {
+            Some(Answerer::Program(s)) => self.files_of(&self.plan.root.join(s), &mut part),
+            Some(Answerer::Solver(p)) => part(p.name().as_bytes()),
+            None => {}
+        }
+        self.validators_key(&mut part);
+        hex(&hash.finalize())
+    }
+
+    /// The validators' files, in a key.
+    pub(super) fn validators_key(&self, part: &mut dyn FnMut(&[u8])) {
+        for v in self
+            .problem
+            .validators
+            .iter()
+            .chain(&self.problem.answer_validators)
+        {
+            self.files_of(&self.plan.root.join(&v.tool.display), part);
+        }
+        if let Some(p) = self.problem.puzzle {
+            part(p.name().as_bytes());
+        }
+    }
+
+    /// The files under `path` (names relative to the package and bytes),
+    /// hashed once per run however many cases use them.
+    fn files_of(&self, path: &Path, part: &mut dyn FnMut(&[u8])) {
+        let known = self
+            .digests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(path)
+            .cloned();
+        let digest = known.unwrap_or_else(|| {
+            let mut hash = Sha256::new();
+            for entry in walkdir::WalkDir::new(path)
+                .sort_by_file_name()
+                .into_iter()
+                .flatten()
+            {
+                if entry.file_type().is_file() {
+                    // Names relative to the package: a copied package
+                    // keeps its keys.
+                    let rel = entry
+                        .path()
+                        .strip_prefix(&self.plan.root)
+                        .unwrap_or(entry.path());
+                    for bytes in [
+                        rel.as_os_str().as_encoded_bytes(),
+                        &std::fs::read(entry.path()).unwrap_or_default(),
+                    ] {
+                        hash.update((bytes.len() as u64).to_le_bytes());
+                        hash.update(bytes);
+                    }
+                }
+            }
+            let digest = hash.finalize().to_vec();
+            self.digests
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(path.to_path_buf(), digest.clone());
+            digest
+        });
+        part(&digest);
+    }
+
+    /// Make one case (or find it unchanged).
+    pub(super) fn make(&self, case: &GenCase) -> Made {
+        let start = Instant::now();
+        let key = self.case_key(case);
+        let kind = match &case.source {
+            CaseSource::Generate { .. } => "generate",
+            CaseSource::Builtin { .. } => "judge",
+            CaseSource::Copy(_) => "copy",
+            CaseSource::Inline => "inline",
+        };
+        let mut made = Made {
+            path: case.path.clone(),
+            kind,
+            command: case.source.command().map(str::to_string),
+            seed: case.source.seed(),
+            from: None,
+            key,
+            files: Ok(BTreeMap::new()),
+            cached: false,
+            validation: "not run",
+            time: Duration::ZERO,
+        };
+        if self.manifest.unchanged(self.data, &case.path, &made.key) && !self.check_deterministic {
+            made.cached = true;
+            made.time = start.elapsed();
+            return made;
+        }
+        let slot = rayon::current_thread_index().unwrap_or(0);
+        made.files = match self.produce(case, slot) {
+            Ok(files) => {
+                let (validation, files) = validate(self, &case.path, files, slot);
+                made.validation = validation;
+                files
+            }
+            Err(e) => Err(e),
+        };
+        made.time = start.elapsed();
+        made
+    }
+
+    /// A case's files: from its generator, copy or inline text, then the
+    /// answer when nothing gave one.
+    fn produce(&self, case: &GenCase, slot: usize) -> Result<BTreeMap<String, Vec<u8>>, String> {
+        let mut files = match &case.source {
+            CaseSource::Generate { .. } => self.generated(case, slot)?,
+            CaseSource::Builtin {
+                builtin,
+                seed,
+                command,
+            } => {
+                let puzzle = crate::puzzles::find(builtin.puzzle)
+                    .ok_or_else(|| format!("{command}: no puzzle {}", builtin.puzzle))?;
+                let cases = puzzle
+                    .generate(&builtin.spec(*seed))
+                    .map_err(|e| format!("`{command}`: {e}"))?;
+                let (input, answer) = puzzle.assemble(&cases);
+                BTreeMap::from([("in".to_string(), input), ("ans".to_string(), answer)])
+            }
+            CaseSource::Copy(p) => {
+                let base = self.plan.root.join(p);
+                let files: BTreeMap<String, Vec<u8>> = DATA_EXTENSIONS
+                    .iter()
+                    .filter_map(|ext| {
+                        Some((ext.to_string(), std::fs::read(with_ext(&base, ext)).ok()?))
+                    })
+                    .collect();
+                if !files.contains_key("in") {
+                    return Err(format!("copy: {}.in does not exist", base.display()));
+                }
+                files
+            }
+            CaseSource::Inline => BTreeMap::new(),
+        };
+        for (ext, text) in &case.inline {
+            files.insert(ext.clone(), text.clone().into_bytes());
+        }
+        let top = case.path.components().next();
+        let no_answer = top.is_some_and(|t| {
+            let t = t.as_os_str().to_string_lossy();
+            INVALID_DIRECTORIES.contains(&t.as_ref()) || t == "valid_output"
+        });
+        if files.contains_key("ans") || no_answer {
+            return Ok(files);
+        }
+        let input = files.get("in").map(Vec::as_slice).unwrap_or_default();
+        let answer = match self.answerer(case) {
+            None => return Ok(files),
+            Some(Answerer::Solver(p)) => p
+                .solve(input, &SolveOptions::default())
+                .map_err(|e| format!("the built-in {} solver: {e}", p.name()))?,
+            Some(Answerer::Program(solution)) => {
+                let ready = self.ready(solution)?;
+                run_solution(&ready, input, self.sandbox, slot)
+                    .map_err(|e| format!("solution /{}: {e}", solution.display()))?
+            }
+        };
+        files.insert("ans".to_string(), answer);
+        Ok(files)
+    }
+
+    fn ready(&self, program: &Path) -> Result<Ready, String> {
+        self.programs
+            .get(program)
+            .cloned()
+            .unwrap_or_else(|| Err(format!("{}: not built", program.display())))
+    }
+
+    /// A generator's files. `retries`: a failed run is tried again with
+    /// the seed plus one, as BAPCtools does (not after a timeout).
+    fn generated(&self, case: &GenCase, slot: usize) -> Result<BTreeMap<String, Vec<u8>>, String> {
+        let CaseSource::Generate {
+            program,
+            seed,
+            command,
+            template,
+            ..
+        } = &case.source
+        else {
+            return Err("not a generator".to_string());
+        };
+        let ready = self.ready(program)?;
+        let mut last = Err((String::new(), false));
+        for retry in 0..case.retries.max(1) {
+            let seed = (seed.wrapping_add(retry)) & 0x7fff_ffff;
+            let args = crate::config::generators::args_with_seed(template, seed);
+            last = run_generator(&ready, &args, self.sandbox, slot);
+            if let (Ok(made), true) = (&last, self.check_deterministic) {
+                let again = run_generator(&ready, &args, self.sandbox, slot)
+                    .map_err(|(e, _)| format!("generator `{command}` (second run): {e}"))?;
+                if again.get("in") != made.get("in") {
+                    return Err(format!(
+                        "generator `{command}` is not deterministic: two runs with seed {seed} made different inputs"
+                    ));
+                }
+            }
+            match &last {
+                Ok(_) | Err((_, true)) => break,
+                Err(_) => {}
+            }
+        }
+        last.map_err(|(e, _)| format!("generator `{command}`: {e}"))
+    }
+}
+
+/// A fresh working directory for one run: in /dev/shm when it is there
+/// (a generator's scratch files never reach the disk; on a disk mounted
+/// with `discard`, deleting them costs more than the run), else the
+/// temporary directory.
+pub(super) fn scratch() -> std::io::Result<tempfile::TempDir> {
+    let shm = Path::new("/dev/shm");
+    let builder = {
+        let mut b = tempfile::Builder::new();
+        b.prefix("judge-gen-");
+        b
+    };
+    if shm.is_dir()
+        && let Ok(dir) = builder.tempdir_in(shm)
+    {
+        return Ok(dir);
+    }
+    builder.tempdir()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `base.EXT` (the extension may have dots: `in.statement`).
+fn with_ext(base: &Path, ext: &str) -> PathBuf {
+    let mut name = base.as_os_str().to_owned();
+    name.push(".");
+    name.push(ext);
+    PathBuf::from(name)
+}
+
+fn tool_limits() -> Limits {
+    Limits {
+        time: GENERATOR_TIME,
+        wall: GENERATOR_TIME * 2,
+        memory: None,
+        stack: None,
+        output: 1 << 30,
+        file_size: 1 << 30,
+        processes: 64,
+    }
+}
+
+/// Run a generator in a fresh working directory: `testcase.in` (or, when
+/// it wrote none, its standard output) is the input; the other
+/// `testcase.EXT` of the known data extensions it wrote are kept. An error
+/// says whether a limit ended it (no retry then).
+fn run_generator(
+    ready: &Ready,
+    args: &[String],
+    sandbox: &Sandbox,
+    slot: usize,
+) -> Result<BTreeMap<String, Vec<u8>>, (String, bool)> {
+    let dir = scratch().map_err(|e| (e.to_string(), false))?;
+    let mut argv = ready.args.clone();
+    argv.extend(args.iter().map(OsString::from));
+    let outcome = launch(
+        sandbox,
+        &Launch {
+            program: &ready.program,
+            args: &argv,
+            stdin: None,
+            limits: &tool_limits(),
+            slot,
+            trust: Trust::Trusted,
+            address_space: true,
+            workdir: Some(dir.path()),
+        },
+    )
+    .map_err(|e| (e.to_string(), false))?;
+    if outcome.limit_hit.is_some() || outcome.exit != Exit::Code(0) {
+        return Err((
+            format!(
+                "ended with {}{}",
+                outcome
+                    .limit_hit
+                    .map_or_else(|| outcome.exit.describe(), |h| format!("{h:?} limit hit")),
+                crate::check::external::telling_line(&outcome.stderr_tail)
+                    .map(|l| format!(": {l}"))
+                    .unwrap_or_default()
+            ),
+            outcome.limit_hit.is_some(),
+        ));
+    }
+    let mut files = BTreeMap::new();
+    for ext in DATA_EXTENSIONS {
+        let path = with_ext(&dir.path().join("testcase"), ext);
+        if path.is_file() {
+            files.insert(
+                ext.to_string(),
+                std::fs::read(&path).map_err(|e| (e.to_string(), false))?,
+            );
+        }
+    }
+    if !files.contains_key("in") {
+        if outcome.stdout.is_empty() {
+            return Err((
+                "wrote no testcase.in and nothing on standard output".to_string(),
+                false,
+            ));
+        }
+        files.insert("in".to_string(), outcome.stdout);
+    }
+    Ok(files)
+}
+
+/// Run the solution on an input: its standard output is the answer.
+fn run_solution(
+    ready: &Ready,
+    input: &[u8],
+    sandbox: &Arc<Sandbox>,
+    slot: usize,
+) -> Result<Vec<u8>, String> {
+    let dir = scratch().map_err(|e| e.to_string())?;
+    let input_path = dir.path().join("testcase.in");
+    std::fs::write(&input_path, input).map_err(|e| e.to_string())?;
+    let runner = ProcessRunner::from_argv(
+        ready.program.clone(),
+        ready.args.clone(),
+        Arc::clone(sandbox),
+    )
+    .map_err(|e| e.to_string())?;
+    let outcome = runner
+        .run(&RunRequest {
+            input: &input_path,
+            limits: &tool_limits(),
+            slot,
+        })
+        .map_err(|e| e.to_string())?;
+    if outcome.limit_hit.is_some() || outcome.exit != Exit::Code(0) {
+        return Err(format!("ended with {}", outcome.exit.describe()));
+    }
+    Ok(outcome.stdout)
+}

@@ -1,0 +1,245 @@
+//! What `judge gen` owns: `data/.judge-gen.json` records every file it wrote
+//! with the key of what made it and the hash of its bytes. A file the
+//! manifest does not own, or one changed by hand since, is never replaced
+//! without `--force`; `--clean` removes only owned files no entry makes.
+
+use super::Made;
+use crate::commands::Failure;
+use crate::config::generators::{DATA_EXTENSIONS, GenPlan};
+use crate::report::write_atomically;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+pub(super) const MANIFEST: &str = ".judge-gen.json";
+
+/// What `judge gen` wrote: path under `data/` → (case key, content hash).
+#[derive(Default, Serialize, Deserialize)]
+pub(super) struct Manifest {
+    pub(super) files: BTreeMap<String, Owned>,
+}
+
+#[derive(Clone, Serialize, Deserialize, PartialEq)]
+pub(super) struct Owned {
+    pub(super) key: String,
+    pub(super) sha256: String,
+}
+
+/// What writing the cases came to.
+#[derive(Default)]
+pub(super) struct Summary {
+    pub(super) written: usize,
+    pub(super) unchanged: usize,
+    pub(super) refused: Vec<String>,
+}
+
+pub(super) fn sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+pub(super) fn read(data: &Path) -> Manifest {
+    std::fs::read(data.join(MANIFEST))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+pub(super) fn save(data: &Path, manifest: &Manifest) -> Result<(), Failure> {
+    let bytes =
+        serde_json::to_vec_pretty(manifest).map_err(|e| Failure::Internal(e.to_string()))?;
+    std::fs::create_dir_all(data)
+        .and_then(|()| write_atomically(&data.join(MANIFEST), &bytes))
+        .map_err(|e| Failure::Internal(format!("{}: {e}", data.join(MANIFEST).display())))
+}
+
+impl Manifest {
+    /// Whether the case at `path` (no extension) was made with `key` and
+    /// every file it made is still as it was made.
+    pub(super) fn unchanged(&self, data: &Path, path: &Path, key: &str) -> bool {
+        let input_rel = format!("{}.in", path.display());
+        let prefix = format!("{}.", path.display());
+        self.files.get(&input_rel).is_some_and(|o| o.key == key)
+            && self
+                .files
+                .range(prefix.clone()..)
+                .take_while(|(rel, _)| rel.starts_with(&prefix))
+                .all(|(rel, o)| {
+                    o.key == key
+                        && std::fs::read(data.join(rel)).is_ok_and(|b| sha256(&b) == o.sha256)
+                })
+    }
+
+    /// The files on disk of the case at `path` that the manifest owns:
+    /// extension → bytes (an included case's source).
+    pub(super) fn owned_files(&self, data: &Path, path: &Path) -> BTreeMap<String, Vec<u8>> {
+        let prefix = format!("{}.", path.display());
+        self.files
+            .range(prefix.clone()..)
+            .map(|(rel, _)| rel)
+            .take_while(|rel| rel.starts_with(&prefix))
+            .filter_map(|rel| rel.strip_prefix(&prefix).map(|ext| (rel, ext)))
+            .filter(|(_, ext)| !ext.contains('/'))
+            .filter_map(|(rel, ext)| Some((ext.to_string(), std::fs::read(data.join(rel)).ok()?)))
+            .collect()
+    }
+
+    /// The key a case was made with, if the manifest has it.
+    pub(super) fn key_of(&self, path: &Path) -> Option<&str> {
+        self.files
+            .get(&format!("{}.in", path.display()))
+            .map(|o| o.key.as_str())
+    }
+
+    /// Write a file under `data/` unless it is someone else's: a file the
+    /// manifest does not own (or that changed since) needs `force`.
+    pub(super) fn write_owned(
+        &mut self,
+        data: &Path,
+        rel: &str,
+        bytes: &[u8],
+        key: &str,
+        force: bool,
+    ) -> Result<bool, String> {
+        let path = data.join(rel);
+        let hash = sha256(bytes);
+        let owned = Owned {
+            key: key.to_string(),
+            sha256: hash.clone(),
+        };
+        if let Ok(existing) = std::fs::read(&path) {
+            let existing_hash = sha256(&existing);
+            if existing_hash == hash {
+                self.files.insert(rel.to_string(), owned);
+                return Ok(false);
+            }
+            let ours = self
+                .files
+                .get(rel)
+                .is_some_and(|o| o.sha256 == existing_hash);
+            if !ours && !force {
+                return Err(format!(
+                    "data/{rel}: not replaced: judge gen did not write it (or it changed since); --force replaces it"
+                ));
+            }
+        }
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        write_unsynced(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.files.insert(rel.to_string(), owned);
+        Ok(true)
+    }
+}
+
+/// Write a case file atomically (a temporary file beside it, renamed over
+/// it) but without its own fsync: thousands of cases are made durable by
+/// one `syncfs` at the end ([`sync`]), not one flush each.
+fn write_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let mut file = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    file.write_all(bytes)?;
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+    }
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Make everything written under `data` durable at once.
+pub(super) fn sync(data: &Path) {
+    if let Ok(dir) = std::fs::File::open(data) {
+        let _ = rustix::fs::syncfs(&dir);
+    }
+}
+
+pub(super) fn write_group_files(
+    plan: &GenPlan,
+    data: &Path,
+    manifest: &mut Manifest,
+    force: bool,
+) -> Result<(), Failure> {
+    for (path, text) in &plan.group_files {
+        let rel = path.display().to_string();
+        manifest
+            .write_owned(data, &rel, text.as_bytes(), "group", force)
+            .map_err(Failure::Usage)?;
+    }
+    Ok(())
+}
+
+/// Write every made case's files; `summary` counts them.
+pub(super) fn write_cases(
+    made: &[Made],
+    data: &Path,
+    manifest: &mut Manifest,
+    force: bool,
+    summary: &mut Summary,
+) {
+    for m in made {
+        let Ok(files) = &m.files else { continue };
+        for (ext, bytes) in files {
+            let rel = format!("{}.{ext}", m.path.display());
+            match manifest.write_owned(data, &rel, bytes, &m.key, force) {
+                Ok(true) => summary.written += 1,
+                Ok(false) => summary.unchanged += 1,
+                Err(e) => summary.refused.push(e),
+            }
+        }
+    }
+}
+
+/// `--clean`: remove the files the manifest owns that no entry makes now
+/// (never a file it does not own, nor one changed by hand since).
+pub(super) fn clean(plan: &GenPlan, data: &Path, manifest: &mut Manifest) {
+    let made: HashSet<String> = plan
+        .cases
+        .iter()
+        .map(|c| c.path.display().to_string())
+        .chain(plan.includes.iter().map(|i| i.path.display().to_string()))
+        .chain(
+            plan.group_files
+                .iter()
+                .map(|(p, _)| p.display().to_string()),
+        )
+        .collect();
+    let stale: Vec<String> = manifest
+        .files
+        .keys()
+        .filter(|rel| {
+            let stem = DATA_EXTENSIONS
+                .iter()
+                .find_map(|ext| rel.strip_suffix(&format!(".{ext}")))
+                .unwrap_or(rel);
+            !made.contains(stem) && !made.contains(rel.as_str())
+        })
+        .cloned()
+        .collect();
+    for rel in stale {
+        let path = data.join(&rel);
+        let ours = std::fs::read(&path).is_ok_and(|b| {
+            manifest
+                .files
+                .get(&rel)
+                .is_some_and(|o| o.sha256 == sha256(&b))
+        });
+        if ours {
+            let _ = std::fs::remove_file(&path);
+            eprintln!("removed data/{rel} (no entry makes it any more)");
+        }
+        manifest.files.remove(&rel);
+    }
+}

@@ -1,0 +1,162 @@
+//! `judge gen PACKAGE` (or `judge gen PROBLEM` for a judge.toml problem
+//! with a `generators` key): make the data from a BAPCtools
+//! `generators.yaml`, in named steps: read the plan, write the group
+//! settings files, build the generators and the solution once, make every
+//! case in parallel (generator, built-in puzzle generator, copy or inline
+//! input; the answer from the generator or the solution), validate it,
+//! write what changed, then the `include:`d cases, then report.
+//!
+//! Incremental: each case's key is a hash of everything that makes it (the
+//! generator's files, its arguments and seed, copied files, inline text,
+//! the solution's files, the validators' files). The manifest
+//! (`.judge-gen.json` in the data directory) records every file `judge gen`
+//! wrote with its key and content hash; a case whose key and files are
+//! unchanged is not made again.
+
+mod build;
+mod include;
+mod make;
+mod manifest;
+mod report;
+mod validate;
+
+use super::{Failure, Outcome};
+use crate::cli::GenArgs;
+use crate::config::generators::GenPlan;
+use crate::config::{Config, Overrides, Problem};
+use crate::exec::sandbox::{Sandbox, SandboxOptions};
+use crate::report::Format;
+use make::{Ctx, Made};
+use rayon::prelude::*;
+use report::JsonTarget;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Whether `dir` is a problem whose data a generators.yaml makes.
+pub fn has_generators(dir: &Path) -> bool {
+    dir.join("generators").join("generators.yaml").is_file()
+}
+
+/// `judge gen PACKAGE`.
+pub fn generate_package(root: &Path, args: &GenArgs) -> Outcome {
+    let json = json_target(args)?;
+    let plan = crate::config::generators::load(root).map_err(|e| Failure::Usage(e.to_string()))?;
+    // The package is read after the group settings files are written: a
+    // case is validated with its group's arguments from the first run.
+    let problem = || {
+        crate::config::package_problem(root, &Overrides::default())
+            .map_err(|e| Failure::Usage(e.to_string()))
+    };
+    generate(&plan, problem, None, &root.join("data"), args, &json)
+}
+
+/// `judge gen PROBLEM` for a judge.toml problem with `generators = "…"`:
+/// programs and copies relative to that file's directory, `/path` from
+/// judge.toml's directory, the cases written into the problem's `cases`.
+pub fn generate_problem(config: &Config, name: &str, args: &GenArgs) -> Option<Outcome> {
+    let (_, file) = config.generators.iter().find(|(n, _)| n == name)?;
+    let problem = config.problem(name)?;
+    let root = config.path.parent().unwrap_or(Path::new("."));
+    let root = if root.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        root
+    };
+    Some(json_target(args).and_then(|json| {
+        let plan = crate::config::generators::load_file(root, file)
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+        generate(
+            &plan,
+            || Ok(problem.clone()),
+            Some(config),
+            &problem.cases,
+            args,
+            &json,
+        )
+    }))
+}
+
+/// `--format json` (on stdout) and `--report FILE` (JSON, atomically).
+fn json_target(args: &GenArgs) -> Result<JsonTarget, Failure> {
+    match args.format {
+        None | Some(Format::Human) | Some(Format::Json) => {}
+        Some(other) => {
+            return Err(Failure::Usage(format!(
+                "--format {other:?}: judge gen reports in json only"
+            )));
+        }
+    }
+    if let Some(file) = &args.report {
+        crate::report::check_target(file).map_err(Failure::usage)?;
+    }
+    Ok(JsonTarget {
+        stdout: args.format == Some(Format::Json) && args.report.is_none(),
+        file: args.report.clone(),
+    })
+}
+
+/// The steps, for a package or a judge.toml problem.
+fn generate(
+    plan: &GenPlan,
+    problem: impl FnOnce() -> Result<Problem, Failure>,
+    config: Option<&Config>,
+    data: &Path,
+    args: &GenArgs,
+    json: &JsonTarget,
+) -> Outcome {
+    for w in &plan.warnings {
+        eprintln!("warning: {w}");
+    }
+    let mut manifest = manifest::read(data);
+    if args.dry_run {
+        return report::dry_run(plan, &manifest);
+    }
+    manifest::write_group_files(plan, data, &mut manifest, args.force)?;
+    let problem = &problem()?;
+    let sandbox = Arc::new(
+        Sandbox::new(SandboxOptions::default()).map_err(|e| Failure::Internal(e.to_string()))?,
+    );
+    let default = match problem.puzzle {
+        Some(_) => None,
+        None => build::default_solution(plan, &problem.submissions.join("accepted")),
+    };
+    let toolchain = crate::config::toolchain(config);
+    let programs = build::build_programs(plan, default.as_deref(), &toolchain, &sandbox);
+    let nothing = manifest::Manifest::default();
+    let digests = make::Digests::default();
+    let base = Ctx {
+        plan,
+        problem,
+        programs: &programs,
+        manifest: &nothing,
+        data,
+        sandbox: &sandbox,
+        check_deterministic: args.check_deterministic,
+        default_solution: default.as_deref(),
+        digests: &digests,
+    };
+    let mut made: Vec<Made> = {
+        let ctx = Ctx {
+            manifest: &manifest,
+            ..base
+        };
+        plan.cases.par_iter().map(|case| ctx.make(case)).collect()
+    };
+    let mut summary = manifest::Summary::default();
+    manifest::write_cases(&made, data, &mut manifest, args.force, &mut summary);
+    let included = {
+        let ctx = Ctx {
+            manifest: &manifest,
+            ..base
+        };
+        include::make_included(&ctx, &made)
+    };
+    manifest::write_cases(&included, data, &mut manifest, args.force, &mut summary);
+    made.extend(included);
+    if args.clean {
+        manifest::clean(plan, data, &mut manifest);
+    }
+    manifest::sync(data);
+    manifest::save(data, &manifest)?;
+    report::finish(&plan.root, data, &made, &summary, json)
+}

@@ -1,0 +1,239 @@
+//! One case of a generators.yaml: its keys, its `count` values and names,
+//! and where its input comes from (a generator command with its seed, the
+//! built-in puzzle generator, a copy, inline text).
+
+use super::builtin::BuiltinGen;
+use super::command::{args_with_seed, seed_count, split_words};
+use super::names::{count_values, numbered_name, valid_name};
+use super::parse::{Inherited, Known, Parser};
+use super::{CaseSource, GenCase, GenError, TEXT_EXTENSIONS, Yaml, seed};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+impl Parser<'_> {
+    pub(super) fn case(
+        &mut self,
+        dir: &Path,
+        key: &str,
+        value: &Yaml,
+        parent: &Inherited,
+        numbered: bool,
+    ) -> Result<(), GenError> {
+        let at = dir.join(key).display().to_string();
+        let map = match value {
+            Yaml::Null => {
+                return Err(self.err(
+                    &at,
+                    Some(key),
+                    "an empty case (a case must be generated, copied or given)",
+                ));
+            }
+            Yaml::String(command) if command.trim().is_empty() => {
+                return Err(self.err(&at, Some(key), "an empty command"));
+            }
+            Yaml::String(command) => {
+                let mut m = serde_norway::Mapping::new();
+                match command.trim().strip_suffix(".in") {
+                    // The old form of `copy:`.
+                    Some(copy) if !command.trim().contains(' ') => {
+                        m.insert(Yaml::from("copy"), Yaml::from(copy));
+                    }
+                    _ => {
+                        m.insert(Yaml::from("generate"), Yaml::from(command.clone()));
+                    }
+                }
+                m
+            }
+            Yaml::Mapping(m) => m.clone(),
+            _ => return Err(self.err(&at, Some(key), "expected a command or a map")),
+        };
+        let mut inherited = parent.clone();
+        let mut inline = BTreeMap::new();
+        for (k, v) in &map {
+            let k = k.as_str().unwrap_or("");
+            if self.inherit(k, v, &at, &mut inherited)? {
+                continue;
+            }
+            match k {
+                "generate" | "copy" | "count" | "type" | "match" => {}
+                "yaml" => {
+                    let text = match v {
+                        Yaml::Mapping(_) => serde_norway::to_string(v).unwrap_or_default(),
+                        _ => return Err(self.err(&at, Some(k), "yaml: expected a map")),
+                    };
+                    inline.insert("yaml".to_string(), text);
+                }
+                ext if TEXT_EXTENSIONS.contains(&ext) => {
+                    let mut text = v
+                        .as_str()
+                        .ok_or_else(|| self.err(&at, Some(k), &format!("{ext}: expected text")))?
+                        .to_string();
+                    if !text.is_empty() && !text.ends_with('\n') {
+                        text.push('\n');
+                    }
+                    inline.insert(ext.to_string(), text);
+                }
+                "data" | "testdata.yaml" | "test_group.yaml" | "include" => {
+                    return Err(self.err(
+                        &at,
+                        Some(k),
+                        &format!("a case must not have the key {k:?} (it is a directory's)"),
+                    ));
+                }
+                other => {
+                    return Err(self.err(
+                        &at,
+                        Some(other),
+                        &format!(
+                            "unknown case key {other:?} (expected generate, copy, count, in, ans, …, solution, random_salt, retries)"
+                        ),
+                    ));
+                }
+            }
+        }
+        let values = count_values(&Yaml::Mapping(map.clone()))
+            .map_err(|e| self.err(&at, Some("count"), &e))?;
+        let has_count = map.contains_key("count");
+        let consecutive = values
+            .iter()
+            .max()
+            .zip(values.iter().min())
+            .is_some_and(|(hi, lo)| hi - lo == values.len() as i64 - 1);
+        let padding = if consecutive {
+            values
+                .iter()
+                .map(|v| v.to_string().len())
+                .max()
+                .unwrap_or(1)
+        } else {
+            0
+        };
+        for &count in &values {
+            let mut name = if numbered {
+                self.numbered += 1;
+                numbered_name(key, self.numbered, self.numbered_total)
+            } else {
+                key.to_string()
+            };
+            if has_count {
+                name = format!("{name}-{count:0padding$}");
+            }
+            let name = name.strip_suffix(".in").unwrap_or(&name).to_string();
+            if !valid_name(&name) || name == "test_group" {
+                return Err(self.err(&at, Some(key), &format!("{name:?}: not a valid case name")));
+            }
+            let source = self.source(&map, &inline, &inherited, count, has_count, &at)?;
+            let path = dir.join(&name);
+            if !self.paths.insert(path.clone()) {
+                return Err(self.err(
+                    &at,
+                    Some(key),
+                    &format!("data/{} is there twice", path.display()),
+                ));
+            }
+            self.remember(key, Known::Case(path.clone()));
+            self.plan.needs_default_solution |= inherited.default_solution;
+            self.plan.cases.push(GenCase {
+                path,
+                source,
+                solution: inherited.solution.clone(),
+                default_solution: inherited.default_solution,
+                inline: inline.clone(),
+                retries: inherited.retries,
+            });
+        }
+        Ok(())
+    }
+
+    fn source(
+        &mut self,
+        map: &serde_norway::Mapping,
+        inline: &BTreeMap<String, String>,
+        inherited: &Inherited,
+        count: i64,
+        has_count: bool,
+        at: &str,
+    ) -> Result<CaseSource, GenError> {
+        if let Some(generate) = map.get("generate") {
+            let command = generate
+                .as_str()
+                .ok_or_else(|| self.err(at, Some("generate"), "generate: expected a command"))?;
+            let command = if command.contains("{count}") {
+                if has_count {
+                    command.replace("{count}", &count.to_string())
+                } else {
+                    self.plan.warnings.push(self.message(
+                        "generate",
+                        &format!("data/{at}: {{count}} in the command but no count: left as it is"),
+                    ));
+                    command.to_string()
+                }
+            } else {
+                command.to_string()
+            };
+            return self.generate(&command, &inherited.random_salt, count, at);
+        }
+        if let Some(copy) = map.get("copy") {
+            let copy = copy
+                .as_str()
+                .ok_or_else(|| self.err(at, Some("copy"), "copy: expected a path"))?;
+            if copy.starts_with('/') {
+                return Err(self.err(
+                    at,
+                    Some("copy"),
+                    "copy: a path relative to generators/ is expected",
+                ));
+            }
+            let copy = copy.strip_suffix(".in").unwrap_or(copy);
+            return Ok(CaseSource::Copy(self.plan.generators_dir.join(copy)));
+        }
+        if inline.contains_key("in") {
+            return Ok(CaseSource::Inline);
+        }
+        Err(self.err(at, None, "a case needs generate, copy or in"))
+    }
+
+    fn generate(
+        &self,
+        command: &str,
+        salt: &str,
+        count: i64,
+        at: &str,
+    ) -> Result<CaseSource, GenError> {
+        let bad = |what: &str| self.err(at, Some("generate"), &format!("generate: {what}"));
+        let words = split_words(command).map_err(|e| bad(&e))?;
+        let Some((program, args)) = words.split_first() else {
+            return Err(bad("an empty command"));
+        };
+        if args.iter().map(|a| seed_count(a)).sum::<usize>() > 1 {
+            return Err(bad("{seed} may appear at most once"));
+        }
+        let seed = seed(salt, count, command);
+        let template: Vec<String> = args
+            .iter()
+            .map(|a| a.replace("{name}", "testcase"))
+            .collect();
+        if BuiltinGen::is_builtin(&words) {
+            let mut filled = vec![program.clone()];
+            filled.extend(args_with_seed(&template, seed));
+            let builtin = BuiltinGen::parse(&filled).map_err(|e| bad(&e))?;
+            return Ok(CaseSource::Builtin {
+                builtin,
+                seed,
+                command: command.trim().to_string(),
+            });
+        }
+        if program.starts_with('/') {
+            return Err(bad(&format!(
+                "{program}: the program must be relative to generators/ (BAPCtools refuses an absolute one)"
+            )));
+        }
+        Ok(CaseSource::Generate {
+            program: self.plan.generators_dir.join(program),
+            args: args_with_seed(&template, seed),
+            seed,
+            command: command.trim().to_string(),
+            template,
+        })
+    }
+}

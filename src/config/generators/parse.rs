@@ -1,0 +1,353 @@
+//! The walk over a generators.yaml: directories, cases, counts, includes.
+
+use super::names::{count_numbered, is_case, numbered_name, valid_name};
+use super::{GenError, GenPlan, Yaml};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// The settings a directory passes down.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Inherited {
+    pub(super) solution: Option<PathBuf>,
+    /// No `solution` key on the way here.
+    pub(super) default_solution: bool,
+    pub(super) random_salt: String,
+    pub(super) retries: u32,
+}
+
+/// What a yaml key names, for `include:`.
+#[derive(Clone, Debug)]
+pub(super) enum Known {
+    Case(PathBuf),
+    Directory(PathBuf),
+}
+
+pub(super) struct Parser<'a> {
+    pub(super) file: &'a Path,
+    pub(super) text: Option<&'a str>,
+    pub(super) plan: GenPlan,
+    /// Numbered cases so far, and how many there are in all.
+    pub(super) numbered: usize,
+    pub(super) numbered_total: usize,
+    /// Every key seen so far → what it named.
+    pub(super) keys: HashMap<String, Vec<Known>>,
+    /// Every case path (made or included).
+    pub(super) paths: HashSet<PathBuf>,
+}
+
+const ROOT_ORDER: [&str; 6] = [
+    "sample",
+    "secret",
+    "invalid_output",
+    "invalid_answer",
+    "invalid_input",
+    "valid_output",
+];
+
+pub(super) fn parse(
+    root: &Path,
+    generators_dir: &Path,
+    file: &Path,
+    text: Option<&str>,
+    yaml: &Yaml,
+) -> Result<GenPlan, GenError> {
+    let mut p = Parser {
+        file,
+        text,
+        plan: GenPlan {
+            root: root.to_path_buf(),
+            generators_dir: generators_dir.to_path_buf(),
+            ..GenPlan::default()
+        },
+        numbered: 0,
+        numbered_total: 0,
+        keys: HashMap::new(),
+        paths: HashSet::new(),
+    };
+    let map = match yaml {
+        Yaml::Null => return Ok(p.plan),
+        Yaml::Mapping(m) => m,
+        _ => {
+            return Err(p.err(
+                "",
+                None,
+                "the file must be a map (solution, generators, data, …)",
+            ));
+        }
+    };
+    for (key, value) in map {
+        match key.as_str().unwrap_or("") {
+            "generators" => p.generators(value)?,
+            "version" => {}
+            old @ ("parallel" | "gitignore_generated" | "visualizer") => p
+                .plan
+                .warnings
+                .push(p.message(old, &format!("{old}: a deprecated key, ignored"))),
+            _ => {}
+        }
+    }
+    p.numbered_total = count_numbered(map.get("data"));
+    let top = Inherited {
+        retries: 1,
+        default_solution: true,
+        ..Inherited::default()
+    };
+    p.directory(Path::new(""), map, &top)?;
+    Ok(p.plan)
+}
+impl Parser<'_> {
+    /// The line of the first `key:` in the file (a hint for messages).
+    pub(super) fn line_of(&self, key: &str) -> Option<usize> {
+        let text = self.text?;
+        text.lines()
+            .position(|line| {
+                let t = line.trim_start();
+                let t = t.strip_prefix("- ").unwrap_or(t).trim_start();
+                [
+                    format!("{key}:"),
+                    format!("'{key}':"),
+                    format!("\"{key}\":"),
+                ]
+                .iter()
+                .any(|k| t.starts_with(k.as_str()))
+            })
+            .map(|i| i + 1)
+    }
+
+    pub(super) fn err(&self, at: &str, line_key: Option<&str>, what: &str) -> GenError {
+        GenError {
+            file: self.file.to_path_buf(),
+            line: line_key.and_then(|k| self.line_of(k)),
+            at: (!at.is_empty()).then(|| at.to_string()),
+            message: what.to_string(),
+        }
+    }
+
+    /// A warning's text: the file, the line of `key`, what.
+    pub(super) fn message(&self, key: &str, what: &str) -> String {
+        self.err("", Some(key), what).to_string()
+    }
+
+    fn solution(&self, value: &Yaml, at: &str) -> Result<Option<PathBuf>, GenError> {
+        match value {
+            Yaml::Null => Ok(None),
+            Yaml::String(s) => {
+                let s = s.trim();
+                let Some(rel) = s.strip_prefix('/') else {
+                    return Err(self.err(
+                        at,
+                        Some("solution"),
+                        &format!(
+                            "solution {s:?}: must be a path from the problem root, starting with /"
+                        ),
+                    ));
+                };
+                Ok(Some(PathBuf::from(
+                    rel.split_whitespace().next().unwrap_or(rel),
+                )))
+            }
+            _ => Err(self.err(at, Some("solution"), "solution: expected a path")),
+        }
+    }
+
+    /// The keys every directory and case pass down.
+    pub(super) fn inherit(
+        &self,
+        key: &str,
+        value: &Yaml,
+        at: &str,
+        into: &mut Inherited,
+    ) -> Result<bool, GenError> {
+        match key {
+            "solution" => {
+                into.solution = self.solution(value, at)?;
+                into.default_solution = false;
+            }
+            "random_salt" => {
+                into.random_salt = match value {
+                    Yaml::Null => String::new(),
+                    Yaml::String(s) => s.clone(),
+                    _ => return Err(self.err(at, Some(key), "random_salt: expected text")),
+                }
+            }
+            "retries" => {
+                into.retries = match value {
+                    Yaml::Null => 1,
+                    v => v
+                        .as_u64()
+                        .map(|n| n.max(1) as u32)
+                        .ok_or_else(|| self.err(at, Some(key), "retries: expected a number"))?,
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn generators(&mut self, value: &Yaml) -> Result<(), GenError> {
+        let Yaml::Mapping(map) = value else {
+            return Err(self.err(
+                "",
+                Some("generators"),
+                "generators: expected a map from names to their files",
+            ));
+        };
+        for (name, files) in map {
+            let name = name.as_str().unwrap_or("").to_string();
+            let bad = |what: &str| self.err("", Some(&name), &format!("generators.{name}: {what}"));
+            if name.is_empty() || name.starts_with('/') || !valid_name(&name) {
+                return Err(bad("not a valid generator name"));
+            }
+            let Yaml::Sequence(list) = files else {
+                return Err(bad("expected a list of files"));
+            };
+            if list.is_empty() {
+                return Err(bad("no files"));
+            }
+            let files = list
+                .iter()
+                .map(|f| f.as_str().map(|f| self.plan.generators_dir.join(f)))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| bad("files are strings"))?;
+            let program = self.plan.generators_dir.join(&name);
+            self.plan.generators.insert(program, files);
+        }
+        Ok(())
+    }
+
+    /// A directory: its keys, its children, then its includes.
+    fn directory(
+        &mut self,
+        dir: &Path,
+        map: &serde_norway::Mapping,
+        parent: &Inherited,
+    ) -> Result<(), GenError> {
+        let at = dir.display().to_string();
+        let root = dir.as_os_str().is_empty();
+        let mut inherited = parent.clone();
+        for (key, v) in map {
+            let key = key.as_str().unwrap_or("");
+            if self.inherit(key, v, &at, &mut inherited)? {
+                continue;
+            }
+            match key {
+                "testdata.yaml" | "test_group.yaml" => match v {
+                    Yaml::Mapping(m) if !m.is_empty() => {
+                        let text = serde_norway::to_string(v).unwrap_or_default();
+                        self.plan.group_files.push((dir.join(key), text));
+                    }
+                    Yaml::Mapping(_) | Yaml::Null => {}
+                    _ => return Err(self.err(&at, Some(key), &format!("{key}: expected a map"))),
+                },
+                "data" | "type" | "include" => {}
+                "generators" | "version" | "parallel" | "gitignore_generated" | "visualizer"
+                    if root => {}
+                other => {
+                    return Err(self.err(
+                        &at,
+                        Some(other),
+                        &format!(
+                            "unknown directory key {other:?} (expected data, include, test_group.yaml, solution, random_salt, retries)"
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(data) = map.get("data") {
+            self.children(dir, data, &inherited)?;
+        }
+        if let Some(include) = map.get("include") {
+            self.includes(dir, include)?;
+        }
+        Ok(())
+    }
+
+    /// The children of a directory's `data` (a map, or a numbered list).
+    fn children(&mut self, dir: &Path, data: &Yaml, inherited: &Inherited) -> Result<(), GenError> {
+        let at = dir.display().to_string();
+        let at_root = dir.as_os_str().is_empty();
+        let (items, numbered): (Vec<&Yaml>, bool) = match data {
+            Yaml::Null => return Ok(()),
+            Yaml::Sequence(list) => (list.iter().collect(), true),
+            Yaml::Mapping(_) => (vec![data], false),
+            _ => return Err(self.err(&at, Some("data"), "data: expected a map or a list")),
+        };
+        let groups_here = items
+            .iter()
+            .filter_map(|i| i.as_mapping())
+            .flat_map(|m| m.values())
+            .filter(|v| !is_case(v))
+            .count();
+        let mut group_number = 0;
+        for item in items {
+            let Yaml::Mapping(map) = item else {
+                return Err(self.err(&at, Some("data"), "data: list items are maps"));
+            };
+            if numbered && map.len() != 1 {
+                return Err(self.err(
+                    &at,
+                    Some("data"),
+                    "a list item must hold exactly one named case or group (indent its keys one more level)",
+                ));
+            }
+            let mut keys: Vec<(&str, &Yaml)> = map
+                .iter()
+                .map(|(k, v)| (k.as_str().unwrap_or(""), v))
+                .collect();
+            if at_root {
+                keys.sort_by_key(|(k, _)| {
+                    (
+                        ROOT_ORDER.iter().position(|o| o == k).unwrap_or(999),
+                        k.to_string(),
+                    )
+                });
+            } else {
+                keys.sort_by_key(|(k, _)| k.to_string());
+            }
+            for (key, value) in keys {
+                if !numbered && key.is_empty() {
+                    return Err(self.err(
+                        &at,
+                        None,
+                        "a case or group of a map needs a name (only list items may have an empty key)",
+                    ));
+                }
+                if is_case(value) {
+                    if at_root {
+                        return Err(self.err(key, Some(key), "a case must be inside a directory"));
+                    }
+                    self.case(dir, key, value, inherited, numbered)?;
+                } else {
+                    let name = if numbered {
+                        group_number += 1;
+                        numbered_name(key, group_number, groups_here)
+                    } else {
+                        key.to_string()
+                    };
+                    let path = dir.join(&name);
+                    let Yaml::Mapping(map) = value else {
+                        return Err(self.err(
+                            &path.display().to_string(),
+                            Some(key),
+                            "expected a case or a directory",
+                        ));
+                    };
+                    if !valid_name(&name) {
+                        return Err(self.err(
+                            &at,
+                            Some(key),
+                            &format!("{name:?}: not a valid name"),
+                        ));
+                    }
+                    self.remember(key, Known::Directory(path.clone()));
+                    self.directory(&path, map, inherited)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn remember(&mut self, key: &str, known: Known) {
+        self.keys.entry(key.to_string()).or_default().push(known);
+    }
+}
