@@ -69,6 +69,26 @@ pub fn distance(books: &[u8]) -> u8 {
     FIVE_OR_MORE
 }
 
+/// The shelf with blocks `p[i..j]` and `p[j..k]` swapped (1 ≤ i < j < k ≤
+/// 16): the books `p[1..17]` as one 128-bit number, the segment rotated by
+/// shifts. (A slice rotation and back, as before, spent about a tenth of
+/// the search in `memmove`.)
+#[inline]
+fn swapped(p: &Framed, i: usize, j: usize, k: usize) -> Framed {
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&p[1..]);
+    let x = u128::from_le_bytes(bytes);
+    let (at, len, by) = (8 * (i - 1), 8 * (k - i), 8 * (j - i));
+    // len ≤ 8 × 15 bits, so the shift stays below 128.
+    let mask = (1u128 << len) - 1;
+    let segment = x >> at & mask;
+    let rotated = (segment >> by | segment << (len - by)) & mask;
+    let y = (x & !(mask << at)) | rotated << at;
+    let mut child = *p;
+    child[1..].copy_from_slice(&y.to_le_bytes());
+    child
+}
+
 /// Whether the framed shelf (with `wrong` wrong pairs) sorts in `depth` moves.
 fn sorts_within(p: &mut Framed, n: usize, wrong: u32, depth: u32) -> bool {
     if wrong == 0 {
@@ -99,10 +119,7 @@ fn sorts_within(p: &mut Framed, n: usize, wrong: u32, depth: u32) -> bool {
                 if child > budget {
                     continue;
                 }
-                p[i..k].rotate_left(j - i);
-                let found = sorts_within(p, n, child, depth - 1);
-                p[i..k].rotate_right(j - i);
-                if found {
+                if sorts_within(&mut swapped(p, i, j, k), n, child, depth - 1) {
                     return true;
                 }
             }
