@@ -13,6 +13,7 @@
 
 mod generate;
 mod input;
+mod meet;
 mod search;
 #[cfg(test)]
 mod tests;
@@ -61,6 +62,11 @@ impl Puzzle for Booksort {
             ).into()));
         }
         let shelves = input::read(input)?;
+        let distance = if shelves.len() >= meet::MANY {
+            meet::distance
+        } else {
+            distance
+        };
         Ok(super::solve_in_parallel(
             &shelves,
             2,

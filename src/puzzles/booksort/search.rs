@@ -24,14 +24,14 @@ const LIMIT: u32 = 4;
 pub const MAX_BOOKS: usize = 15;
 
 /// The framed shelf: `p[0] = 0`, the books in `p[1..=n]`, `p[n + 1] = n + 1`.
-type Framed = [u8; MAX_BOOKS + 2];
+pub(super) type Framed = [u8; MAX_BOOKS + 2];
 
 #[inline]
-fn good(a: u8, b: u8) -> u32 {
+pub(super) fn good(a: u8, b: u8) -> u32 {
     u32::from(b == a.wrapping_add(1))
 }
 
-fn frame(books: &[u8]) -> Framed {
+pub(super) fn frame(books: &[u8]) -> Framed {
     let n = books.len().min(MAX_BOOKS);
     let mut p = [0u8; MAX_BOOKS + 2];
     p[1..=n].copy_from_slice(&books[..n]);
@@ -74,7 +74,7 @@ pub fn distance(books: &[u8]) -> u8 {
 /// shifts. (A slice rotation and back, as before, spent about a tenth of
 /// the search in `memmove`.)
 #[inline]
-fn swapped(p: &Framed, i: usize, j: usize, k: usize) -> Framed {
+pub(super) fn swapped(p: &Framed, i: usize, j: usize, k: usize) -> Framed {
     let mut bytes = [0u8; 16];
     bytes.copy_from_slice(&p[1..]);
     let x = u128::from_le_bytes(bytes);
@@ -90,7 +90,7 @@ fn swapped(p: &Framed, i: usize, j: usize, k: usize) -> Framed {
 }
 
 /// Whether the framed shelf (with `wrong` wrong pairs) sorts in `depth` moves.
-fn sorts_within(p: &mut Framed, n: usize, wrong: u32, depth: u32) -> bool {
+pub(super) fn sorts_within(p: &mut Framed, n: usize, wrong: u32, depth: u32) -> bool {
     if wrong == 0 {
         return true;
     }
