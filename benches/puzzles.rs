@@ -3,7 +3,7 @@
 //!
 //! Run: `cargo bench --bench puzzles` (a few minutes on two cores; the
 //! classic booksort search is the slow part). Numbers and ratios are kept in
-//! BENCHMARKS-puzzles.md.
+//! BENCHMARKS.md.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use judge::puzzles::{self, GenSpec, GeneratedCase, SolveOptions, booksort};

@@ -17,8 +17,47 @@ use crate::puzzles::reader::{self, FormatError, Line, Pos, Token, Tokens};
 /// any real file (no storage is reserved from it).
 const MAX_CASES: u64 = 1_000_000_000;
 
-/// A shelf: the books from left to right.
-pub type Shelf = Vec<u8>;
+/// A shelf: the books from left to right, held in place (a file of many
+/// cases is read without an allocation per case). Derefs to the books.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Shelf {
+    len: u8,
+    books: [u8; MAX_BOOKS],
+}
+
+impl Shelf {
+    /// A shelf of at most [`MAX_BOOKS`] books (any more are cut off).
+    pub fn new(books: &[u8]) -> Shelf {
+        let mut shelf = Shelf {
+            len: 0,
+            books: [0; MAX_BOOKS],
+        };
+        for &book in books.iter().take(MAX_BOOKS) {
+            shelf.push(book);
+        }
+        shelf
+    }
+
+    fn push(&mut self, book: u8) {
+        if let Some(slot) = self.books.get_mut(usize::from(self.len)) {
+            *slot = book;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for Shelf {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.books[..usize::from(self.len)]
+    }
+}
+
+impl std::fmt::Debug for Shelf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
 
 fn parse_n(token: &Token<'_>) -> Result<usize, FormatError> {
     Ok(token.parse_in(1, MAX_BOOKS as u64, "the number of books n")? as usize)
@@ -42,7 +81,7 @@ impl ShelfCheck {
     fn new(n: usize) -> Self {
         ShelfCheck {
             n,
-            books: Vec::with_capacity(n),
+            books: Shelf::new(&[]),
             seen: [None; MAX_BOOKS + 1],
             repeat: None,
         }

@@ -24,14 +24,14 @@ const LIMIT: u32 = 4;
 pub const MAX_BOOKS: usize = 15;
 
 /// The framed shelf: `p[0] = 0`, the books in `p[1..=n]`, `p[n + 1] = n + 1`.
-type Framed = [u8; MAX_BOOKS + 2];
+pub(super) type Framed = [u8; MAX_BOOKS + 2];
 
 #[inline]
-fn good(a: u8, b: u8) -> u32 {
+pub(super) fn good(a: u8, b: u8) -> u32 {
     u32::from(b == a.wrapping_add(1))
 }
 
-fn frame(books: &[u8]) -> Framed {
+pub(super) fn frame(books: &[u8]) -> Framed {
     let n = books.len().min(MAX_BOOKS);
     let mut p = [0u8; MAX_BOOKS + 2];
     p[1..=n].copy_from_slice(&books[..n]);
@@ -69,8 +69,28 @@ pub fn distance(books: &[u8]) -> u8 {
     FIVE_OR_MORE
 }
 
+/// The shelf with blocks `p[i..j]` and `p[j..k]` swapped (1 ≤ i < j < k ≤
+/// 16): the books `p[1..17]` as one 128-bit number, the segment rotated by
+/// shifts. (A slice rotation and back, as before, spent about a tenth of
+/// the search in `memmove`.)
+#[inline]
+pub(super) fn swapped(p: &Framed, i: usize, j: usize, k: usize) -> Framed {
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&p[1..]);
+    let x = u128::from_le_bytes(bytes);
+    let (at, len, by) = (8 * (i - 1), 8 * (k - i), 8 * (j - i));
+    // len ≤ 8 × 15 bits, so the shift stays below 128.
+    let mask = (1u128 << len) - 1;
+    let segment = x >> at & mask;
+    let rotated = (segment >> by | segment << (len - by)) & mask;
+    let y = (x & !(mask << at)) | rotated << at;
+    let mut child = *p;
+    child[1..].copy_from_slice(&y.to_le_bytes());
+    child
+}
+
 /// Whether the framed shelf (with `wrong` wrong pairs) sorts in `depth` moves.
-fn sorts_within(p: &mut Framed, n: usize, wrong: u32, depth: u32) -> bool {
+pub(super) fn sorts_within(p: &mut Framed, n: usize, wrong: u32, depth: u32) -> bool {
     if wrong == 0 {
         return true;
     }
@@ -99,10 +119,7 @@ fn sorts_within(p: &mut Framed, n: usize, wrong: u32, depth: u32) -> bool {
                 if child > budget {
                     continue;
                 }
-                p[i..k].rotate_left(j - i);
-                let found = sorts_within(p, n, child, depth - 1);
-                p[i..k].rotate_right(j - i);
-                if found {
+                if sorts_within(&mut swapped(p, i, j, k), n, child, depth - 1) {
                     return true;
                 }
             }

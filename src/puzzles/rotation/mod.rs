@@ -73,14 +73,17 @@ impl Puzzle for Rotation {
             None => Heuristic::Pdb,
             Some(name) => Heuristic::parse(name).map_err(|e| SolveError::Option(e.into()))?,
         };
+        if heuristic == Heuristic::Centre {
+            let boards = input::read_boards(input)?;
+            return Ok(super::solve_in_parallel(&boards, 16, |board, out| {
+                solve_board(board, heuristic).write_to(out)
+            }));
+        }
         // The table is built on one core while the input is read on another.
-        let (boards, _) = rayon::join(
-            || input::read_boards(input),
-            || matches!(heuristic, Heuristic::Pdb).then(pdb::pdb),
-        );
+        let (boards, table) = rayon::join(|| input::read_masks(input), pdb::pdb);
         let boards = boards?;
-        Ok(super::solve_in_parallel(&boards, 36, |board, out| {
-            solve_board(board, heuristic).write_to(out)
+        Ok(super::solve_in_parallel(&boards, 16, |masks, out| {
+            search::write_table_solution(table, masks, out)
         }))
     }
 

@@ -99,9 +99,13 @@ pub fn next_combination(mask: u32) -> Option<u32> {
     Some(ripple | (((mask ^ ripple) >> 2) / low))
 }
 
-/// The table: distance of every placement, indexed by rank.
+/// The table: distance of every placement, indexed by rank, and the moves
+/// that bring each placement one step closer.
 pub struct Pdb {
     dist: Box<[u8]>,
+    /// Bit `m` of `down[r]`: move `m` takes placement `r` one step closer to
+    /// the centre (its distance drops by one). Filled by the same search.
+    down: Box<[u8]>,
 }
 
 impl Pdb {
@@ -147,26 +151,53 @@ impl Pdb {
     /// greedy descent: the first move A..H after which the exact distance
     /// drops by one is the first letter of the smallest optimal string.
     pub fn lexmin_moves(&self, masks: &Masks) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.descend(masks, |m| moves.push(m));
+        moves
+    }
+
+    /// The greedy descent of [`Pdb::lexmin_moves`], each move handed to
+    /// `visit` as it is chosen (nothing allocated); returns the digit (1..=3)
+    /// that fills the centre at the end.
+    ///
+    /// A move changes a placement's distance by at most one, so only a digit
+    /// at the board's distance can lead the descent, and one that fails to
+    /// drop with a move never catches up: only those "live" digits are
+    /// followed. The first move of the smallest string is the lowest move in
+    /// the union of the live digits' `down` sets; a distance table is exact,
+    /// so every placement not in the centre has one.
+    #[inline]
+    pub fn descend(&self, masks: &Masks, mut visit: impl FnMut(Move)) -> u8 {
         let mut masks = *masks;
-        let mut dist = masks.map(|m| self.distance(m));
+        let mut ranks = masks.map(rank);
+        let dist = ranks.map(|r| self.dist[r]);
         let mut left = dist[0].min(dist[1]).min(dist[2]);
-        let mut moves = Vec::with_capacity(usize::from(left));
+        let mut live: u8 = (0..3)
+            .filter(|&d| dist[d] == left)
+            .fold(0, |l, d| l | 1 << d);
         while left > 0 {
-            // A move changes a placement's distance by at most one, so only
-            // a digit now at the board's distance can drop below it: the
-            // others are not looked up. A distance table is exact, so some
-            // move always drops one of them by one.
-            let Some(m) = Move::ALL.iter().copied().find(|&m| {
-                (0..3).any(|d| dist[d] == left && self.distance(move_mask(m, masks[d])) + 1 == left)
-            }) else {
+            let down = (0..3)
+                .filter(|d| live >> d & 1 == 1)
+                .fold(0u8, |down, d| down | self.down[ranks[d]]);
+            let Some(&m) = Move::ALL.get(down.trailing_zeros() as usize) else {
                 break;
             };
-            moves.push(m);
-            masks = masks.map(|x| move_mask(m, x));
-            dist = masks.map(|x| self.distance(x));
+            visit(m);
             left -= 1;
+            let mut still = 0u8;
+            for d in 0..3 {
+                if live >> d & 1 == 1 {
+                    masks[d] = move_mask(m, masks[d]);
+                    ranks[d] = rank(masks[d]);
+                    if self.dist[ranks[d]] == left {
+                        still |= 1 << d;
+                    }
+                }
+            }
+            live = still;
         }
-        moves
+        // The live digit now fills the centre (at most one can).
+        live.trailing_zeros() as u8 + 1
     }
 }
 
@@ -179,35 +210,47 @@ const UNSEEN: u8 = u8::MAX;
 /// with no ranking; each placement is ranked once, when its level is
 /// expanded, into the dense 735,471-byte table that lookups use. (A byte per
 /// mask, 16 MiB, measured about 1.5× slower; ranking every neighbour about
-/// 2× slower.)
+/// 2× slower.) A second bit set holds the levels already expanded: when a
+/// level is expanded, a neighbour in it is one step closer, so the same
+/// loop records each placement's `down` moves.
 pub fn build_pdb() -> Pdb {
-    let mut seen = vec![0u64; (1 << CELLS) / 64];
-    let mut mark = |mask: u32| {
-        let word = &mut seen[(mask >> 6) as usize];
-        let bit = 1u64 << (mask & 63);
-        let new = *word & bit == 0;
-        *word |= bit;
-        new
-    };
+    // Word 2i holds the "seen" bits of masks 64i..64i+63, word 2i+1 their
+    // "below" bits, so both tests of a neighbour touch one cache line.
+    let mut bits = vec![0u64; 2 * (1 << CELLS) / 64];
+    let at = |mask: u32| (2 * (mask >> 6) as usize, 1u64 << (mask & 63));
     let mut dist = vec![UNSEEN; PLACEMENTS].into_boxed_slice();
+    let mut down = vec![0u8; PLACEMENTS].into_boxed_slice();
     let mut frontier = vec![CENTRE_MASK];
-    mark(CENTRE_MASK);
+    let (w, b) = at(CENTRE_MASK);
+    bits[w] |= b;
+    let mut previous: Vec<u32> = Vec::new();
     let mut level = 0u8;
     while !frontier.is_empty() {
+        for &mask in &previous {
+            let (w, b) = at(mask);
+            bits[w + 1] |= b;
+        }
         let mut next = Vec::with_capacity(frontier.len() * 3);
         for &mask in &frontier {
-            dist[rank(mask)] = level;
+            let r = rank(mask);
+            dist[r] = level;
+            let mut closer = 0u8;
             for m in Move::ALL {
                 let to = move_mask(m, mask);
-                if mark(to) {
+                let (w, b) = at(to);
+                // Branch-free: whether a neighbour is closer is a coin toss.
+                closer |= u8::from(bits[w + 1] & b != 0) << m.index();
+                if bits[w] & b == 0 {
+                    bits[w] |= b;
                     next.push(to);
                 }
             }
+            down[r] = closer;
         }
-        frontier = next;
+        previous = std::mem::replace(&mut frontier, next);
         level += 1;
     }
-    Pdb { dist }
+    Pdb { dist, down }
 }
 
 /// The process-wide table, built on first use.
@@ -243,6 +286,79 @@ mod tests {
         // A move changes one centre cell: 8 moves from the goal, each placing
         // one foreign cell in the centre, are 8 distinct placements at 1.
         assert_eq!(hist[1], 8);
+    }
+
+    #[test]
+    fn down_moves_are_exactly_the_moves_that_lower_the_distance() {
+        let pdb = pdb();
+        for (r, mask) in placements().enumerate() {
+            let d = pdb.distance_of_rank(r);
+            let expected = Move::ALL
+                .iter()
+                .filter(|&&m| pdb.distance(move_mask(m, mask)) + 1 == d)
+                .fold(0u8, |bits, m| bits | 1 << m.index());
+            assert_eq!(pdb.down[r], expected, "{mask:#x} at distance {d}");
+        }
+    }
+
+    /// The descent as first written: at each step try A..H on every digit
+    /// at the board's distance, then look all three distances up again.
+    fn descent_by_lookups(pdb: &Pdb, masks: &Masks) -> Vec<Move> {
+        let mut masks = *masks;
+        let mut dist = masks.map(|m| pdb.distance(m));
+        let mut left = dist[0].min(dist[1]).min(dist[2]);
+        let mut moves = Vec::new();
+        while left > 0 {
+            let m = Move::ALL
+                .iter()
+                .copied()
+                .find(|&m| {
+                    (0..3).any(|d| {
+                        dist[d] == left && pdb.distance(move_mask(m, masks[d])) + 1 == left
+                    })
+                })
+                .expect("an exact table always has a move down");
+            moves.push(m);
+            masks = masks.map(|x| move_mask(m, x));
+            dist = masks.map(|x| pdb.distance(x));
+            left -= 1;
+        }
+        moves
+    }
+
+    #[test]
+    fn descent_by_down_sets_equals_descent_by_lookups() {
+        use super::super::board::{Board, CENTRE};
+        use super::super::generate::{board_of_length, random_board};
+        use rand::SeedableRng;
+        let pdb = pdb();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(18);
+        let boards = (0..20_000)
+            .map(|_| random_board(&mut rng))
+            .chain((0..=13).flat_map(|len| {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(u64::from(len));
+                (0..200)
+                    .map(|_| board_of_length(pdb, &mut rng, len))
+                    .collect::<Vec<_>>()
+            }))
+            .collect::<Vec<Board>>();
+        for board in boards {
+            let masks = board.masks();
+            let mut moves = Vec::new();
+            let digit = pdb.descend(&masks, |m| moves.push(m));
+            assert_eq!(
+                moves,
+                descent_by_lookups(pdb, &masks),
+                "{}",
+                board.to_line()
+            );
+            let mut end = board;
+            for &m in &moves {
+                end.apply(m);
+            }
+            assert_eq!(end.centre_digit(), Some(digit), "{}", board.to_line());
+            assert!(CENTRE.iter().all(|&c| end.cells()[c] == digit));
+        }
     }
 
     #[test]

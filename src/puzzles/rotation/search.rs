@@ -114,13 +114,22 @@ pub fn solve_board(board: &Board, heuristic: Heuristic) -> Solution {
 /// The solution read off the table by greedy descent: the same answer as
 /// [`solve_board`], without a search (the checker's and generator's oracle).
 pub fn table_solution(table: &Pdb, board: &Board) -> Solution {
-    let masks = board.masks();
-    let moves = table.lexmin_moves(&masks);
-    let end = moves.iter().fold(masks, |acc, &m| move_masks(m, &acc));
-    Solution {
-        digit: uniform_digit(&end).unwrap_or(0),
-        moves,
+    let mut moves = Vec::new();
+    let digit = table.descend(&board.masks(), |m| moves.push(m));
+    Solution { moves, digit }
+}
+
+/// [`table_solution`]'s two output lines, each with its newline, appended
+/// to `out`: the reference solver's inner loop, which allocates nothing.
+pub fn write_table_solution(table: &Pdb, masks: &Masks, out: &mut Vec<u8>) {
+    let start = out.len();
+    let digit = table.descend(masks, |m| out.push(m.letter() as u8));
+    if out.len() == start {
+        out.extend_from_slice(b"No moves needed");
     }
+    out.push(b'\n');
+    out.push(b'0' + digit);
+    out.push(b'\n');
 }
 
 /// The classic bound: each move changes one centre cell.

@@ -76,7 +76,9 @@ pub fn distances_to(target: Grid) -> Box<[u8]> {
 
 /// The lexicographically smallest shortest sequence from `start` to the
 /// target of `dist`: at each step the first move (in [`MOVES`] order) after
-/// which the distance drops by one. `None` when `start` is unreached.
+/// which the distance drops by one. `None` when `start` is unreached. The
+/// per-case search as first written, kept as [`shortest_shared`]'s oracle.
+#[cfg(test)]
 pub fn smallest_shortest(start: Grid, dist: &[u8]) -> Option<Vec<Move>> {
     let mut left = *dist.get(usize::from(start))?;
     if left == UNREACHED {
@@ -93,6 +95,71 @@ pub fn smallest_shortest(start: Grid, dist: &[u8]) -> Option<Vec<Move>> {
         left -= 1;
     }
     Some(moves)
+}
+
+/// The smallest shortest sequence from `start` to `target` (both with 8
+/// white pieces; `None` otherwise), the same as [`smallest_shortest`] over
+/// [`distances_to`]`(target)`, read from tables shared by the whole
+/// process: one per symmetry class of targets (the 16 symmetries of
+/// [`transform`] keep every distance), built by one breadth-first search
+/// the first time a case of the class asks. `judge run` over many swap
+/// files, and its checker, then search once per class (at most 12,870 / 16
+/// plus the fixed boards, about 830) instead of once per case and again per
+/// check.
+///
+/// The descent tries the moves in [`MOVES`] order on the start board as
+/// given; only the look-ups happen in the class's frame (the board and each
+/// move mapped by the symmetry), so the answer is the one the per-case
+/// search gives.
+pub fn shortest_shared(start: Grid, target: Grid) -> Option<Vec<Move>> {
+    if start.count_ones() != 8 || target.count_ones() != 8 {
+        return None;
+    }
+    let (canonical, symmetry) = (0..16)
+        .map(|s| (transform(target, s), s))
+        .min()
+        .unwrap_or((target, 0));
+    let index = board_index();
+    let table = class_table(canonical, index);
+    let dist = |board: Grid| table[usize::from(index[usize::from(board)])];
+    let map = &symmetries()[symmetry % 8];
+    let mapped = MOVES.map(|(a, b)| (map[usize::from(a)], map[usize::from(b)]));
+    let mut board = transform(start, symmetry);
+    let mut left = dist(board);
+    let mut moves = Vec::with_capacity(usize::from(left));
+    while left > 0 {
+        let i = (0..MOVES.len()).find(|&i| dist(apply(board, mapped[i])) == left - 1)?;
+        board = apply(board, mapped[i]);
+        moves.push(MOVES[i]);
+        left -= 1;
+    }
+    Some(moves)
+}
+
+/// The index (0..[`BOARDS`]) of each board with 8 white pieces, in
+/// increasing order; other entries are unused.
+fn board_index() -> &'static [u16] {
+    static INDEX: OnceLock<Box<[u16]>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index = vec![0u16; 1 << 16].into_boxed_slice();
+        for (i, board) in (0u16..).zip(all_boards()) {
+            index[usize::from(board)] = i;
+        }
+        index
+    })
+}
+
+/// The distances to a class's canonical target, by board index (12,870
+/// bytes), made on first use.
+fn class_table(canonical: Grid, index: &[u16]) -> &'static [u8] {
+    /// One slot per board index; only canonical targets' slots fill.
+    type Slots = Box<[OnceLock<Box<[u8]>>]>;
+    static TABLES: OnceLock<Slots> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| (0..BOARDS).map(|_| OnceLock::new()).collect());
+    tables[usize::from(index[usize::from(canonical)])].get_or_init(|| {
+        let dist = distances_to(canonical);
+        all_boards().map(|board| dist[usize::from(board)]).collect()
+    })
 }
 
 /// Every board with 8 white pieces, in increasing order.
@@ -191,6 +258,30 @@ mod tests {
         assert_eq!(texts[0], "1112");
         assert_eq!(texts[1], "1121");
         assert_eq!(texts[23], "4344");
+    }
+
+    #[test]
+    fn shared_tables_give_the_per_case_answer() {
+        use rand::{RngExt, SeedableRng};
+        let boards: Vec<Grid> = all_boards().collect();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(18);
+        let mut targets: Vec<Grid> = (0..60)
+            .map(|_| boards[rng.random_range(0..boards.len())])
+            .collect();
+        targets.extend([0x00ff, 0xff00, 0x5a5a, 0xa5a5, 0x0ff0, 0x3c3c]);
+        for target in targets {
+            let dist = distances_to(target);
+            for _ in 0..200 {
+                let start = boards[rng.random_range(0..boards.len())];
+                assert_eq!(
+                    shortest_shared(start, target),
+                    smallest_shortest(start, &dist),
+                    "{start:#06x} to {target:#06x}"
+                );
+            }
+            assert_eq!(shortest_shared(target, target), Some(Vec::new()));
+        }
+        assert_eq!(shortest_shared(0x00ff, 0x01ff), None);
     }
 
     #[test]
