@@ -396,7 +396,27 @@ pub fn load(root: &Path) -> Result<Package, String> {
     let answer_validators = program_dir(root, "answer_validators", &mut warnings)?;
     warnings.extend(unacted_folders(root));
     let groups = read_groups(root, version, &mut warnings)?;
-    let submission_rules = submission_rules(root, &mut warnings)?;
+    let mut submission_rules = submission_rules(root, &mut warnings)?;
+    if !scoring_type {
+        // A score is only for scoring problems (the format says so):
+        // named, not checked.
+        for rule in &mut submission_rules {
+            if rule.score.take().is_some() {
+                warnings.push(format!(
+                    "{}: {}: score: not acted on: the problem is pass-fail (problem.yaml has no type: scoring)",
+                    root.join("submissions/submissions.yaml").display(),
+                    rule.pattern
+                ));
+            }
+            for (group, _) in std::mem::take(&mut rule.group_scores) {
+                warnings.push(format!(
+                    "{}: {}: {group}: score: not acted on: the problem is pass-fail",
+                    root.join("submissions/submissions.yaml").display(),
+                    rule.pattern
+                ));
+            }
+        }
+    }
     let scoring = if scoring_type {
         Some(scoring::plan(root, version, &groups, &mut warnings)?)
     } else {

@@ -209,11 +209,15 @@ pub fn launch_pair(
             )
         });
         // When each side's output closed (at its exit, as a rule): the
-        // precise order, seen by the relays.
+        // precise order, seen by the relays, and causal — a side that ends
+        // because the other's output closed sees that close after it
+        // happened. The estimate from the run's wall time is biased early
+        // (it counts from before the spawn), so it decides only when the
+        // pipe closed well after the process ended (a descendant held it).
         let closed = |h: std::thread::ScopedJoinHandle<'_, Duration>| h.join().ok();
         let (sub_closed, val_closed) = (closed(from_sub), closed(from_val));
-        let sub_end = sub_closed.map_or(sub_end, |c| c.min(sub_end));
-        let val_end = val_closed.map_or(val_end, |c| c.min(val_end));
+        let sub_end = end_of(sub_closed, sub_end);
+        let val_end = end_of(val_closed, val_end);
         (sub, sub_end, val, val_end)
     });
     let first = if val_end < sub_end {
@@ -229,6 +233,19 @@ pub fn launch_pair(
         validator_ended: val_end,
         transcript: transcript.into_inner().unwrap_or_else(|e| e.into_inner()),
     })
+}
+
+/// How much later than its run's wall-time estimate a side's output may
+/// close and still count as its end.
+const HELD_OPEN: Duration = Duration::from_millis(50);
+
+/// A side's end: when its output closed, unless that was long after the
+/// process itself ended (then the estimate from its wall time).
+fn end_of(closed: Option<Duration>, estimate: Duration) -> Duration {
+    match closed {
+        Some(c) if c <= estimate.saturating_add(HELD_OPEN) => c,
+        Some(_) | None => estimate,
+    }
 }
 
 /// Copy `from` to `to` until end-of-file (the writer ended) or a failed
