@@ -454,28 +454,7 @@ pub struct StressArgs {
     pub limits: LimitArgs,
 }
 
-/// `12` or `10..13` (inclusive).
-pub fn parse_range(text: &str) -> Result<RangeInclusive<u32>, String> {
-    let number = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("{text:?}: expected a number or a range A..B"))
-    };
-    match text.split_once("..") {
-        Some((a, b)) => {
-            let b = b.strip_prefix('=').unwrap_or(b);
-            let (a, b) = (number(a)?, number(b)?);
-            if a > b {
-                return Err(format!("{text:?}: the range is empty ({a} > {b})"));
-            }
-            Ok(a..=b)
-        }
-        None => {
-            let n = number(text)?;
-            Ok(n..=n)
-        }
-    }
-}
+pub use crate::units::parse_range;
 
 #[cfg(test)]
 mod tests {

@@ -230,13 +230,8 @@ impl Graders {
     pub fn evaluate(&self, cases: &[CaseInput<'_>]) -> Scored {
         let mut walk = Walk {
             cases,
-            scored: Scored {
-                case_scores: vec![None; cases.len()],
-                ..Scored::default()
-            },
+            scored: Scored::new(cases.len(), "kattis grader", self.max_score()),
         };
-        walk.scored.report.model = "kattis grader".to_string();
-        walk.scored.report.max_score = self.max_score();
         if let Some(v) = cases
             .iter()
             .map(|c| c.verdict)

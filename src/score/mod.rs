@@ -145,6 +145,19 @@ pub struct Scored {
     pub not_judged: Vec<(usize, String)>,
 }
 
+impl Scored {
+    /// Nothing decided yet for `cases` cases, by `model`.
+    fn new(cases: usize, model: &str, max_score: Option<f64>) -> Scored {
+        let mut scored = Scored {
+            case_scores: vec![None; cases],
+            ..Scored::default()
+        };
+        scored.report.model = model.to_string();
+        scored.report.max_score = max_score;
+        scored
+    }
+}
+
 /// A program's score on a problem: the JSON report's `scores` entries.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct ScoreReport {

@@ -156,14 +156,9 @@ impl Subtasks {
     pub fn evaluate(&self, cases: &[CaseInput<'_>]) -> Scored {
         let mut walk = Walk {
             cases,
-            scored: Scored {
-                case_scores: vec![None; cases.len()],
-                ..Scored::default()
-            },
+            scored: Scored::new(cases.len(), "subtasks", self.total.max_score),
             passed: Vec::new(),
         };
-        walk.scored.report.model = "subtasks".to_string();
-        walk.scored.report.max_score = self.total.max_score;
         for pre in &self.prerequisites {
             let ok = walk
                 .members(pre)

@@ -45,6 +45,34 @@ pub enum UnitError {
     /// The value as a number, written as Rust writes it.
     #[error("a float tolerance must be a non-negative number, not {0}")]
     NegativeTolerance(String),
+    #[error("{0:?}: expected a number or a range A..B")]
+    NotARange(String),
+    #[error("{0:?}: the range is empty ({1} > {2})")]
+    EmptyRange(String, u32, u32),
+}
+
+/// `12`, `10..13` or `10..=13` (inclusive), as the generators' size flags
+/// and `judge gen` commands in a generators.yaml write them.
+pub fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, UnitError> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| UnitError::NotARange(text.to_string()))
+    };
+    match text.split_once("..") {
+        Some((a, b)) => {
+            let b = b.strip_prefix('=').unwrap_or(b);
+            let (a, b) = (number(a)?, number(b)?);
+            if a > b {
+                return Err(UnitError::EmptyRange(text.to_string(), a, b));
+            }
+            Ok(a..=b)
+        }
+        None => {
+            let n = number(text)?;
+            Ok(n..=n)
+        }
+    }
 }
 
 /// Split `12.5ms` into (`12.5`, `ms`).

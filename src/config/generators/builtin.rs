@@ -112,21 +112,7 @@ impl BuiltinGen {
     }
 }
 
-/// `N` or `A..B` (or `A..=B`).
+/// `N` or `A..B` (or `A..=B`), as the command line reads it.
 fn range(text: &str) -> Result<RangeInclusive<u32>, String> {
-    let number = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("{text:?}: expected a number or a range A..B"))
-    };
-    match text.split_once("..") {
-        Some((a, b)) => {
-            let (a, b) = (number(a)?, number(b.strip_prefix('=').unwrap_or(b))?);
-            if a > b {
-                return Err(format!("{text:?}: the range is empty ({a} > {b})"));
-            }
-            Ok(a..=b)
-        }
-        None => number(text).map(|n| n..=n),
-    }
+    crate::units::parse_range(text).map_err(|e| e.to_string())
 }
