@@ -55,7 +55,17 @@ impl Parser<'_> {
                 continue;
             }
             match k {
-                "generate" | "copy" | "count" | "type" | "match" => {}
+                "generate" | "copy" | "count" | "type" => {}
+                "match" => {
+                    // Not silently: BAPCtools checks the input against these
+                    // patterns; the judge does not (yet).
+                    self.plan.warnings.push(self.message(
+                        "match",
+                        &format!(
+                            "data/{at}: match: the input is not checked against these patterns"
+                        ),
+                    ));
+                }
                 "yaml" => {
                     let text = match v {
                         Yaml::Mapping(_) => serde_norway::to_string(v).unwrap_or_default(),
