@@ -331,19 +331,38 @@ pub fn telling_line(text: &[u8]) -> Option<String> {
     said(text)
 }
 
+/// An input (or answer) validator that gave no judgement: the setter's
+/// tool failed, never the data. The message names the validator.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ValidatorError {
+    /// It could not be run (no sandbox slot, interrupted, a launch error).
+    #[error("{what}: {message}")]
+    NotRun { what: String, message: String },
+    /// It ran and failed: a limit hit, a crash, an exit with no meaning.
+    #[error("{0}")]
+    Failed(String),
+}
+
 impl InputValidator {
     /// Run the validator on one input file. `Err`: the validator itself
     /// failed (timed out, ran out of memory, answered an exit code testlib
     /// gives no meaning); a Kattis validator that ends with neither 42 nor
     /// 43 is [`Validity::Undefined`].
-    pub fn check(&self, context: ToolContext<'_>, input: &Path) -> Result<Validity, String> {
+    pub fn check(
+        &self,
+        context: ToolContext<'_>,
+        input: &Path,
+    ) -> Result<Validity, ValidatorError> {
         let what = format!("input validator {}", self.tool.display);
         let limits = tool_limits(self.time_limit);
         let args: Vec<OsString> = self.flags.iter().map(OsString::from).collect();
         let outcome = self
             .tool
             .run(context, &args, Some(input), &limits)
-            .map_err(|e| format!("{what}: {e}"))?;
+            .map_err(|e| ValidatorError::NotRun {
+                what: what.clone(),
+                message: e.to_string(),
+            })?;
         let message = |ended: &str| {
             telling_line(&outcome.stderr_tail)
                 .or_else(|| said(&outcome.stdout))
@@ -362,10 +381,13 @@ impl InputValidator {
             });
         }
         if let Some(failure) = tool_failure(&what, &outcome, &limits) {
-            return Err(failure);
+            return Err(ValidatorError::Failed(failure));
         }
         let Exit::Code(code) = outcome.exit else {
-            return Err(format!("{what}: {}", outcome.exit.describe()));
+            return Err(ValidatorError::Failed(format!(
+                "{what}: {}",
+                outcome.exit.describe()
+            )));
         };
         let ended = format!("exit code {code}");
         match (self.protocol, code) {

@@ -66,7 +66,7 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
         slot,
     };
     for v in validators {
-        match v.check(context, &input)? {
+        match v.check(context, &input).map_err(|e| e.to_string())? {
             Validity::Valid => {}
             Validity::Invalid(m) | Validity::Undefined { message: m, .. } => {
                 return Err(format!(
@@ -84,7 +84,7 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
     for v in &ctx.problem.answer_validators {
         let mut v = v.clone();
         v.flags.insert(0, input.to_string_lossy().into_owned());
-        match v.check(context, &answer_path)? {
+        match v.check(context, &answer_path).map_err(|e| e.to_string())? {
             Validity::Valid => {}
             Validity::Invalid(m) | Validity::Undefined { message: m, .. } => {
                 return Err(format!("answer rejected by {}: {m}", v.tool.display));

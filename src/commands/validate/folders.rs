@@ -76,7 +76,7 @@ fn check_answer(
     v.flags = std::iter::once(input.to_string_lossy().into_owned())
         .chain(v.flags)
         .collect();
-    v.check(context, answer)
+    v.check(context, answer).map_err(|e| e.to_string())
 }
 
 fn answers_accepted(
