@@ -36,6 +36,12 @@ pub(super) struct Finding {
     pub(super) answer: Option<Vec<u8>>,
 }
 
+/// Write a round's file in the arena's directory.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    std::fs::write(path, bytes)
+        .map_err(|e| Failure::Internal(format!("{}: cannot write: {e}", path.display())))
+}
+
 /// On a scoring problem an accepted case is still a disagreement when the
 /// checker gave it less than full credit (a fraction below 1), or fewer
 /// points than the reference earned on it (when the reference was judged).
@@ -97,16 +103,12 @@ impl Arena<'_> {
         self.runs.set(self.runs.get() + 1);
         let input_path = self.dir.join("case.in");
         let answer_path = self.dir.join("case.ans");
-        let write = |path: &Path, bytes: &[u8]| {
-            std::fs::write(path, bytes)
-                .map_err(|e| Failure::Internal(format!("{}: cannot write: {e}", path.display())))
-        };
         match candidate {
             Candidate::Cases(cases) => {
                 let p = puzzle.ok_or_else(|| Failure::Internal("no puzzle".into()))?;
                 let (input, answer) = p.assemble(cases);
-                write(&input_path, &input)?;
-                write(&answer_path, &answer)?;
+                write_file(&input_path, &input)?;
+                write_file(&answer_path, &answer)?;
                 let mine = self.run(&self.submission, &input_path, Some(&answer_path))?;
                 let theirs = match &self.against {
                     Some(a) => Some(self.run(a, &input_path, Some(&answer_path))?.verdict),
@@ -120,71 +122,84 @@ impl Arena<'_> {
                 }))
             }
             Candidate::Input(input) if self.interactive() => {
-                // The validator judges each program: the reference (if
-                // any) must pass, the submission disagrees when it fails.
-                write(&input_path, input)?;
-                let mut theirs_partial = None;
-                if let Some(against) = &self.against {
-                    let theirs = self.run(against, &input_path, None)?;
-                    theirs_partial = theirs.partial;
-                    if !theirs.verdict.is_accepted() {
-                        return Err(Failure::Internal(format!(
-                            "the reference {} failed on a generated input ({}): {}; it is kept in {}",
-                            against.label,
-                            theirs.verdict.code(),
-                            theirs.message,
-                            input_path.display()
-                        )));
-                    }
-                }
-                let mine = self.run(&self.submission, &input_path, None)?;
-                Ok(
-                    (!mine.verdict.is_accepted() || short_of(&mine, theirs_partial)).then_some(
-                        Finding {
-                            submission: mine,
-                            against: None,
-                            answer: None,
-                        },
-                    ),
-                )
+                write_file(&input_path, input)?;
+                self.interactive_round(&input_path)
             }
             Candidate::Input(input) => {
-                write(&input_path, input)?;
-                let against = self
-                    .against
-                    .as_ref()
-                    .ok_or_else(|| Failure::Internal("no reference".into()))?;
-                let outcome = against
-                    .runner
-                    .run(&RunRequest {
-                        input: &input_path,
-                        limits: &self.problem.limits,
-                        slot: 0,
-                    })
-                    .map_err(|e| match e {
-                        RunError::Interrupted => Failure::Interrupted,
-                        RunError::Internal(m) => Failure::Internal(m),
-                    })?;
-                if let Some(j) = check::classify_run(&outcome, &self.problem.limits) {
-                    return Err(Failure::Internal(format!(
-                        "the reference {} failed on a generated input ({}): {}; it is kept in {}",
-                        against.label,
-                        j.verdict.code(),
-                        j.message,
-                        input_path.display()
-                    )));
-                }
-                write(&answer_path, &outcome.stdout)?;
-                let mine = self.run(&self.submission, &input_path, Some(&answer_path))?;
-                Ok(
-                    (!mine.verdict.is_accepted() || short_of(&mine, None)).then_some(Finding {
-                        submission: mine,
-                        against: None,
-                        answer: Some(outcome.stdout),
-                    }),
-                )
+                write_file(&input_path, input)?;
+                self.generated_round(&input_path, &answer_path)
             }
         }
+    }
+
+    /// An interactive problem's round: the validator judges each program;
+    /// the reference (if any) must pass, the submission disagrees when it
+    /// fails or earns less.
+    fn interactive_round(&self, input_path: &Path) -> Result<Option<Finding>, Failure> {
+        let mut theirs_partial = None;
+        if let Some(against) = &self.against {
+            let theirs = self.run(against, input_path, None)?;
+            theirs_partial = theirs.partial;
+            if !theirs.verdict.is_accepted() {
+                return Err(Failure::Internal(format!(
+                    "the reference {} failed on a generated input ({}): {}; it is kept in {}",
+                    against.label,
+                    theirs.verdict.code(),
+                    theirs.message,
+                    input_path.display()
+                )));
+            }
+        }
+        let mine = self.run(&self.submission, input_path, None)?;
+        Ok(
+            (!mine.verdict.is_accepted() || short_of(&mine, theirs_partial)).then_some(Finding {
+                submission: mine,
+                against: None,
+                answer: None,
+            }),
+        )
+    }
+
+    /// A generator's round: the reference's output is the answer, the
+    /// submission is judged against it.
+    fn generated_round(
+        &self,
+        input_path: &Path,
+        answer_path: &Path,
+    ) -> Result<Option<Finding>, Failure> {
+        let against = self
+            .against
+            .as_ref()
+            .ok_or_else(|| Failure::Internal("no reference".into()))?;
+        let outcome = against
+            .runner
+            .run(&RunRequest {
+                input: input_path,
+                limits: &self.problem.limits,
+                slot: 0,
+            })
+            .map_err(|e| match e {
+                RunError::Interrupted => Failure::Interrupted,
+                RunError::Internal(m) => Failure::Internal(m),
+            })?;
+        if let Some(j) = check::classify_run(&outcome, &self.problem.limits) {
+            return Err(Failure::Internal(format!(
+                "the reference {} failed on a generated input ({}): {}; it is kept in {}",
+                against.label,
+                j.verdict.code(),
+                j.message,
+                input_path.display()
+            )));
+        }
+        write_file(answer_path, &outcome.stdout)?;
+        let mine = self.run(&self.submission, input_path, Some(answer_path))?;
+        Ok(
+            (!mine.verdict.is_accepted() || short_of(&mine, None)).then_some(Finding {
+                submission: mine,
+                against: None,
+                answer: Some(outcome.stdout),
+            }),
+        )
     }
 
     /// Judge one program on one case, as `judge run` would.

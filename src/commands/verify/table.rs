@@ -195,22 +195,7 @@ fn problem_rows(
         let o = &a.outcome;
         let name = format!("{}/{}", problem.name, s.rel);
         let reason = o.reason.as_deref().unwrap_or("");
-        let got = match o.status {
-            Status::NotRun | Status::Skipped => reason.to_string(),
-            _ => o
-                .got
-                .iter()
-                .map(|(v, n)| format!("{} {n}", v.code()))
-                .collect::<Vec<_>>()
-                .join(" "),
-        };
-        let got = match o.score {
-            Some(score) => format!(
-                "{got}, score {}",
-                crate::report::human::fraction(score, o.max_score)
-            ),
-            None => got,
-        };
+        let got = got_text(o, reason);
         let slow = a
             .slowest
             .as_ref()
@@ -236,6 +221,26 @@ fn problem_rows(
         }
     }
     let _ = writeln!(text);
+}
+
+/// The "got" column: verdict counts (and the score), or why it did not run.
+fn got_text(o: &crate::judge::SubmissionOutcome, reason: &str) -> String {
+    let got = match o.status {
+        Status::NotRun | Status::Skipped => reason.to_string(),
+        _ => o
+            .got
+            .iter()
+            .map(|(v, n)| format!("{} {n}", v.code()))
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    match o.score {
+        Some(score) => format!(
+            "{got}, score {}",
+            crate::report::human::fraction(score, o.max_score)
+        ),
+        None => got,
+    }
 }
 
 /// What a submission's status adds after the table.
