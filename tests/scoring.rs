@@ -355,6 +355,12 @@ fn four_shards_merge_to_the_score_of_one_run() {
     };
     let whole = judge(&["--report", "whole.json"]);
     assert_eq!(whole.code, 1, "{}\n{}", whole.stdout, whole.stderr);
+    // NDJSON: the finished event carries the scores.
+    let lines = judge(&["--format", "ndjson"]);
+    let last = lines.stdout.lines().last().unwrap_or_default();
+    let finished: serde_json::Value = serde_json::from_str(last).unwrap();
+    assert_eq!(finished["event"], "finished");
+    assert_eq!(finished["scores"][0]["score"], 30.0, "{last}");
     // The page: each group a row with its points beside its cases.
     let page = judge(&["--report", "whole.html"]);
     assert_eq!(page.code, 1);

@@ -82,13 +82,22 @@ fn event_value(event: &Event<'_>) -> serde_json::Value {
             }
             v
         }
-        Event::Finished(report) => json!({
-            "event": "finished",
-            "verdict": report.verdict,
-            "summary": report.summary,
-            "interrupted": report.interrupted,
-            "elapsed_ms": report.elapsed_ms,
-        }),
+        Event::Finished(report) => {
+            let mut v = json!({
+                "event": "finished",
+                "verdict": report.verdict,
+                "summary": report.summary,
+                "interrupted": report.interrupted,
+                "elapsed_ms": report.elapsed_ms,
+            });
+            // A scoring problem's scores: known only when every case is in.
+            if !report.scores.is_empty()
+                && let Some(o) = v.as_object_mut()
+            {
+                o.insert("scores".into(), json!(report.scores));
+            }
+            v
+        }
     }
 }
 
