@@ -28,7 +28,7 @@ pub mod regrade;
 mod scoring;
 pub mod verified;
 
-use scoring::{FAIL_FAST_GROUP, note_failure, score_cases, stopped_by_rules};
+use scoring::{Failures, left_for_the_score, score_cases};
 pub use scoring::{not_judged_by_rules, score_program};
 
 pub use verified::{Status, SubmissionOutcome, Verification};
@@ -238,7 +238,7 @@ impl Report {
             verdict: verdict::overall(
                 cases
                     .iter()
-                    .filter(|c| !not_judged_by_rules(c) && !c.message.starts_with(FAIL_FAST_GROUP))
+                    .filter(|c| !left_for_the_score(c))
                     .map(|c| c.verdict),
             )
             .unwrap_or(Verdict::Accepted),
@@ -312,7 +312,7 @@ pub fn run(
         .map_err(std::io::Error::other)?;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let failures = &std::sync::Mutex::new(Vec::<(usize, usize, String)>::new());
+    let failures = &Failures::default();
     let total = plan.jobs.len();
     let mut results: Vec<Option<CaseResult>> = vec![None; total];
     let mut report_error = None;
@@ -340,11 +340,11 @@ pub fn run(
                         break;
                     }
                     let slot = rayon::current_thread_index().unwrap_or(0);
-                    let result = match stopped_by_rules(plan, job, failures, options.fail_fast) {
+                    let result = match failures.stopping(plan, job, options.fail_fast) {
                         Some(why) => skipped(plan, job, &why),
                         None => run_job(plan, job, slot),
                     };
-                    note_failure(plan, job, &result, failures);
+                    failures.note(plan, job, &result);
                     // On a scoring problem --fail-fast works per group
                     // (`stopped_by_rules`): the other groups still score.
                     if options.fail_fast

@@ -17,8 +17,8 @@
 //! `requires` names earlier groups only, as CMS and Polygon order subtasks.
 
 use super::tools::OneOrMany;
-use crate::score::subtasks::{Select, glob_error};
-use crate::score::{Aggregation, ScoreRange, ScoringPlan, Subtask, Subtasks};
+use crate::score::subtasks::Select;
+use crate::score::{Aggregation, Globs, ScoreRange, ScoringPlan, Subtask, Subtasks};
 use serde::Deserialize;
 use std::ops::Range;
 use toml::Spanned;
@@ -69,6 +69,8 @@ pub(super) fn plan(
     }
     let mut subtasks: Vec<Subtask> = Vec::new();
     let mut total = 0.0;
+    // The total's cases: those of every group.
+    let mut all: Vec<String> = Vec::new();
     for (name, table) in groups {
         let t = table.get_ref();
         let points = *t.points.get_ref();
@@ -94,13 +96,8 @@ pub(super) fn plan(
             OneOrMany::One(s) => vec![s.clone()],
             OneOrMany::Many(v) => v.clone(),
         };
-        if let Some((glob, e)) = globs.iter().find_map(|g| glob_error(g).map(|e| (g, e))) {
-            return Err((
-                format!("{name}.cases"),
-                t.cases.span(),
-                format!("{glob:?} is not a glob: {e}"),
-            ));
-        }
+        all.extend(globs.iter().cloned());
+        let globs = Globs::new(globs).map_err(|e| (format!("{name}.cases"), t.cases.span(), e))?;
         let mut require_pass = Vec::new();
         for r in &t.requires {
             if !subtasks.iter().any(|s| &s.name == r.get_ref()) {
@@ -123,13 +120,7 @@ pub(super) fn plan(
             require_pass,
         });
     }
-    let all: Vec<String> = subtasks
-        .iter()
-        .flat_map(|s| match &s.select {
-            Select::Globs(g) => g.clone(),
-            Select::Under(p) => vec![format!("{p}**")],
-        })
-        .collect();
+    let all = Globs::new(all).map_err(|e| (String::new(), 0..0, e))?;
     Ok(Some(ScoringPlan::Subtasks(Subtasks {
         total: Subtask {
             name: "total".to_string(),

@@ -6,83 +6,122 @@
 use super::{CaseResult, Job, Plan, ProblemInfo};
 use crate::score::{CaseInput, ScoreReport, ScoringPlan};
 use crate::verdict::Verdict;
+use indexmap::IndexMap;
+use std::sync::Mutex;
 
 /// How a case `--fail-fast` left unrun in a scoring group starts.
-pub(super) const FAIL_FAST_GROUP: &str = "not run: --fail-fast stopped group";
+const FAIL_FAST_GROUP: &str = "not run: --fail-fast stopped group";
 
-/// A scoring problem's case that its rules will not judge, given the
-/// failures so far (`on_reject: break`, `require_pass`, and with
-/// `--fail-fast` a group whose score is decided): not launched. Grading
-/// marks the same cases whatever the timing, so skipping only saves time.
-pub(super) fn stopped_by_rules(
-    plan: &Plan,
-    job: &Job,
-    failures: &std::sync::Mutex<Vec<(usize, usize, String)>>,
-    fail_fast: bool,
-) -> Option<String> {
-    let scoring = plan.problems[job.problem].scoring.as_ref()?;
-    let failures = failures.lock().ok()?;
-    let mine = failures
-        .iter()
-        .filter(|(problem, program, _)| *problem == job.problem && *program == job.program);
-    for (_, _, failed) in mine {
-        if scoring.stopped_by(&job.case.name, failed) {
-            return Some(format!(
-                "not judged: {failed} failed before it (the problem's grading stops here)"
-            ));
-        }
-        if fail_fast && let Some(group) = scoring.fail_fast_group(&job.case.name, failed) {
-            return Some(format!(
-                "{FAIL_FAST_GROUP} {group} after {failed} failed (its score is decided)"
-            ));
-        }
-    }
-    None
+/// How a case the grading rules leave unjudged starts.
+const NOT_JUDGED: &str = "not judged";
+
+/// The failures a run has seen on scoring problems, one a scope
+/// (`ScoringPlan::failure_scope`): however many cases fail, the check
+/// before each launch looks at no more failures than there are groups.
+#[derive(Default)]
+pub(super) struct Failures(Mutex<Vec<Failure>>);
+
+struct Failure {
+    problem: usize,
+    program: usize,
+    scope: String,
+    order: String,
+    case: String,
 }
 
-/// Remember a scoring problem's failed case for `stopped_by_rules`.
-pub(super) fn note_failure(
-    plan: &Plan,
-    job: &Job,
-    result: &CaseResult,
-    failures: &std::sync::Mutex<Vec<(usize, usize, String)>>,
-) {
-    if plan.problems[job.problem].scoring.is_some()
-        && !result.verdict.is_accepted()
-        && result.verdict != Verdict::Skipped
-        && let Ok(mut failures) = failures.lock()
-    {
-        failures.push((job.problem, job.program, job.case.name.clone()));
+impl Failures {
+    /// Why `job` need not run, if a failure so far means its problem's
+    /// rules will not judge it (`on_reject: break`, `require_pass`) or,
+    /// with `--fail-fast`, its group's score is decided. Grading marks the
+    /// same cases whatever the timing, so skipping only saves time.
+    pub(super) fn stopping(&self, plan: &Plan, job: &Job, fail_fast: bool) -> Option<String> {
+        let scoring = plan.problems[job.problem].scoring.as_ref()?;
+        let failures = self.0.lock().ok()?;
+        let mine = failures
+            .iter()
+            .filter(|f| f.problem == job.problem && f.program == job.program);
+        for Failure { case: failed, .. } in mine {
+            if scoring.stopped_by(&job.case.name, failed) {
+                return Some(format!(
+                    "{NOT_JUDGED}: {failed} failed before it (the problem's grading stops here)"
+                ));
+            }
+            if fail_fast && let Some(group) = scoring.fail_fast_group(&job.case.name, failed) {
+                return Some(format!(
+                    "{FAIL_FAST_GROUP} {group} after {failed} failed (its score is decided)"
+                ));
+            }
+        }
+        None
+    }
+
+    /// Remember a scoring problem's failed case: the first of its scope,
+    /// or one that stops more than the one kept.
+    pub(super) fn note(&self, plan: &Plan, job: &Job, result: &CaseResult) {
+        let Some(scoring) = plan.problems[job.problem].scoring.as_ref() else {
+            return;
+        };
+        if result.verdict.is_accepted() || result.verdict == Verdict::Skipped {
+            return;
+        }
+        let (scope, order) = scoring.failure_scope(&job.case.name);
+        let Ok(mut failures) = self.0.lock() else {
+            return;
+        };
+        let kept = failures
+            .iter_mut()
+            .find(|f| f.problem == job.problem && f.program == job.program && f.scope == scope);
+        match kept {
+            Some(f) if order < f.order => {
+                f.order = order;
+                f.case = job.case.name.clone();
+            }
+            Some(_) => {}
+            None => failures.push(Failure {
+                problem: job.problem,
+                program: job.program,
+                scope,
+                order,
+                case: job.case.name.clone(),
+            }),
+        }
     }
 }
 
 /// Score each (problem, program) of `cases` whose problem has a plan; see
-/// `Report::scored`.
+/// `Report::scored`. One pass finds each pair's cases; nothing is copied.
 pub(super) fn score_cases(problems: &[ProblemInfo], cases: &mut [CaseResult]) -> Vec<ScoreReport> {
+    let mut pairs: IndexMap<(&str, Option<&str>), Vec<usize>> = IndexMap::new();
+    for (i, c) in cases.iter().enumerate() {
+        if problems
+            .iter()
+            .any(|p| p.name == c.problem && p.scoring.is_some())
+        {
+            pairs
+                .entry((c.problem.as_str(), c.program.as_deref()))
+                .or_default()
+                .push(i);
+        }
+    }
+    let pairs: Vec<(String, Option<String>, Vec<usize>)> = pairs
+        .into_iter()
+        .map(|((problem, program), positions)| {
+            (problem.to_string(), program.map(String::from), positions)
+        })
+        .collect();
     let mut reports = Vec::new();
-    for problem in problems {
-        let Some(plan) = &problem.scoring else {
+    for (problem, program, positions) in pairs {
+        let Some(plan) = problems
+            .iter()
+            .find(|p| p.name == problem)
+            .and_then(|p| p.scoring.as_ref())
+        else {
             continue;
         };
-        let mut programs: Vec<Option<String>> = Vec::new();
-        for c in cases.iter().filter(|c| c.problem == problem.name) {
-            if !programs.contains(&c.program) {
-                programs.push(c.program.clone());
-            }
-        }
-        for program in programs {
-            let positions: Vec<usize> = (0..cases.len())
-                .filter(|&i| cases[i].problem == problem.name && cases[i].program == program)
-                .collect();
-            let mut own: Vec<CaseResult> = positions.iter().map(|&i| cases[i].clone()).collect();
-            let mut report = score_program(plan, &mut own);
-            for (i, case) in positions.into_iter().zip(own) {
-                cases[i] = case;
-            }
-            report.problem = problem.name.clone();
-            report.program = program;
-            reports.push(report);
-        }
+        let mut report = score_positions(plan, cases, &positions);
+        report.problem = problem;
+        report.program = program;
+        reports.push(report);
     }
     reports
 }
@@ -91,20 +130,30 @@ pub(super) fn score_cases(problems: &[ProblemInfo], cases: &mut [CaseResult]) ->
 /// points, and the cases the rules leave unjudged marked SKIP with the
 /// reason. The report names neither problem nor program.
 pub fn score_program(plan: &ScoringPlan, cases: &mut [CaseResult]) -> ScoreReport {
-    let inputs: Vec<CaseInput<'_>> = cases
+    let all: Vec<usize> = (0..cases.len()).collect();
+    score_positions(plan, cases, &all)
+}
+
+/// Score the cases at `positions` of `cases`.
+fn score_positions(
+    plan: &ScoringPlan,
+    cases: &mut [CaseResult],
+    positions: &[usize],
+) -> ScoreReport {
+    let inputs: Vec<CaseInput<'_>> = positions
         .iter()
-        .map(|c| CaseInput {
-            name: &c.case,
-            verdict: c.verdict,
-            partial: c.partial,
+        .map(|&i| CaseInput {
+            name: &cases[i].case,
+            verdict: cases[i].verdict,
+            partial: cases[i].partial,
         })
         .collect();
     let scored = plan.evaluate(&inputs);
-    for (case, score) in cases.iter_mut().zip(&scored.case_scores) {
-        case.score = *score;
+    for (&i, score) in positions.iter().zip(&scored.case_scores) {
+        cases[i].score = *score;
     }
     for (k, why) in scored.not_judged {
-        let case = &mut cases[k];
+        let case = &mut cases[positions[k]];
         case.verdict = Verdict::Skipped;
         case.message = why;
         case.score = None;
@@ -115,5 +164,13 @@ pub fn score_program(plan: &ScoringPlan, cases: &mut [CaseResult]) -> ScoreRepor
 /// Whether a SKIP is the grading rules' (a group that stopped, a
 /// prerequisite not passed), not a case left unrun by an interrupt.
 pub fn not_judged_by_rules(case: &CaseResult) -> bool {
-    case.verdict == Verdict::Skipped && case.message.starts_with("not judged")
+    case.verdict == Verdict::Skipped && case.message.starts_with(NOT_JUDGED)
+}
+
+/// Whether a SKIP was decided by a scoring problem's rules or by
+/// `--fail-fast` in a group whose score was already decided: the failure
+/// that caused it makes the overall verdict, not the SKIP.
+pub(super) fn left_for_the_score(case: &CaseResult) -> bool {
+    not_judged_by_rules(case)
+        || (case.verdict == Verdict::Skipped && case.message.starts_with(FAIL_FAST_GROUP))
 }

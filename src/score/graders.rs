@@ -19,7 +19,7 @@
 //! A group with no item (an empty directory, or every case filtered out)
 //! is not an item of its parent.
 
-use super::{CaseInput, GroupScore, Partial, ScoreReport, Scored, exceeds, number};
+use super::{CaseInput, GroupScore, Partial, Scored, exceeds, number};
 use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 
@@ -173,6 +173,8 @@ fn case_key(name: &str) -> String {
 
 struct Walk<'a> {
     cases: &'a [CaseInput<'a>],
+    /// The positions of the cases directly in each directory, found once.
+    by_dir: std::collections::HashMap<&'a str, Vec<usize>>,
     scored: Scored,
 }
 
@@ -227,9 +229,27 @@ impl Graders {
         key > case_key(failed)
     }
 
+    /// What a failure of `failed` can stop (its directory) and how much of
+    /// it (its sort key: a smaller key stops more). See
+    /// `ScoringPlan::failure_scope`.
+    pub fn failure_scope(&self, failed: &str) -> (String, String) {
+        (parent(failed).to_string(), case_key(failed))
+    }
+
+    /// `--fail-fast`: the directory of `name` when `failed` is in it.
+    pub fn fail_fast_group(&self, name: &str, failed: &str) -> Option<String> {
+        let dir = parent(name);
+        (dir == parent(failed)).then(|| dir.to_string())
+    }
+
     pub fn evaluate(&self, cases: &[CaseInput<'_>]) -> Scored {
+        let mut by_dir: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+        for (i, case) in cases.iter().enumerate() {
+            by_dir.entry(parent(case.name)).or_default().push(i);
+        }
         let mut walk = Walk {
             cases,
+            by_dir,
             scored: Scored::new(cases.len(), "kattis grader", self.max_score()),
         };
         if let Some(v) = cases
@@ -257,10 +277,8 @@ impl Walk<'_> {
             .iter()
             .map(|g| (leaf(&g.name).to_string(), Item::Group(g)))
             .collect();
-        for (i, case) in self.cases.iter().enumerate() {
-            if parent(case.name) == group.name {
-                items.push((case_key(case.name), Item::Case(i)));
-            }
+        for &i in self.by_dir.get(group.name.as_str()).into_iter().flatten() {
+            items.push((case_key(self.cases[i].name), Item::Case(i)));
         }
         items.sort_by(|a, b| a.0.cmp(&b.0));
         items
@@ -268,10 +286,15 @@ impl Walk<'_> {
 
     /// Every case at or below `group` (positions).
     fn cases_in(&self, group: &GraderGroup) -> Vec<usize> {
-        let prefix = format!("{}/", group.name);
-        (0..self.cases.len())
-            .filter(|&i| group.name.is_empty() || self.cases[i].name.starts_with(&prefix))
-            .collect()
+        let mut positions: Vec<usize> = self
+            .by_dir
+            .get(group.name.as_str())
+            .cloned()
+            .unwrap_or_default();
+        for sub in &group.groups {
+            positions.extend(self.cases_in(sub));
+        }
+        positions
     }
 
     fn group(&mut self, group: &GraderGroup) -> Option<Res> {
@@ -423,13 +446,5 @@ impl Walk<'_> {
             ));
         }
         Res { verdict, score }
-    }
-}
-
-impl ScoreReport {
-    /// Whether the report says the submission got everything.
-    pub fn is_full(&self) -> bool {
-        self.max_score
-            .is_some_and(|max| !exceeds(max, self.score) && self.errors.is_empty())
     }
 }

@@ -33,7 +33,7 @@ pub mod graders;
 pub mod subtasks;
 
 pub use graders::{GraderGroup, GraderSettings, Graders, ScoreMode, VerdictMode};
-pub use subtasks::{Aggregation, Subtask, Subtasks};
+pub use subtasks::{Aggregation, Globs, Subtask, Subtasks};
 
 /// Partial credit a checker gave an accepted case.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
@@ -89,15 +89,20 @@ impl ScoringPlan {
     /// need not run. A `sum` group goes on: its other cases still score.
     pub fn fail_fast_group(&self, name: &str, failed: &str) -> Option<String> {
         match self {
-            ScoringPlan::Graders(_) => {
-                let dir = |n: &str| n.rsplit_once('/').map_or("", |(d, _)| d).to_string();
-                (dir(name) == dir(failed)).then(|| dir(name))
-            }
-            ScoringPlan::Subtasks(s) => {
-                let group = s.group_of(name)?;
-                (group.aggregation != Aggregation::Sum && group.select.matches(failed))
-                    .then(|| group.name.clone())
-            }
+            ScoringPlan::Graders(g) => g.fail_fast_group(name, failed),
+            ScoringPlan::Subtasks(s) => s.fail_fast_group(name, failed),
+        }
+    }
+
+    /// What a failure of `failed` can stop (`stopped_by`,
+    /// `fail_fast_group`) and how much of it, the smaller the more: two
+    /// failures of one scope stop the same cases, or the one with the
+    /// smaller order stops more. So the runner keeps one failure a scope,
+    /// not one a failed case, however many cases fail.
+    pub fn failure_scope(&self, failed: &str) -> (String, String) {
+        match self {
+            ScoringPlan::Graders(g) => g.failure_scope(failed),
+            ScoringPlan::Subtasks(s) => (s.failure_scope(failed), String::new()),
         }
     }
 
@@ -155,6 +160,15 @@ impl Scored {
         scored.report.model = model.to_string();
         scored.report.max_score = max_score;
         scored
+    }
+}
+
+impl ScoreReport {
+    /// Whether the submission got the whole maximum (and scoring had no
+    /// judge error).
+    pub fn is_full(&self) -> bool {
+        self.max_score
+            .is_some_and(|max| !exceeds(max, self.score) && self.errors.is_empty())
     }
 }
 

@@ -57,7 +57,64 @@ pub enum Select {
     /// Every case whose name starts with this (`secret/g1/`); empty: all.
     Under(String),
     /// Globs over case names (`*` within a directory, `**` across).
-    Globs(Vec<String>),
+    Globs(Globs),
+}
+
+/// Globs over case names, compiled once when made (a case is matched for
+/// every group, on every launch and in every report): `*` matches within
+/// one path component, `**` across components, `?` one character; a glob
+/// without `.in` also matches the name without its extension. Written and
+/// read as the list of patterns.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(try_from = "Vec<String>", into = "Vec<String>")]
+pub struct Globs {
+    patterns: Vec<String>,
+    set: globset::GlobSet,
+}
+
+impl Globs {
+    /// Compile `patterns`; the error names the first that is not a glob.
+    pub fn new(patterns: Vec<String>) -> Result<Globs, String> {
+        let mut set = globset::GlobSetBuilder::new();
+        for pattern in &patterns {
+            let glob = globset::GlobBuilder::new(pattern)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| format!("{pattern:?} is not a glob: {e}"))?;
+            set.add(glob);
+        }
+        let set = set.build().map_err(|e| e.to_string())?;
+        Ok(Globs { patterns, set })
+    }
+
+    pub fn patterns(&self) -> &[String] {
+        &self.patterns
+    }
+
+    fn is_match(&self, name: &str) -> bool {
+        let stem = name.strip_suffix(".in").unwrap_or(name);
+        self.set.is_match(name) || self.set.is_match(stem)
+    }
+}
+
+impl PartialEq for Globs {
+    fn eq(&self, other: &Globs) -> bool {
+        self.patterns == other.patterns
+    }
+}
+
+impl TryFrom<Vec<String>> for Globs {
+    type Error = String;
+
+    fn try_from(patterns: Vec<String>) -> Result<Globs, String> {
+        Globs::new(patterns)
+    }
+}
+
+impl From<Globs> for Vec<String> {
+    fn from(globs: Globs) -> Vec<String> {
+        globs.patterns
+    }
 }
 
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -91,35 +148,9 @@ impl Select {
     pub fn matches(&self, name: &str) -> bool {
         match self {
             Select::Under(prefix) => name.starts_with(prefix.as_str()),
-            Select::Globs(globs) => globs.iter().any(|g| glob_matches(g, name)),
+            Select::Globs(globs) => globs.is_match(name),
         }
     }
-}
-
-/// A glob over a case name: `*` matches within one path component, `**`
-/// across components, `?` one character; a glob without `.in` also matches
-/// the name without its extension.
-pub fn glob_matches(glob: &str, name: &str) -> bool {
-    let stem = name.strip_suffix(".in").unwrap_or(name);
-    let build = |g: &str| {
-        globset::GlobBuilder::new(g)
-            .literal_separator(true)
-            .build()
-            .map(|g| g.compile_matcher())
-    };
-    match build(glob) {
-        Ok(m) => m.is_match(name) || m.is_match(stem),
-        Err(_) => false,
-    }
-}
-
-/// Whether a glob is well-formed (for config errors).
-pub fn glob_error(glob: &str) -> Option<String> {
-    globset::GlobBuilder::new(glob)
-        .literal_separator(true)
-        .build()
-        .err()
-        .map(|e| e.to_string())
 }
 
 struct Walk<'a> {
@@ -151,6 +182,26 @@ impl Subtasks {
                 .chain(&self.prerequisites)
                 .any(|g| &g.name == r && g.select.matches(failed))
         })
+    }
+
+    /// The groups a failure of `failed` can stop: every group (and
+    /// prerequisite) holding it. See `ScoringPlan::failure_scope`.
+    pub fn failure_scope(&self, failed: &str) -> String {
+        self.groups
+            .iter()
+            .chain(&self.prerequisites)
+            .filter(|g| g.select.matches(failed))
+            .map(|g| g.name.as_str())
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// `--fail-fast`: the group of `name` when `failed` already decides its
+    /// score (the same group, graded by its minimum or pass-fail).
+    pub fn fail_fast_group(&self, name: &str, failed: &str) -> Option<String> {
+        let group = self.group_of(name)?;
+        (group.aggregation != Aggregation::Sum && group.select.matches(failed))
+            .then(|| group.name.clone())
     }
 
     pub fn evaluate(&self, cases: &[CaseInput<'_>]) -> Scored {

@@ -280,7 +280,7 @@ fn subtask_judge_errors_are_listed() {
 fn judge_toml_groups_by_glob() {
     let group = |name: &str, glob: &str, points: f64| Subtask {
         name: name.to_string(),
-        select: subtasks::Select::Globs(vec![glob.to_string()]),
+        select: subtasks::Select::Globs(Globs::new(vec![glob.to_string()]).unwrap()),
         max_score: Some(points),
         aggregation: Aggregation::Min,
         require_pass: Vec::new(),
@@ -288,7 +288,7 @@ fn judge_toml_groups_by_glob() {
     let plan = Subtasks {
         total: Subtask {
             name: "total".into(),
-            select: subtasks::Select::Globs(Vec::new()),
+            select: subtasks::Select::Globs(Globs::new(Vec::new()).unwrap()),
             max_score: Some(100.0),
             aggregation: Aggregation::Sum,
             require_pass: Vec::new(),
