@@ -91,7 +91,7 @@ pub(super) fn testlib(code: i32, stderr: &[u8], what: &str) -> Option<Judgement>
             Verdict::InternalError,
             format!(
                 "{what} gave {} of the case's points; the judge reads testlib's partial credit as 0 to 1 (quitp) or 0 to 100 percent (_pc)",
-                crate::score::number(fraction)
+                crate::text::format::number(fraction)
             ),
         ));
     }

@@ -5,7 +5,7 @@
 //! properties, and each case its `score`.
 
 use crate::judge::{Event, Report, Reporter};
-use crate::score::number;
+use crate::text::format::number;
 use crate::verdict::Verdict;
 use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
 use std::io::Write;

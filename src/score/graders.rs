@@ -19,7 +19,8 @@
 //! A group with no item (an empty directory, or every case filtered out)
 //! is not an item of its parent.
 
-use super::{CaseInput, GroupScore, Partial, Scored, exceeds, number};
+use super::{CaseInput, GroupScore, Partial, Scored, exceeds};
+use crate::text::format::number;
 use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 
@@ -250,7 +251,7 @@ impl Graders {
         let mut walk = Walk {
             cases,
             by_dir,
-            scored: Scored::new(cases.len(), "kattis grader", self.max_score()),
+            scored: Scored::new(cases.len(), super::KATTIS_GRADER, self.max_score()),
         };
         if let Some(v) = cases
             .iter()

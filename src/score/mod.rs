@@ -26,6 +26,7 @@
 //! This layer decides scores; it neither runs nor renders. It uses only
 //! `verdict`.
 
+use crate::text::format::number;
 use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 
@@ -54,6 +55,11 @@ impl Partial {
         }
     }
 }
+
+/// `ScoreReport::model` of the Kattis default grader's scores.
+pub const KATTIS_GRADER: &str = "kattis grader";
+/// `ScoreReport::model` of subtasks' scores.
+pub const SUBTASKS: &str = "subtasks";
 
 /// How a problem's cases become a score.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -215,19 +221,6 @@ pub struct GroupScore {
     /// Why the group scored nothing without being run (`requires …`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-}
-
-/// A number as reports write it: an integer without decimals, else up to
-/// six significant decimals.
-pub fn number(x: f64) -> String {
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.to_string();
-    }
-    if (x - x.round()).abs() < 1e-9 {
-        return format!("{}", x.round() as i64);
-    }
-    let text = format!("{x:.6}");
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// A score compared to its maximum with a tolerance for floating sums.

@@ -21,7 +21,8 @@
 //! file in a pass-fail group, an unbounded case with no score) are listed in
 //! the report's `errors`.
 
-use super::{CaseInput, GroupScore, Partial, Scored, exceeds, number};
+use super::{CaseInput, GroupScore, Partial, Scored, exceeds};
+use crate::text::format::number;
 use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 
@@ -207,7 +208,7 @@ impl Subtasks {
     pub fn evaluate(&self, cases: &[CaseInput<'_>]) -> Scored {
         let mut walk = Walk {
             cases,
-            scored: Scored::new(cases.len(), "subtasks", self.total.max_score),
+            scored: Scored::new(cases.len(), super::SUBTASKS, self.total.max_score),
             passed: Vec::new(),
         };
         for pre in &self.prerequisites {

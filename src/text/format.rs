@@ -22,6 +22,28 @@ pub fn percent(part: f64, whole: f64) -> String {
     format!("{:.0}%", part / whole * 100.0)
 }
 
+/// A number as reports write it: an integer without decimals, else up to
+/// six significant decimals.
+pub fn number(x: f64) -> String {
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.to_string();
+    }
+    if (x - x.round()).abs() < 1e-9 {
+        return format!("{}", x.round() as i64);
+    }
+    let text = format!("{x:.6}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A score out of its maximum (`70/100`, or with `sep` ` / `), or the
+/// score alone when unbounded.
+pub fn out_of(score: f64, max: Option<f64>, sep: &str) -> String {
+    match max {
+        Some(max) => format!("{}{sep}{}", number(score), number(max)),
+        None => number(score),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -35,5 +57,9 @@ mod tests {
         assert_eq!(millis(Duration::ZERO), 0.0);
         assert_eq!(percent(87.0, 100.0), "87%");
         assert_eq!(percent(1.0, 0.0), "0%");
+        assert_eq!(number(30.0), "30");
+        assert_eq!(number(2.0 / 3.0), "0.666667");
+        assert_eq!(out_of(70.0, Some(100.0), "/"), "70/100");
+        assert_eq!(out_of(12.5, None, "/"), "12.5");
     }
 }

@@ -7,7 +7,8 @@ use crate::config::Span;
 use crate::expect::{Disagreement, Expectation, Origin};
 use crate::judge::regrade;
 use crate::judge::{CaseResult, Status, SubmissionOutcome, not_judged_by_rules};
-use crate::score::{ScoreReport, number};
+use crate::score::{SUBTASKS, ScoreReport};
+use crate::text::format::out_of;
 use crate::text::format::plural;
 use crate::verdict::Verdict;
 use std::collections::BTreeMap;
@@ -67,65 +68,83 @@ fn expected_score(e: &Expectation) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 
-/// Why a submission's score disagrees with what it is expected to get
-/// (`scoring: …` for a judge error in scoring), if it does.
-fn score_disagreement(e: &Expectation, score: Option<&ScoreReport>) -> Option<String> {
+/// How a submission's score stands against what it is expected to get.
+enum ScoreCheck {
+    /// It agrees, or nothing is expected of it.
+    Agrees,
+    /// It disagrees, and why.
+    Disagrees(String),
+    /// Scoring itself had a judge error: not the submission's fault.
+    JudgeError(String),
+}
+
+fn score_check(e: &Expectation, score: Option<&ScoreReport>) -> ScoreCheck {
+    match score_disagreement(e, score) {
+        Err(error) => ScoreCheck::JudgeError(error),
+        Ok(Some(why)) => ScoreCheck::Disagrees(why),
+        Ok(None) => ScoreCheck::Agrees,
+    }
+}
+
+/// Why a submission's score disagrees with what it is expected to get, if
+/// it does; `Err`: a judge error in scoring.
+fn score_disagreement(
+    e: &Expectation,
+    score: Option<&ScoreReport>,
+) -> Result<Option<String>, String> {
     let wants_score = e.score.is_some() || !e.group_scores.is_empty();
     let Some(s) = score else {
-        return wants_score.then(|| {
+        return Ok(wants_score.then(|| {
             "expected a score, but the problem is not a scoring one (no type: scoring, no [problem.X.group.*])".to_string()
-        });
+        }));
     };
     if let Some(error) = s.errors.first() {
-        return Some(format!("scoring: {error}"));
+        return Err(format!("scoring: {error}"));
     }
-    let got = |score: f64, max: Option<f64>| match max {
-        Some(max) => format!("{}/{}", number(score), number(max)),
-        None => number(score),
-    };
+    let got = |score: f64, max: Option<f64>| out_of(score, max, "/");
     if let Some(range) = e.score
         && !range.contains(s.score)
     {
-        return Some(format!(
+        return Ok(Some(format!(
             "expected score {range}; got {}",
             got(s.score, s.max_score)
-        ));
+        )));
     }
     for (name, range) in &e.group_scores {
         let Some(g) = s.groups.iter().find(|g| &g.name == name) else {
-            return Some(format!(
+            return Ok(Some(format!(
                 "expected group {name} to score {range}; the problem has no such group"
-            ));
+            )));
         };
         if !range.contains(g.score) {
-            return Some(format!(
+            return Ok(Some(format!(
                 "expected {range} on group {name}; got {}{}",
                 got(g.score, g.max_score),
                 g.note
                     .as_ref()
                     .map(|n| format!(" ({n})"))
                     .unwrap_or_default()
-            ));
+            )));
         }
     }
     if e.origin == Origin::NamedFolder("partially_accepted") && e.score.is_none() {
         // Kattis: the grader's verdict AC and the score below the maximum;
         // subtasks: some points, not all.
-        let accepted = s.verdict == Some(Verdict::Accepted) || s.model == "subtasks";
-        let below = s.max_score.is_none_or(|max| s.score < max - 1e-9);
-        let some = s.model != "subtasks" || s.score > 1e-9;
-        if !(accepted && below && some) {
-            return Some(format!(
+        let subtasks = s.model == SUBTASKS;
+        let accepted = s.verdict == Some(Verdict::Accepted) || subtasks;
+        let some = !subtasks || s.score > 1e-9;
+        if !(accepted && !s.is_full() && some) {
+            return Ok(Some(format!(
                 "expected a partial score (some points, not all, accepted by the grader); got {}{}",
                 got(s.score, s.max_score),
                 s.verdict
                     .filter(|v| *v != Verdict::Accepted)
                     .map(|v| format!(", the grader's verdict {}", v.code()))
                     .unwrap_or_default()
-            ));
+            )));
         }
     }
-    None
+    Ok(None)
 }
 
 /// A submission that could not run here: a failure, or skipped when
@@ -177,6 +196,7 @@ pub(super) fn assess(
     // not all), not a verdict pattern: partial credit may come with every
     // case accepted.
     let by_score = score.is_some() && e.origin == Origin::NamedFolder("partially_accepted");
+    let checked = score_check(e, score.as_ref());
     if let Some(g) = graded.iter().find(|g| g.verdict == Verdict::InternalError) {
         out.status = Status::InternalError;
         out.reason = Some(format!("{}: {}", g.case, g.message));
@@ -188,13 +208,12 @@ pub(super) fn assess(
     {
         out.status = Status::Fail;
         out.reason = Some("not every case ran (interrupted)".to_string());
-    } else if let Some(why) = score_disagreement(e, score.as_ref()) {
-        out.status = if why.starts_with("scoring:") {
-            Status::InternalError
-        } else {
-            Status::Fail
-        };
-        out.reason = Some(why);
+    } else if let ScoreCheck::JudgeError(why) = &checked {
+        out.status = Status::InternalError;
+        out.reason = Some(why.clone());
+    } else if let ScoreCheck::Disagrees(why) = &checked {
+        out.status = Status::Fail;
+        out.reason = Some(why.clone());
     } else if !by_score {
         match submission.expectation.assess(&judged) {
             Ok(()) => {}

@@ -312,7 +312,7 @@ fn subtasks(data: &Path) -> Result<Subtasks, String> {
             return Err(format!(
                 "{}: max_score: group {name} is unbounded while secret's max_score is {} (the format allows an unbounded group only under an unbounded secret; give the group its max_score)",
                 dir.join("test_group.yaml").display(),
-                crate::score::number(secret_max.unwrap_or_default())
+                crate::text::format::number(secret_max.unwrap_or_default())
             ));
         }
         groups.push(Subtask {

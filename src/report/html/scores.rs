@@ -4,14 +4,12 @@
 //! and the aggregation. Rendered from `Report::scores`.
 
 use super::{Page, badge, class, text};
-use crate::score::{ScoreReport, number};
+use crate::score::ScoreReport;
+use crate::text::format::out_of;
 use maud::{Markup, html};
 
 fn fraction(score: f64, max: Option<f64>) -> String {
-    match max {
-        Some(max) => format!("{} / {}", number(score), number(max)),
-        None => number(score),
-    }
+    out_of(score, max, " / ")
 }
 
 pub(crate) fn section(page: &Page<'_>) -> Markup {

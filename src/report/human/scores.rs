@@ -5,15 +5,13 @@
 
 use super::Paint;
 use crate::judge::Report;
-use crate::score::{ScoreReport, number};
+use crate::score::ScoreReport;
+use crate::text::format::out_of;
 use crate::verdict::Verdict;
 
-/// `70/100` or `12.5` (unbounded).
+/// `70/100`, or `12.5` when unbounded.
 pub fn fraction(score: f64, max: Option<f64>) -> String {
-    match max {
-        Some(max) => format!("{}/{}", number(score), number(max)),
-        None => number(score),
-    }
+    out_of(score, max, "/")
 }
 
 /// One line per score: `score 70/100` for the one-line (`-q`) report.
@@ -105,7 +103,8 @@ fn one(s: &ScoreReport, paint: &Paint) -> Vec<String> {
             lines.push(format!("    {}", cells.join("  ").trim_end()));
         }
     }
-    if s.verdict.is_some() && verdict != Verdict::Accepted && s.model == "kattis grader" {
+    if s.verdict.is_some() && verdict != Verdict::Accepted && s.model == crate::score::KATTIS_GRADER
+    {
         lines.push(format!(
             "    the grader's verdict: {}",
             paint.verdict(verdict, verdict.code())
