@@ -32,8 +32,12 @@ pub struct GroupSettings {
     pub files: Vec<PathBuf>,
     pub input_args: Option<InputArgs>,
     pub output_args: Option<Vec<String>>,
-    /// Scoring keys as written, for reports (not acted on).
+    /// Scoring keys as written, inherited key by key (legacy and 2023-07
+    /// grading reads them so).
     pub grading: BTreeMap<String, String>,
+    /// The scoring keys this directory's own file writes, not inherited
+    /// (2025-09 test data groups read them so).
+    pub own_scoring: BTreeMap<String, serde_norway::Value>,
 }
 
 /// Input validator arguments: the same for all, or by validator name.
@@ -126,6 +130,7 @@ fn parse(
         .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
     let mut settings = parent;
     settings.files.push(file.to_path_buf());
+    settings.own_scoring.clear();
     if text.trim().is_empty() {
         return Ok(settings);
     }
@@ -164,6 +169,7 @@ fn parse(
                         .to_string(),
                 };
                 settings.grading.insert(key.to_string(), shown);
+                settings.own_scoring.insert(key.to_string(), value.clone());
             }
             k if SILENT_KEYS.contains(&k) => {}
             other => warnings.push(format!(

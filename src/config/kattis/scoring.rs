@@ -41,32 +41,10 @@ pub fn plan(
         .flat_map(|g| g.files.iter())
         .any(|f| f.file_name().is_some_and(|n| n == "test_group.yaml"));
     if version == FormatVersion::V2025_09 || group_files {
-        subtasks(&data).map(ScoringPlan::Subtasks)
+        subtasks(&data, groups).map(ScoringPlan::Subtasks)
     } else {
         graders(&data, groups, warnings).map(ScoringPlan::Graders)
     }
-}
-
-/// The directories of `data/` that are groups: `data` itself, then
-/// `sample` and `secret` and every directory below them.
-fn group_dirs(data: &Path) -> Vec<PathBuf> {
-    let mut dirs = vec![data.to_path_buf()];
-    for top in ["sample", "secret"] {
-        let dir = data.join(top);
-        if !dir.is_dir() {
-            continue;
-        }
-        let mut below: Vec<PathBuf> = walkdir::WalkDir::new(&dir)
-            .follow_links(true)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_dir())
-            .map(|e| e.into_path())
-            .collect();
-        below.sort();
-        dirs.extend(below);
-    }
-    dirs
 }
 
 fn relative(data: &Path, dir: &Path) -> String {
@@ -80,49 +58,84 @@ fn relative(data: &Path, dir: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// The directories directly in `dir`, in name order.
+fn subdirectories(dir: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    dirs
+}
+
+/// `data/` as groups: `data` itself holding `sample` and `secret`, each
+/// holding every directory below it.
 fn graders(
     data: &Path,
     groups: &[GroupSettings],
     warnings: &mut Vec<String>,
 ) -> Result<Graders, String> {
-    let mut flat: Vec<GraderGroup> = Vec::new();
-    for dir in group_dirs(data) {
-        let nearest = groups::nearest(groups, &dir);
-        let empty = BTreeMap::new();
-        let keys = nearest.map_or(&empty, |g| &g.grading);
-        let file = nearest
-            .and_then(|g| g.files.last().cloned())
-            .unwrap_or_else(|| data.join("testdata.yaml"));
-        let settings = grader_settings(keys, &file, warnings)?;
-        flat.push(GraderGroup {
-            name: relative(data, &dir),
-            settings,
-            groups: Vec::new(),
-        });
-    }
-    // Nest: deepest first, each into its parent.
-    flat.sort_by_key(|g| {
-        std::cmp::Reverse(g.name.matches('/').count() + !g.name.is_empty() as usize)
-    });
-    while flat.len() > 1 {
-        let child = flat.remove(0);
-        let parent_name = child
-            .name
-            .rsplit_once('/')
-            .map_or("", |(p, _)| p)
-            .to_string();
-        match flat.iter_mut().find(|g| g.name == parent_name) {
-            Some(parent) => {
-                parent.groups.push(child);
-                parent.groups.sort_by(|a, b| a.name.cmp(&b.name));
-            }
-            None => return Err(format!("{}: a group without its parent", child.name)),
+    let mut root = grader_group(data, data, groups, warnings, &mut Vec::new(), false)?;
+    for top in ["sample", "secret"] {
+        let dir = data.join(top);
+        if dir.is_dir() {
+            root.groups.push(grader_group(
+                data,
+                &dir,
+                groups,
+                warnings,
+                &mut Vec::new(),
+                true,
+            )?);
         }
     }
-    let root = flat
-        .pop()
-        .ok_or_else(|| format!("{}: no data directory", data.display()))?;
     Ok(Graders { root })
+}
+
+/// The group of `dir` with its settings, and (with `below`) every
+/// directory under it; `seen` holds the directories above, so a link back
+/// up is an error, not an endless walk.
+fn grader_group(
+    data: &Path,
+    dir: &Path,
+    groups: &[GroupSettings],
+    warnings: &mut Vec<String>,
+    seen: &mut Vec<PathBuf>,
+    below: bool,
+) -> Result<GraderGroup, String> {
+    let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    if seen.contains(&real) {
+        return Err(format!(
+            "{}: a directory that links back to one above it",
+            dir.display()
+        ));
+    }
+    let nearest = groups::nearest(groups, dir);
+    let empty = BTreeMap::new();
+    let keys = nearest.map_or(&empty, |g| &g.grading);
+    let file = nearest
+        .and_then(|g| g.files.last().cloned())
+        .unwrap_or_else(|| data.join("testdata.yaml"));
+    let mut group = GraderGroup {
+        name: relative(data, dir),
+        settings: grader_settings(keys, &file, warnings)?,
+        groups: Vec::new(),
+    };
+    if below {
+        seen.push(real);
+        for sub in subdirectories(dir) {
+            group
+                .groups
+                .push(grader_group(data, &sub, groups, warnings, seen, true)?);
+        }
+        seen.pop();
+    }
+    Ok(group)
 }
 
 fn grader_settings(
@@ -208,23 +221,18 @@ struct GroupKeys {
     require_pass: Vec<String>,
 }
 
-fn group_keys(dir: &Path) -> Result<GroupKeys, String> {
-    let file = dir.join("test_group.yaml");
-    let Ok(text) = std::fs::read_to_string(&file) else {
+/// A directory's own scoring keys, from its settings file as the group
+/// files were read (none without a file of its own).
+fn group_keys(dir: &Path, groups: &[GroupSettings]) -> Result<GroupKeys, String> {
+    let Some(own) = groups.iter().find(|g| g.dir == dir) else {
         return Ok(GroupKeys::default());
     };
-    if text.trim().is_empty() {
-        return Ok(GroupKeys::default());
-    }
-    let value: serde_norway::Value =
-        serde_norway::from_str(&text).map_err(|e| match e.location() {
-            Some(at) => format!("{}:{}:{}: {e}", file.display(), at.line(), at.column()),
-            None => format!("{}: {e}", file.display()),
-        })?;
+    let file = own
+        .files
+        .last()
+        .cloned()
+        .unwrap_or_else(|| dir.join("test_group.yaml"));
     let mut keys = GroupKeys::default();
-    let Some(map) = value.as_mapping() else {
-        return Ok(keys);
-    };
     let at = |key: &str, what: String| format!("{}: {key}: {what}", file.display());
     let mut read = |key: &str, value: &serde_norway::Value| -> Result<(), String> {
         match key {
@@ -256,8 +264,8 @@ fn group_keys(dir: &Path) -> Result<GroupKeys, String> {
         }
         Ok(())
     };
-    for (key, value) in map {
-        let Some(key) = key.as_str() else { continue };
+    for (key, value) in &own.own_scoring {
+        let key = key.as_str();
         if key == "scoring" {
             // The 2023-07 draft's map of the same keys.
             if let Some(inner) = value.as_mapping() {
@@ -274,23 +282,14 @@ fn group_keys(dir: &Path) -> Result<GroupKeys, String> {
     Ok(keys)
 }
 
-fn subtasks(data: &Path) -> Result<Subtasks, String> {
+fn subtasks(data: &Path, settings: &[GroupSettings]) -> Result<Subtasks, String> {
     let secret = data.join("secret");
-    let top = group_keys(&secret)?;
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&secret)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.is_dir())
-                .collect()
-        })
-        .unwrap_or_default();
-    dirs.sort();
+    let top = group_keys(&secret, settings)?;
+    let dirs = subdirectories(&secret);
     let names: Vec<String> = dirs.iter().map(|d| relative(data, d)).collect();
     let mut groups = Vec::new();
     for (dir, name) in dirs.iter().zip(&names) {
-        let keys = group_keys(dir)?;
+        let keys = group_keys(dir, settings)?;
         for r in &keys.require_pass {
             if r != "sample" && !names.contains(r) {
                 return Err(format!(
