@@ -13,7 +13,9 @@
 //! worth the ball. Tests compare it with the IDA* on every shelf up to n = 7
 //! and on random and hard shelves of 15.
 
-use super::search::{FIVE_OR_MORE, Framed, MAX_BOOKS, frame, good, sorts_within, swapped};
+use super::search::{
+    FIVE_OR_MORE, Framed, MAX_BOOKS, any_child, frame, good, sorts_within, swapped,
+};
 use std::sync::OnceLock;
 
 /// From this many cases in a file, `solve` meets in the middle.
@@ -118,10 +120,10 @@ pub fn distance(books: &[u8]) -> u8 {
     if n > MAX_BOOKS || n == 0 {
         return super::distance(books);
     }
-    let mut p = frame(books);
+    let p = frame(books);
     let wrong: u32 = p[..n + 2].windows(2).map(|w| 1 - good(w[0], w[1])).sum();
     for limit in wrong.div_ceil(3)..=2 {
-        if sorts_within(&mut p, n, wrong, limit) {
+        if sorts_within(&p, n, wrong, limit) {
             return limit as u8;
         }
     }
@@ -145,28 +147,9 @@ fn reaches(p: &Framed, n: usize, wrong: u32, depth: u32, ball: &Ball) -> bool {
     }
     // A child may keep 6 wrong pairs plus 3 per move it has left.
     let budget = 6 + 3 * (depth - 1);
-    for i in 1..n {
-        let (before_i, at_i) = (p[i - 1], p[i]);
-        for j in i + 1..=n {
-            let (before_j, at_j) = (p[j - 1], p[j]);
-            let kept = wrong + good(before_i, at_i) + good(before_j, at_j);
-            let made = good(before_i, at_j);
-            if kept - made > budget + 2 {
-                continue;
-            }
-            for k in j + 1..=n + 1 {
-                let (before_k, at_k) = (p[k - 1], p[k]);
-                let child = kept + good(before_k, at_k)
-                    - made
-                    - good(before_k, at_i)
-                    - good(before_j, at_k);
-                if child <= budget && reaches(&swapped(p, i, j, k), n, child, depth - 1, ball) {
-                    return true;
-                }
-            }
-        }
-    }
-    false
+    any_child(p, n, wrong, budget, |child, child_wrong| {
+        reaches(child, n, child_wrong, depth - 1, ball)
+    })
 }
 
 #[cfg(test)]

@@ -58,11 +58,11 @@ pub fn distance(books: &[u8]) -> u8 {
     if n > MAX_BOOKS {
         return FIVE_OR_MORE;
     }
-    let mut p = frame(books);
+    let p = frame(books);
     let wrong = wrong_pairs(&p[..n + 2]);
     // Limits below the root's bound cannot succeed: start at the bound.
     for limit in wrong.div_ceil(3)..=LIMIT {
-        if sorts_within(&mut p, n, wrong, limit) {
+        if sorts_within(&p, n, wrong, limit) {
             return limit as u8;
         }
     }
@@ -90,7 +90,7 @@ pub(super) fn swapped(p: &Framed, i: usize, j: usize, k: usize) -> Framed {
 }
 
 /// Whether the framed shelf (with `wrong` wrong pairs) sorts in `depth` moves.
-pub(super) fn sorts_within(p: &mut Framed, n: usize, wrong: u32, depth: u32) -> bool {
+pub(super) fn sorts_within(p: &Framed, n: usize, wrong: u32, depth: u32) -> bool {
     if wrong == 0 {
         return true;
     }
@@ -99,7 +99,24 @@ pub(super) fn sorts_within(p: &mut Framed, n: usize, wrong: u32, depth: u32) -> 
     }
     // A child may keep at most 3 wrong pairs per move it has left.
     let budget = 3 * (depth - 1);
-    // Swap blocks p[i..j] and p[j..k]; the cuts are at i, j and k.
+    any_child(p, n, wrong, budget, |child, child_wrong| {
+        sorts_within(child, n, child_wrong, depth - 1)
+    })
+}
+
+/// Whether `visit` holds for some child of the framed shelf `p` (with
+/// `wrong` wrong pairs) that keeps at most `budget` wrong pairs; children
+/// that cannot are skipped before they are built. A child swaps the blocks
+/// `p[i..j]` and `p[j..k]`: its wrong pairs are counted from the three cuts
+/// alone. The search's and the meet-in-the-middle's one loop.
+#[inline(always)]
+pub(super) fn any_child(
+    p: &Framed,
+    n: usize,
+    wrong: u32,
+    budget: u32,
+    mut visit: impl FnMut(&Framed, u32) -> bool,
+) -> bool {
     for i in 1..n {
         let (before_i, at_i) = (p[i - 1], p[i]);
         for j in i + 1..=n {
@@ -116,10 +133,7 @@ pub(super) fn sorts_within(p: &mut Framed, n: usize, wrong: u32, depth: u32) -> 
                     - made
                     - good(before_k, at_i)
                     - good(before_j, at_k);
-                if child > budget {
-                    continue;
-                }
-                if sorts_within(&mut swapped(p, i, j, k), n, child, depth - 1) {
+                if child <= budget && visit(&swapped(p, i, j, k), child) {
                     return true;
                 }
             }
