@@ -11,6 +11,8 @@
 //!
 //! Results and the ratio: BENCHMARKS.md.
 
+mod common;
+use common::{compile, write};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -26,11 +28,6 @@ fn cases() -> usize {
         .unwrap_or(10_000)
 }
 
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
 fn setup(dir: &Path, cases: usize) {
     write(&dir.join("p/problem.yaml"), "name: Gen bench\n");
     write(&dir.join("p/generators/gen.c"), GEN_C);
@@ -43,13 +40,7 @@ fn setup(dir: &Path, cases: usize) {
     write(&dir.join("p/generators/generators.yaml"), &yaml);
     // The same generator compiled for the loop.
     write(&dir.join("gen.c"), GEN_C);
-    let ok = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(dir.join("gen"))
-        .arg(dir.join("gen.c"))
-        .status()
-        .unwrap();
-    assert!(ok.success());
+    compile(&dir.join("gen.c"), &dir.join("gen"));
     let script = format!(
         "mkdir -p loop && i=1; while [ $i -le {cases} ]; do ./gen $i $((i % 100 + 1)) > loop/$i.in; i=$((i + 1)); done\n"
     );

@@ -8,6 +8,8 @@
 //!
 //! Results and the ratio: BENCHMARKS.md.
 
+mod common;
+use common::{compile, write};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -29,20 +31,9 @@ int main(int argc, char **argv) {
 
 const AB_C: &str = "#include <stdio.h>\nint main(void){long long a,b;if(scanf(\"%lld %lld\",&a,&b)==2)printf(\"%lld\\n\",a+b);fflush(stdout);return 0;}\n";
 
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
 fn setup(dir: &Path) {
     write(&dir.join("ab.c"), AB_C);
-    let ok = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(dir.join("ab"))
-        .arg(dir.join("ab.c"))
-        .status()
-        .unwrap();
-    assert!(ok.success());
+    compile(&dir.join("ab.c"), &dir.join("ab"));
     write(
         &dir.join("interactive/problem.yaml"),
         "name: A+B interactive\ntype: interactive\nlimits:\n  time_limit: 1\n",

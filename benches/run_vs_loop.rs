@@ -8,23 +8,14 @@
 //!
 //! Results and ratios: BENCHMARKS.md.
 
+mod common;
+use common::compile;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 const CASES: usize = 1000;
-
-/// `cc -O2 -o OUT SRC`.
-fn compile(src: &Path, out: &Path) {
-    let ok = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(out)
-        .arg(src)
-        .status()
-        .unwrap();
-    assert!(ok.success(), "cannot build {}", src.display());
-}
 
 fn setup(dir: &Path) {
     let src = dir.join("ab.c");

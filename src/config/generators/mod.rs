@@ -169,25 +169,31 @@ const TEXT_EXTENSIONS: [&str; 11] = [
     "desc",
 ];
 
+/// The visualizers' images a case may have.
+const IMAGE_EXTENSIONS: [&str; 4] = ["png", "jpg", "svg", "pdf"];
+
 /// The files of a case a generator may write (`testcase.EXT`) and a copy
 /// takes: the text extensions and the visualizers' images.
-pub const DATA_EXTENSIONS: [&str; 15] = [
-    "in",
-    "ans",
-    "out",
-    "in.statement",
-    "ans.statement",
-    "in.download",
-    "ans.download",
-    "interaction",
-    "yaml",
-    "hint",
-    "desc",
-    "png",
-    "jpg",
-    "svg",
-    "pdf",
-];
+pub const DATA_EXTENSIONS: [&str; 15] = concat(TEXT_EXTENSIONS, IMAGE_EXTENSIONS);
+
+/// Two lists of extensions as one (`N` is `A + B`, checked when compiled).
+const fn concat<const A: usize, const B: usize, const N: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+) -> [&'static str; N] {
+    assert!(A + B == N, "the lengths must add up");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = a[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = b[i - A];
+        i += 1;
+    }
+    out
+}
 
 /// The top-level directories whose cases are meant to fail validation:
 /// their answers are not made by the solution, nor validated.
