@@ -68,6 +68,7 @@ fn legacy_package(s: &Scratch) -> std::path::PathBuf {
         ("a/1", "1"),
         ("a/2", "2"),
         ("a/3", "300"),
+        ("a/4", "4"),
         ("b/1", "7 30"),
         ("b/2", "500 50"),
     ] {
@@ -96,13 +97,14 @@ fn a_legacy_package_is_graded_as_problemtools_grades_it() {
         .arg(&package)
         .arg("--submission")
         .arg(&small)
-        .args(["--format", "json"]);
+        .args(["--format", "json", "-j", "1"]);
     let ran = run(cmd);
     let report = ran.json();
     let score = &report["scores"][0];
     // a: break at 3.in (300 → 0), score min(20, 20, 0) = 0, verdict WA;
     // b: 7 → 30 points from score.txt, 500 → WA, reject 0: sum 30;
-    // secret: sum 30, AC because b... no: a and b both WA, so WA.
+    // secret: sum 30, and WA: neither a nor b is accepted, so
+    // accept_if_any_accepted does not apply.
     assert_eq!(score["score"], 30.0, "{score}");
     assert_eq!(score["model"], "kattis grader");
     assert_eq!(score["max_score"], 100.0);
@@ -119,6 +121,17 @@ fn a_legacy_package_is_graded_as_problemtools_grades_it() {
     assert_eq!(case("secret/b/1.in")["score"], 30.0);
     assert_eq!(case("secret/a/1.in")["score"], 20.0);
     assert_eq!(case("secret/a/3.in")["verdict"], "WA");
+    // a breaks at 3.in: 4.in is not judged, and one worker launching in
+    // order never started it.
+    let after = case("secret/a/4.in");
+    assert_eq!(after["verdict"], "SKIP", "{after}");
+    assert!(
+        after["message"]
+            .as_str()
+            .unwrap()
+            .contains("on_reject: break")
+    );
+    assert!(after.get("exit").is_none(), "4.in was run: {after}");
     let groups = score["groups"].as_array().unwrap();
     let a = groups.iter().find(|g| g["name"] == "secret/a").unwrap();
     assert_eq!((&a["score"], &a["verdict"]), (&0.0.into(), &"WA".into()));
@@ -373,6 +386,66 @@ fn four_shards_merge_to_the_score_of_one_run() {
     );
     assert!(html.contains("requires s2, which was not passed"));
     assert!(whole.stdout.contains("score 30/100"), "{}", whole.stdout);
+    // The terminal: a row per group, points, cases, verdict, aggregation.
+    for row in [
+        "s1     30/30   3/3 AC  AC       min",
+        "s2     0/40    0/3 AC  WA       min",
+        "s3     0/30    0/1 AC  SKIP     min — requires s2, which was not passed",
+    ] {
+        assert!(whole.stdout.contains(row), "{row}\n{}", whole.stdout);
+    }
+    // JUnit: the suite's score, maximum and groups, each case's points.
+    let junit = judge(&["--format", "junit"]).stdout;
+    for property in [
+        r#"<property name="score" value="30"/>"#,
+        r#"<property name="max_score" value="100"/>"#,
+        r#"<property name="score.s1" value="30"/>"#,
+        r#"<property name="score.s3" value="0"/>"#,
+    ] {
+        assert!(junit.contains(property), "{property}\n{junit}");
+    }
+    // A case of s1 (min over 30 points) carries all 30.
+    let small = junit.find(r#"name="small/1.in""#).expect("small/1.in");
+    assert!(
+        junit[small..small + 200].contains(r#"<property name="score" value="30"/>"#),
+        "{junit}"
+    );
+    // --fail-fast works per group: s2's score is decided at its first
+    // failure, the rest of s2 is not run, s1 still scores.
+    let fast = judge(&["--fail-fast", "-j", "1", "--format", "json"]);
+    let report = fast.json();
+    assert_eq!(report["scores"][0]["score"], 30.0, "{}", fast.stderr);
+    assert_eq!(
+        report["verdict"], "WA",
+        "the failure, not a SKIP, is the verdict"
+    );
+    let messages: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["verdict"] == "SKIP")
+        .map(|c| c["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages
+            .iter()
+            .filter(
+                |m| m.starts_with("not run: --fail-fast stopped group s2 after medium/1.in failed")
+            )
+            .count(),
+        2,
+        "{messages:?}"
+    );
+    // judge limits goes on working on a scoring problem.
+    let mut cmd = s.judge();
+    cmd.arg("--config").arg(&config).args(["limits", "pairs"]);
+    let limits = run(cmd);
+    assert_eq!(limits.code, 0, "{}\n{}", limits.stdout, limits.stderr);
+    assert!(
+        limits.stdout.contains("ok   accepted/linear.c"),
+        "{}",
+        limits.stdout
+    );
     let mut shards = Vec::new();
     for k in 1..=4 {
         let name = format!("shard{k}.json");
