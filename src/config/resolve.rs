@@ -143,11 +143,7 @@ pub(super) fn resolve(
                     .to_string(),
             ));
         }
-        let mut expectation = if permitted.is_none() && required.is_none() {
-            Expectation::declared(None, None)
-        } else {
-            Expectation::declared(permitted, required)
-        };
+        let mut expectation = Expectation::declared(permitted, required);
         expectation.score = score;
         expectation.group_scores = group_scores;
         problem.expectations.push((submission.clone(), expectation));
