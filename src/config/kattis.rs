@@ -191,6 +191,15 @@ pub fn package_root(path: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
+/// A YAML file's parse error as every package file names it: the file,
+/// and the line and column where known.
+pub(crate) fn yaml_error(file: &Path, e: &serde_norway::Error) -> String {
+    match e.location() {
+        Some(at) => format!("{}:{}:{}: {e}", file.display(), at.line(), at.column()),
+        None => format!("{}: {e}", file.display()),
+    }
+}
+
 /// Read a package. Errors name problem.yaml (with line and column) or the
 /// file at fault.
 pub fn load(root: &Path) -> Result<Package, String> {
@@ -200,10 +209,7 @@ pub fn load(root: &Path) -> Result<Package, String> {
     let yaml: ProblemYaml = if text.trim().is_empty() {
         ProblemYaml::default()
     } else {
-        serde_norway::from_str(&text).map_err(|e| match e.location() {
-            Some(at) => format!("{}:{}:{}: {e}", yaml_path.display(), at.line(), at.column()),
-            None => format!("{}: {e}", yaml_path.display()),
-        })?
+        serde_norway::from_str(&text).map_err(|e| yaml_error(&yaml_path, &e))?
     };
     let at = |what: &str| format!("{}: {what}", yaml_path.display());
     let version = match &yaml.problem_format_version {

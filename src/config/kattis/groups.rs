@@ -135,10 +135,7 @@ fn parse(
         return Ok(settings);
     }
     let value: serde_norway::Value =
-        serde_norway::from_str(&text).map_err(|e| match e.location() {
-            Some(at) => format!("{}:{}:{}: {e}", file.display(), at.line(), at.column()),
-            None => format!("{}: {e}", file.display()),
-        })?;
+        serde_norway::from_str(&text).map_err(|e| super::yaml_error(file, &e))?;
     let serde_norway::Value::Mapping(map) = value else {
         return Err(format!(
             "{}: expected a mapping of keys (input_validator_args, output_validator_args, …)",

@@ -23,10 +23,7 @@ pub(super) fn submission_rules(
         return Ok(Vec::new());
     }
     let value: serde_norway::Value =
-        serde_norway::from_str(&text).map_err(|e| match e.location() {
-            Some(at) => format!("{}:{}:{}: {e}", path.display(), at.line(), at.column()),
-            None => format!("{}: {e}", path.display()),
-        })?;
+        serde_norway::from_str(&text).map_err(|e| super::yaml_error(&path, &e))?;
     let serde_norway::Value::Mapping(map) = value else {
         return Err(format!(
             "{}: expected a map from submission globs to their expectations",
