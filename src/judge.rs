@@ -8,27 +8,30 @@
 //! `report` renders.
 
 use crate::cases::Case;
-use crate::check::tool::ToolContext;
-use crate::check::{self, CaseFiles, CheckPlan, Judgement};
 use crate::config::Problem;
 use crate::exec::sandbox::Sandbox;
-use crate::exec::{MemorySource, RunError, RunOutcome, RunRequest, Runner};
+use crate::exec::{MemorySource, Runner};
 use crate::puzzles::Figure;
 use crate::score::{Partial, ScoreReport, ScoringPlan};
 use crate::verdict::ExitCode;
-use crate::verdict::{self, Verdict};
+use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
+pub mod digest;
+mod job;
+mod pool;
 pub mod regrade;
 mod scoring;
 pub mod verified;
 
-use scoring::{Failures, left_for_the_score, score_cases};
+pub use digest::Digest;
+pub use job::run_job;
+pub use pool::run;
+use scoring::score_cases;
 pub use scoring::{not_judged_by_rules, score_program};
 
 pub use verified::{Status, SubmissionOutcome, Verification};
@@ -87,6 +90,19 @@ pub struct RunOptions {
     pub fail_fast: bool,
     /// Set by the signal handler (Ctrl-C): stop launching, mark the rest.
     pub interrupted: Option<Arc<AtomicBool>>,
+    /// Keep every case's result in `Report::cases` (commands that look at
+    /// each case afterwards: verify, limits, stress). Without it a run
+    /// keeps only its [`Digest`], and reporters get each case once in
+    /// `Event::CaseSettled`: memory stays flat however many cases run.
+    pub keep_cases: bool,
+}
+
+impl RunOptions {
+    pub fn is_interrupted(&self) -> bool {
+        self.interrupted
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::SeqCst))
+    }
 }
 
 /// One case's result: the JSON report's `cases` array, a stable interface.
@@ -140,8 +156,9 @@ pub struct CaseResult {
 }
 
 /// What reporters receive, in this order: one `Started`, then for each case
-/// a `CaseStarted` and a `CaseFinished` (cases interleave across workers),
-/// then one `Finished`.
+/// a `CaseStarted` and a `CaseFinished` (cases interleave across workers,
+/// in the order they happen) and a `CaseSettled` (in case order, every
+/// case exactly once, with its final verdict), then one `Finished`.
 pub enum Event<'a> {
     Started(&'a RunInfo),
     CaseStarted {
@@ -154,6 +171,11 @@ pub enum Event<'a> {
         done: usize,
         total: usize,
     },
+    /// A case's final result, in case order: sent once every case before
+    /// it has settled. Cases never launched (an interrupt, `--fail-fast`)
+    /// settle as SKIP at the end; a scored run's cases settle at the end,
+    /// after grading (which may turn a case into SKIP).
+    CaseSettled(&'a CaseResult),
     Finished(&'a Report),
 }
 
@@ -206,6 +228,9 @@ pub struct Report {
     pub verdict: Verdict,
     /// Count per verdict code (only verdicts that occur).
     pub summary: BTreeMap<Verdict, usize>,
+    /// Every case in case order, when the run kept them
+    /// (`RunOptions::keep_cases`, a merge, a report read back); empty
+    /// otherwise, when the cases went to reporters one by one.
     pub cases: Vec<CaseResult>,
     #[serde(flatten)]
     pub info: RunInfo,
@@ -218,6 +243,9 @@ pub struct Report {
     /// Each program's score on each scoring problem.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scores: Vec<ScoreReport>,
+    /// The bounded summary the human and HTML reports draw.
+    #[serde(skip)]
+    pub digest: Digest,
 }
 
 impl Report {
@@ -228,28 +256,35 @@ impl Report {
         interrupted: bool,
         elapsed: Duration,
     ) -> Report {
-        let mut summary = BTreeMap::new();
-        for c in &cases {
-            *summary.entry(c.verdict).or_insert(0) += 1;
-        }
+        Report::from_digest(info, Digest::of(&cases), cases, interrupted, elapsed)
+    }
+
+    /// Build from a run's digest and the cases it kept (maybe none). A
+    /// scoring problem's cases left unjudged by its rules do not make the
+    /// overall verdict: the failure that stopped them does (`Digest`).
+    pub fn from_digest(
+        info: RunInfo,
+        digest: Digest,
+        cases: Vec<CaseResult>,
+        interrupted: bool,
+        elapsed: Duration,
+    ) -> Report {
         Report {
-            // A scoring problem's cases left unjudged by its rules do not
-            // make the overall verdict: the failure that stopped them does.
-            verdict: verdict::overall(
-                cases
-                    .iter()
-                    .filter(|c| !left_for_the_score(c))
-                    .map(|c| c.verdict),
-            )
-            .unwrap_or(Verdict::Accepted),
-            summary,
+            verdict: digest.verdict(),
+            summary: digest.summary.clone(),
             cases,
             info,
             interrupted,
             elapsed_ms: ms(elapsed),
             verify: None,
             scores: Vec::new(),
+            digest,
         }
+    }
+
+    /// The number of cases in the report (kept or not).
+    pub fn total(&self) -> usize {
+        self.summary.values().sum()
     }
 
     /// Build from results in case order and score every scoring problem
@@ -285,305 +320,6 @@ impl Report {
 }
 
 use crate::text::format::millis as ms;
-
-/// Run the plan, streaming events to `reporter`.
-pub fn run(
-    plan: &Plan,
-    info: RunInfo,
-    options: &RunOptions,
-    reporter: &mut dyn Reporter,
-) -> std::io::Result<Report> {
-    let started = Instant::now();
-    let threads = if options.jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        options.jobs
-    };
-    let info = RunInfo {
-        total: plan.jobs.len(),
-        jobs: threads,
-        ..info
-    };
-    reporter.event(&Event::Started(&info))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("judge-worker-{i}"))
-        .build()
-        .map_err(std::io::Error::other)?;
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let failures = &Failures::default();
-    let total = plan.jobs.len();
-    let mut results: Vec<Option<CaseResult>> = vec![None; total];
-    let mut report_error = None;
-    let (tx, rx) = mpsc::channel::<Message>();
-    let interrupted = || {
-        options
-            .interrupted
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::SeqCst))
-    };
-    pool.in_place_scope(|scope| {
-        for _ in 0..threads.min(total.max(1)) {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move |_| {
-                loop {
-                    if stop.load(Ordering::SeqCst) || interrupted() {
-                        break;
-                    }
-                    let position = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(job) = plan.jobs.get(position) else {
-                        break;
-                    };
-                    if tx.send(Message::Started(position)).is_err() {
-                        break;
-                    }
-                    let slot = rayon::current_thread_index().unwrap_or(0);
-                    let result = match failures.stopping(plan, job, options.fail_fast) {
-                        Some(why) => skipped(plan, job, &why),
-                        None => run_job(plan, job, slot),
-                    };
-                    failures.note(plan, job, &result);
-                    // On a scoring problem --fail-fast works per group
-                    // (`stopped_by_rules`): the other groups still score.
-                    if options.fail_fast
-                        && plan.problems[job.problem].scoring.is_none()
-                        && !result.verdict.is_accepted()
-                        && result.verdict != Verdict::Skipped
-                    {
-                        stop.store(true, Ordering::SeqCst);
-                    }
-                    if tx
-                        .send(Message::Finished(position, Box::new(result)))
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut done = 0;
-        for message in rx {
-            if report_error.is_some() {
-                // Keep draining so the workers finish; the error is returned below.
-                if let Message::Finished(position, result) = message {
-                    results[position] = Some(*result);
-                }
-                continue;
-            }
-            let sent = match message {
-                Message::Started(position) => {
-                    let job = &plan.jobs[position];
-                    reporter.event(&Event::CaseStarted {
-                        index: job.index,
-                        problem: &plan.problems[job.problem].name,
-                        case: &job.case.name,
-                    })
-                }
-                Message::Finished(position, result) => {
-                    done += 1;
-                    let outcome = reporter.event(&Event::CaseFinished {
-                        result: &result,
-                        done,
-                        total,
-                    });
-                    results[position] = Some(*result);
-                    outcome
-                }
-            };
-            if let Err(e) = sent {
-                report_error = Some(e);
-            }
-        }
-    });
-    if let Some(e) = report_error {
-        return Err(e);
-    }
-    let was_interrupted = interrupted();
-    // Collected in place (same size, one pass): a large run does not hold
-    // its results twice.
-    let cases: Vec<CaseResult> = results
-        .into_iter()
-        .enumerate()
-        .map(|(position, result)| {
-            result.unwrap_or_else(|| {
-                let why = if was_interrupted {
-                    "not run: the judge was interrupted"
-                } else {
-                    "not run: --fail-fast stopped after the first failure"
-                };
-                skipped(plan, &plan.jobs[position], why)
-            })
-        })
-        .collect();
-    let report = Report::scored(info, cases, was_interrupted, started.elapsed());
-    reporter.event(&Event::Finished(&report))?;
-    Ok(report)
-}
-
-enum Message {
-    Started(usize),
-    Finished(usize, Box<CaseResult>),
-}
-
-fn skipped(plan: &Plan, job: &Job, why: &str) -> CaseResult {
-    let problem = &plan.problems[job.problem];
-    base_result(
-        plan,
-        job,
-        Judgement::new(Verdict::Skipped, why),
-        None,
-        problem,
-    )
-}
-
-fn base_result(
-    plan: &Plan,
-    job: &Job,
-    judgement: Judgement,
-    outcome: Option<&RunOutcome>,
-    problem: &Problem,
-) -> CaseResult {
-    let limit = problem.limits.time;
-    let (cpu, wall) = outcome.map_or((Duration::ZERO, Duration::ZERO), |o| (o.cpu, o.wall));
-    let stderr = outcome
-        .filter(|o| !o.stderr_tail.is_empty())
-        .map(|o| String::from_utf8_lossy(&o.stderr_tail).into_owned());
-    CaseResult {
-        index: job.index,
-        problem: problem.name.clone(),
-        case: job.case.name.clone(),
-        verdict: judgement.verdict,
-        message: judgement.message,
-        cpu_ms: ms(cpu),
-        wall_ms: ms(wall),
-        peak_rss_kib: outcome.and_then(|o| o.peak_rss_kib),
-        memory_source: outcome.map_or(MemorySource::None, |o| o.memory_source),
-        tl_ratio: (cpu.as_secs_f64() / limit.as_secs_f64() * 1000.0).round() / 1000.0,
-        time_limit_ms: ms(limit),
-        exit: outcome.map(|o| o.exit.describe()),
-        program: plan
-            .label_programs
-            .then(|| plan.programs[job.program].label.clone()),
-        diff: judgement.diff,
-        stderr,
-        figures: judgement.figures,
-        transcript: judgement.transcript,
-        passes: None,
-        partial: judgement.partial,
-        score: None,
-    }
-}
-
-/// Run one job and judge it.
-pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
-    let problem = &plan.problems[job.problem];
-    if problem.comparison.needs_answer() && job.case.answer.is_none() {
-        let judgement = Judgement::new(
-            Verdict::InternalError,
-            format!(
-                "no answer file for {} (expected {} or .out beside it); not run",
-                job.case.name,
-                job.case.input.with_extension("ans").display()
-            ),
-        );
-        return base_result(plan, job, judgement, None, problem);
-    }
-    let program = &plan.programs[job.program];
-    if let Some(error) = &program.compile_error {
-        let mut result = base_result(
-            plan,
-            job,
-            Judgement::new(Verdict::CompileError, error.message.clone()),
-            None,
-            problem,
-        );
-        result.stderr = (!error.output.is_empty()).then(|| error.output.clone());
-        return result;
-    }
-    let comparison = job
-        .case
-        .settings
-        .as_deref()
-        .and_then(|s| s.comparison.as_ref())
-        .unwrap_or(&problem.comparison);
-    if let check::Comparison::Interactive(interaction) = comparison {
-        return interactive_job(plan, job, slot, interaction);
-    }
-    let outcome = program.runner.run(&RunRequest {
-        input: &job.case.input,
-        limits: &problem.limits,
-        slot,
-    });
-    match outcome {
-        Err(RunError::Interrupted) => skipped(plan, job, "not run: the judge was interrupted"),
-        Err(RunError::Internal(message)) => base_result(
-            plan,
-            job,
-            Judgement::new(Verdict::InternalError, message),
-            None,
-            problem,
-        ),
-        Ok(outcome) => {
-            let settings = job.case.settings.as_deref();
-            let judgement = check::classify_run(&outcome, &problem.limits).unwrap_or_else(|| {
-                check::check_output(
-                    CheckPlan {
-                        comparison: settings
-                            .and_then(|s| s.comparison.as_ref())
-                            .unwrap_or(&problem.comparison),
-                        puzzle: problem.puzzle,
-                        lexmin: problem.lexmin,
-                        strict: settings.and_then(|s| s.strict).unwrap_or(problem.strict),
-                        tools: plan
-                            .tools
-                            .as_deref()
-                            .map(|sandbox| ToolContext { sandbox, slot }),
-                    },
-                    &CaseFiles {
-                        input: &job.case.input,
-                        answer: job.case.answer.as_deref(),
-                    },
-                    &outcome.stdout,
-                )
-            });
-            base_result(plan, job, judgement, Some(&outcome), problem)
-        }
-    }
-}
-
-/// Run one case of an interactive or multi-pass problem and judge it.
-fn interactive_job(
-    plan: &Plan,
-    job: &Job,
-    slot: usize,
-    interaction: &check::interactive::Interaction,
-) -> CaseResult {
-    let problem = &plan.problems[job.problem];
-    let program = &plan.programs[job.program];
-    let Some(sandbox) = plan.tools.as_deref() else {
-        let judgement = Judgement::new(
-            Verdict::InternalError,
-            "an interactive validator needs a sandbox to run in (internal error)",
-        );
-        return base_result(plan, job, judgement, None, problem);
-    };
-    let done = check::interactive::run_case(
-        interaction,
-        program.runner.as_ref(),
-        ToolContext { sandbox, slot },
-        &job.case.input,
-        job.case.answer.as_deref(),
-        &problem.limits,
-    );
-    let mut result = base_result(plan, job, done.judgement, done.outcome.as_ref(), problem);
-    if interaction.passes > 1 {
-        result.passes = Some(done.passes);
-    }
-    result
-}
 
 /// Describe a problem for reports.
 pub fn problem_info(problem: &Problem) -> ProblemInfo {

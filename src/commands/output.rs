@@ -78,10 +78,21 @@ pub fn human_reporter(verbosity: Verbosity) -> Box<dyn Reporter> {
     ))
 }
 
-/// The live reporter of a run, and the buffer a `--report` file is
-/// committed from when the run ends.
-pub fn reporter_for(choice: &ReportChoice, verbosity: Verbosity) -> (Box<dyn Reporter>, FileSink) {
-    let file_sink = FileSink::new();
+/// The live reporter of a run, and the temporary file a `--report` file is
+/// renamed from when the run ends (it is written as cases settle).
+pub fn reporter_for(
+    choice: &ReportChoice,
+    verbosity: Verbosity,
+) -> Result<(Box<dyn Reporter>, FileSink), Failure> {
+    let file_sink = match &choice.file {
+        Some((path, _)) => FileSink::beside(path).map_err(|e| {
+            Failure::Usage(format!(
+                "--report {}: cannot write beside it: {e}",
+                path.display()
+            ))
+        })?,
+        None => FileSink::memory(),
+    };
     let reporter = match (&choice.file, choice.stdout) {
         (Some((_, format)), _) => {
             let mut all = vec![human_reporter(verbosity)];
@@ -92,5 +103,5 @@ pub fn reporter_for(choice: &ReportChoice, verbosity: Verbosity) -> (Box<dyn Rep
             .unwrap_or_else(|| human_reporter(verbosity)),
         (None, None) => human_reporter(verbosity),
     };
-    (reporter, file_sink)
+    Ok((reporter, file_sink))
 }

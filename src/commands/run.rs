@@ -62,11 +62,12 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         tools,
         label_programs: false,
     };
-    let (mut reporter, file_sink) = reporter_for(&choice, verbosity(args.quiet, args.verbose));
+    let (mut reporter, file_sink) = reporter_for(&choice, verbosity(args.quiet, args.verbose))?;
     let options = RunOptions {
         jobs: workers,
         fail_fast: args.fail_fast,
         interrupted: Some(interrupt.flag()),
+        keep_cases: false,
     };
     let report = judge::run(&plan, info, &options, reporter.as_mut())
         .map_err(|e| Failure::Internal(format!("cannot write the report: {e}")))?;

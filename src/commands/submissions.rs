@@ -449,6 +449,8 @@ pub fn trial(
         jobs,
         fail_fast: false,
         interrupted,
+        // Verify, limits and stress look at every case afterwards.
+        keep_cases: true,
     };
     let mut report = judge::run(&plan, info, &options, &mut reporter)
         .map_err(|e| Failure::Internal(format!("cannot report: {e}")))?;

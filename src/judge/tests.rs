@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::check::Comparison;
-use crate::exec::{Exit, LimitHit, Limits};
+use crate::exec::{Exit, LimitHit, Limits, RunError, RunOutcome, RunRequest};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -55,6 +55,7 @@ impl Reporter for Recorder {
             Event::CaseFinished { result, done, .. } => {
                 format!("finish {} {} #{done}", result.case, result.verdict)
             }
+            Event::CaseSettled(result) => format!("settled {}", result.case),
             Event::Finished(report) => format!("finished {}", report.verdict),
         };
         self.0.lock().unwrap().push(line);
@@ -120,6 +121,7 @@ fn report_is_in_case_order_whatever_the_finishing_order() {
     let mut recorder = Recorder(Arc::clone(&events));
     let options = RunOptions {
         jobs: 2,
+        keep_cases: true,
         ..RunOptions::default()
     };
     let report = run(&plan, RunInfo::default(), &options, &mut recorder).unwrap();
@@ -149,12 +151,91 @@ fn report_is_in_case_order_whatever_the_finishing_order() {
 }
 
 #[test]
+fn without_keeping_cases_each_settles_once_in_case_order_and_the_digest_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan(&["slow-a", "b", "wa-c", "d", "tle-e"], dir.path());
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let mut recorder = Recorder(Arc::clone(&events));
+    let options = RunOptions {
+        jobs: 3,
+        ..RunOptions::default()
+    };
+    let report = run(&plan, RunInfo::default(), &options, &mut recorder).unwrap();
+    assert!(report.cases.is_empty(), "nothing kept");
+    assert_eq!(report.total(), 5);
+    assert_eq!(report.verdict, Verdict::WrongAnswer);
+    assert_eq!(report.summary[&Verdict::Accepted], 3);
+    let digest = &report.digest;
+    assert_eq!(digest.failure_count, 2);
+    let failed: Vec<&str> = digest
+        .failures
+        .iter()
+        .map(|(_, c)| c.case.as_str())
+        .collect();
+    assert_eq!(failed, ["wa-c.in", "tle-e.in"]);
+    assert_eq!(digest.failures[0].0, 2, "the position in the report");
+    assert_eq!(digest.rows["p"].cases, 5);
+    let events = events.lock().unwrap();
+    let settled: Vec<&str> = events
+        .iter()
+        .filter_map(|e| e.strip_prefix("settled "))
+        .collect();
+    assert_eq!(
+        settled,
+        ["slow-a.in", "b.in", "wa-c.in", "d.in", "tle-e.in"]
+    );
+    // The slow first case finished after others, yet settled first: the
+    // others waited for it.
+    let finish_a = events
+        .iter()
+        .position(|e| e.starts_with("finish slow-a"))
+        .unwrap();
+    let settle_b = events.iter().position(|e| e == "settled b.in").unwrap();
+    assert!(finish_a < settle_b, "{events:?}");
+}
+
+#[test]
+fn the_streamed_json_report_is_the_whole_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan(&["slow-a", "b", "wa-c"], dir.path());
+    let sink = crate::report::FileSink::memory();
+    let mut json = crate::report::json::JsonReporter::new(Box::new(sink.clone()));
+    let report = run(
+        &plan,
+        RunInfo::default(),
+        &RunOptions {
+            jobs: 2,
+            ..RunOptions::default()
+        },
+        &mut json,
+    )
+    .unwrap();
+    drop(json);
+    let streamed: Report = serde_json::from_slice(&sink.bytes()).unwrap();
+    let names: Vec<&str> = streamed.cases.iter().map(|c| c.case.as_str()).collect();
+    assert_eq!(names, ["slow-a.in", "b.in", "wa-c.in"]);
+    assert_eq!(streamed.verdict, report.verdict);
+    assert_eq!(streamed.summary, report.summary);
+    // Rendered whole from the same cases, the bytes are the same.
+    let whole = crate::report::json::to_bytes(&Report {
+        cases: streamed.cases.clone(),
+        ..report.clone()
+    })
+    .unwrap();
+    assert_eq!(
+        String::from_utf8(whole).unwrap(),
+        String::from_utf8(sink.bytes()).unwrap()
+    );
+}
+
+#[test]
 fn fail_fast_marks_unlaunched_cases_skipped() {
     let dir = tempfile::tempdir().unwrap();
     let plan = plan(&["a", "tle-b", "c", "d"], dir.path());
     let options = RunOptions {
         jobs: 1,
         fail_fast: true,
+        keep_cases: true,
         ..RunOptions::default()
     };
     let report = run(
@@ -185,6 +266,7 @@ fn interrupt_flag_stops_the_run_with_exit_130() {
     let options = RunOptions {
         jobs: 1,
         interrupted: Some(flag),
+        keep_cases: true,
         ..RunOptions::default()
     };
     let report = run(
@@ -202,12 +284,13 @@ fn interrupt_flag_stops_the_run_with_exit_130() {
 fn human_text(names: &[&str], verbosity: crate::report::human::Verbosity, color: bool) -> String {
     let dir = tempfile::tempdir().unwrap();
     let plan = plan(names, dir.path());
-    let buffer = crate::report::FileSink::new();
+    let buffer = crate::report::FileSink::memory();
     let mut human =
         crate::report::human::HumanReporter::new(Box::new(buffer.clone()), verbosity, color, false);
     run(
         &plan,
         RunInfo::default(),
+        // As `judge run` does: the human report from the digest alone.
         &RunOptions {
             jobs: 1,
             ..RunOptions::default()
@@ -306,4 +389,43 @@ fn human_reporter_colours_only_when_asked() {
         };
         assert_eq!(lines(&stripped), lines(&plain));
     }
+}
+
+#[test]
+fn an_html_page_of_a_run_too_large_to_show_case_by_case_draws_from_the_digest() {
+    let dir = tempfile::tempdir().unwrap();
+    let total = crate::report::html::CASES_SHOWN + 5;
+    let names: Vec<String> = (0..total)
+        .map(|i| match i {
+            7 => "wa-7".to_string(),
+            i => format!("c{i}"),
+        })
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let plan = plan(&names, dir.path());
+    let sink = crate::report::FileSink::memory();
+    let mut html = crate::report::html::HtmlReporter::new(Box::new(sink.clone()));
+    run(
+        &plan,
+        RunInfo::default(),
+        &RunOptions {
+            jobs: 2,
+            ..RunOptions::default()
+        },
+        &mut html,
+    )
+    .unwrap();
+    drop(html);
+    let page = String::from_utf8(sink.bytes()).unwrap();
+    assert!(
+        page.contains(&format!("This run has {total} cases")),
+        "notice"
+    );
+    assert!(page.contains("wa-7.in"), "the failure in full");
+    assert!(
+        page.contains(r#"id="case-7""#),
+        "its detail block, at its position"
+    );
+    assert!(!page.contains(r#"id="all""#), "no table of every case");
+    assert!(page.len() < 200_000, "a bounded page: {} bytes", page.len());
 }

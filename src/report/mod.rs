@@ -117,11 +117,19 @@ pub fn write_new_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 fn write_via_temp(path: &Path, bytes: &[u8], replace: bool) -> std::io::Result<()> {
+    let mut file = temp_beside(path)?;
+    file.write_all(bytes)?;
+    publish(file, path, replace)
+}
+
+/// A temporary file in `path`'s directory, named after it
+/// (`.out.json.XXXX.tmp`), removed if it is never published.
+fn temp_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut file = tempfile::Builder::new()
+    tempfile::Builder::new()
         .prefix(&format!(
             ".{}.",
             path.file_name()
@@ -129,8 +137,12 @@ fn write_via_temp(path: &Path, bytes: &[u8], replace: bool) -> std::io::Result<(
                 .unwrap_or_default()
         ))
         .suffix(".tmp")
-        .tempfile_in(dir)?;
-    file.write_all(bytes)?;
+        .tempfile_in(dir)
+}
+
+/// Give a written temporary file a plain file's mode, sync it, and rename
+/// it to `path` (over what is there only if `replace`).
+fn publish(file: tempfile::NamedTempFile, path: &Path, replace: bool) -> std::io::Result<()> {
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = 0o666 & !current_umask();
@@ -159,45 +171,86 @@ fn current_umask() -> u32 {
         .unwrap_or(0o022)
 }
 
-/// A sink that collects bytes and writes them atomically to a file when the
-/// run finishes (on drop of the last handle it is not written: call
-/// [`FileSink::commit`]).
+/// Where a `--report` file is written while the run goes: straight into
+/// a temporary file beside the target (so memory stays flat however large
+/// the report), renamed over the target by [`FileSink::commit`] when the
+/// run ends. Never committed (an error, a panic), the temporary file is
+/// removed and the target is untouched. `FileSink::memory()` collects in
+/// memory instead, for tests and for a report rendered whole.
 #[derive(Clone)]
 pub struct FileSink {
-    buffer: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    inner: std::sync::Arc<std::sync::Mutex<Spool>>,
+}
+
+enum Spool {
+    Memory(Vec<u8>),
+    File(std::io::BufWriter<tempfile::NamedTempFile>),
+    /// Committed, or failed: nothing more is written.
+    Done,
 }
 
 impl FileSink {
-    pub fn new() -> FileSink {
+    /// A sink in memory.
+    pub fn memory() -> FileSink {
+        FileSink::with(Spool::Memory(Vec::new()))
+    }
+
+    /// A sink spooling into a temporary file beside `path`.
+    pub fn beside(path: &Path) -> std::io::Result<FileSink> {
+        let file = temp_beside(path)?;
+        Ok(FileSink::with(Spool::File(
+            std::io::BufWriter::with_capacity(1 << 16, file),
+        )))
+    }
+
+    fn with(spool: Spool) -> FileSink {
         FileSink {
-            buffer: Default::default(),
+            inner: std::sync::Arc::new(std::sync::Mutex::new(spool)),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Spool> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// What was collected, for a sink in memory (empty for a file).
+    pub fn bytes(&self) -> Vec<u8> {
+        match &*self.lock() {
+            Spool::Memory(bytes) => bytes.clone(),
+            _ => Vec::new(),
         }
     }
 
     /// Write what was collected to `path`, atomically.
     pub fn commit(&self, path: &Path) -> std::io::Result<()> {
-        let bytes = self.buffer.lock().unwrap_or_else(|e| e.into_inner());
-        write_atomically(path, &bytes)
-    }
-}
-
-impl Default for FileSink {
-    fn default() -> Self {
-        FileSink::new()
+        match std::mem::replace(&mut *self.lock(), Spool::Done) {
+            Spool::Memory(bytes) => write_atomically(path, &bytes),
+            Spool::File(writer) => {
+                let file = writer.into_inner().map_err(|e| e.into_error())?;
+                publish(file, path, true)
+            }
+            Spool::Done => Err(std::io::Error::other("the report was already written")),
+        }
     }
 }
 
 impl Write for FileSink {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.buffer
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend_from_slice(buf);
-        Ok(buf.len())
+        match &mut *self.lock() {
+            Spool::Memory(bytes) => {
+                bytes.extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            Spool::File(writer) => writer.write(buf),
+            Spool::Done => Err(std::io::Error::other("the report was already written")),
+        }
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+        match &mut *self.lock() {
+            Spool::File(writer) => writer.flush(),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -30,6 +30,21 @@ pub(crate) fn grid(page: &Page<'_>) -> Markup {
     }
 }
 
+/// In place of the grid, for a run too large to show case by case.
+pub(crate) fn omitted(page: &Page<'_>) -> Markup {
+    let total = page.report.total();
+    html! {
+        section #grid {
+            h2 { "Cases" }
+            p.note {
+                "This run has " (total) " cases: a page shows every case only up to "
+                (super::CASES_SHOWN) ". Here are the counts, the time histogram, the slowest cases "
+                "and the first failures in full; the JSON or JUnit report has every case."
+            }
+        }
+    }
+}
+
 fn legend(page: &Page<'_>) -> Markup {
     html! {
         p.legend {
@@ -234,7 +249,7 @@ fn row(page: &Page<'_>, i: usize, case: &CaseResult, several: bool) -> Markup {
     html! {
         tr id=(format!("row-{i}")) class=(class(case.verdict)) {
             td {
-                @if page.detailed[i] { a href=(page.href(i)) { (page.name(case)) } }
+                @if page.detailed.contains(&i) { a href=(page.href(i)) { (page.name(case)) } }
                 @else { (page.name(case)) }
             }
             @if several {

@@ -26,7 +26,7 @@ pub(crate) fn failures(page: &Page<'_>) -> Markup {
         return html! {
             section #failures {
                 h2 { "Failures" }
-                @if page.report.cases.is_empty() {
+                @if page.report.total() == 0 {
                     p.none { "No cases were run." }
                 } @else {
                     p.none { "None: every case that ran was accepted." }
@@ -40,7 +40,8 @@ pub(crate) fn failures(page: &Page<'_>) -> Markup {
             @if page.details.len() < page.failures {
                 p.note {
                     "The first " (page.details.len()) " of " (page.failures)
-                    " failures are shown in full; the others are in the table of all cases."
+                    " failures are shown in full; "
+                    @if page.all { "the others are in the table of all cases." } @else { "the JSON or JUnit report has the others." }
                 }
             }
             @for block in &page.details { (block) }

@@ -53,22 +53,55 @@ const PROBLEM_ROWS: usize = 100;
 
 const STYLE: &str = include_str!("style.css");
 
-/// Writes the page when the run finishes.
+/// Cases a page shows one by one (the grid, the table of all cases). A
+/// larger run's page is drawn from the run's bounded digest: counts, the
+/// histogram, the slowest cases and the first failures in full; the JSON
+/// or JUnit report has every case. (20,000 table rows are about 4 MB of
+/// page; a browser still opens that, not fifty times more.)
+pub const CASES_SHOWN: usize = 20_000;
+
+/// Writes the page when the run finishes, keeping the settled cases until
+/// then while there are at most [`CASES_SHOWN`].
 pub struct HtmlReporter {
     sink: Box<dyn Write>,
+    cases: Vec<CaseResult>,
+    over: bool,
 }
 
 impl HtmlReporter {
     pub fn new(sink: Box<dyn Write>) -> Self {
-        HtmlReporter { sink }
+        HtmlReporter {
+            sink,
+            cases: Vec::new(),
+            over: false,
+        }
     }
 }
 
 impl Reporter for HtmlReporter {
     fn event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
-        if let Event::Finished(report) = event {
-            self.sink.write_all(&render(report))?;
-            self.sink.flush()?;
+        match event {
+            Event::CaseSettled(case) if !self.over => {
+                if self.cases.len() < CASES_SHOWN {
+                    self.cases.push((*case).clone());
+                } else {
+                    self.over = true;
+                    self.cases = Vec::new();
+                }
+            }
+            Event::Finished(report) => {
+                let bytes = if report.cases.len() == report.total() || self.over {
+                    render(report)
+                } else {
+                    render(&Report {
+                        cases: std::mem::take(&mut self.cases),
+                        ..(*report).clone()
+                    })
+                };
+                self.sink.write_all(&bytes)?;
+                self.sink.flush()?;
+            }
+            _ => {}
         }
         Ok(())
     }
@@ -90,7 +123,7 @@ pub fn render(report: &Report) -> Vec<u8> {
                 @if let Some(v) = &report.verify {
                     title { (verified::title(v)) }
                 } @else {
-                    title { (report.verdict.code()) " · " (page.accepted) "/" (report.cases.len()) " accepted · judge" }
+                    title { (report.verdict.code()) " · " (page.accepted) "/" (report.total()) " accepted · judge" }
                 }
                 style { (PreEscaped(STYLE)) }
             }
@@ -100,10 +133,14 @@ pub fn render(report: &Report) -> Vec<u8> {
                     main {
                         @if let Some(v) = &report.verify { (verified::section(&page, v)) }
                         (scores::section(&page))
-                        (cases::grid(&page))
+                        @if page.all {
+                            (cases::grid(&page))
+                        } @else {
+                            (cases::omitted(&page))
+                        }
                         (timing::section(&page))
                         (detail::failures(&page))
-                        (cases::table(&page))
+                        @if page.all { (cases::table(&page)) }
                     }
                     footer { "judge " (env!("CARGO_PKG_VERSION")) }
                 }
@@ -116,8 +153,11 @@ pub fn render(report: &Report) -> Vec<u8> {
 /// A report with what every part of the page needs computed once.
 pub(crate) struct Page<'a> {
     pub report: &'a Report,
-    /// Whether the case at that position has a detail block.
-    pub detailed: Vec<bool>,
+    /// Whether `report.cases` holds every case; if not (a run larger than
+    /// [`CASES_SHOWN`]), the page is drawn from the digest alone.
+    pub all: bool,
+    /// The positions of the cases that have a detail block.
+    pub detailed: std::collections::HashSet<usize>,
     /// The detail blocks, in case order.
     pub details: Vec<Markup>,
     pub failures: usize,
@@ -148,15 +188,32 @@ impl<'a> Page<'a> {
                 .all(|c| judged.insert((c.problem.as_str(), c.case.as_str())));
         let shares = report.cases.len() * if programs.is_empty() { 3 } else { 5 };
         let name_bytes = (TEXT_BUDGET / shares.max(1)).clamp(SHARE_MIN, SHARE_MAX);
-        let mut page = Page {
-            report,
-            detailed: vec![false; report.cases.len()],
-            details: Vec::new(),
-            failures: report
+        let all = report.cases.len() == report.total();
+        let failing: Vec<(usize, &CaseResult)> = if all {
+            report
                 .cases
                 .iter()
-                .filter(|c| is_failure(c.verdict))
-                .count(),
+                .enumerate()
+                .filter(|(_, c)| is_failure(c.verdict))
+                .collect()
+        } else {
+            report
+                .digest
+                .failures
+                .iter()
+                .map(|(i, c)| (*i, c))
+                .collect()
+        };
+        let mut page = Page {
+            report,
+            all,
+            detailed: Default::default(),
+            details: Vec::new(),
+            failures: if all {
+                failing.len()
+            } else {
+                report.digest.failure_count
+            },
             accepted: report.summary.get(&Verdict::Accepted).copied().unwrap_or(0),
             programs: programs.into_iter().map(String::from).collect(),
             matrix,
@@ -165,27 +222,30 @@ impl<'a> Page<'a> {
         // Details first: the grid links to those that fit.
         let mut spent = 0;
         let mut details = Vec::new();
-        let mut detailed = vec![false; report.cases.len()];
-        for (i, case) in report.cases.iter().enumerate() {
-            if !is_failure(case.verdict) {
-                continue;
-            }
+        let mut detailed = std::collections::HashSet::new();
+        for (i, case) in failing {
             if details.len() == DETAILED || spent >= DETAIL_BUDGET {
                 break;
             }
             let block = detail::render(&page, i, case);
             spent += block.0.len();
             details.push(block);
-            detailed[i] = true;
+            detailed.insert(i);
         }
         page.details = details;
         page.detailed = detailed;
         page
     }
 
+    /// Whether the page has a place to link a case to: its detail block,
+    /// or (when the page shows every case) its table row.
+    pub fn links(&self, position: usize) -> bool {
+        self.all || self.detailed.contains(&position)
+    }
+
     /// Where a case's cell links: its detail block, or its table row.
     pub fn href(&self, position: usize) -> String {
-        if self.detailed.get(position).copied().unwrap_or(false) {
+        if self.detailed.contains(&position) {
             format!("#case-{position}")
         } else {
             format!("#row-{position}")
@@ -267,8 +327,8 @@ pub(crate) fn counts(summary: &BTreeMap<Verdict, usize>) -> Markup {
 
 fn header(page: &Page<'_>) -> Markup {
     let report = page.report;
-    let total = report.cases.len();
-    let first_failure = report.cases.iter().position(|c| !c.verdict.is_accepted());
+    let total = report.total();
+    let first_failure = report.digest.first_not_accepted.as_ref();
     let info = &report.info;
     // A verification expects WA, TLE, … from some submissions: its header
     // says whether verify passed, not the run's first non-AC verdict.
@@ -288,9 +348,13 @@ fn header(page: &Page<'_>) -> Markup {
                     h1 { (capitalised(report.verdict.name())) }
                     p {
                         b { (page.accepted) } " of " b { (total) } " case" (plural(total)) " accepted"
-                        @if let Some(i) = first_failure {
-                            " · first " (report.cases[i].verdict.code()) ": "
-                            a href=(page.href(i)) { (page.name(&report.cases[i])) }
+                        @if let Some((i, case)) = first_failure {
+                            " · first " (case.verdict.code()) ": "
+                            @if page.links(*i) {
+                                a href=(page.href(*i)) { (page.name(case)) }
+                            } @else {
+                                (page.name(case))
+                            }
                         }
                     }
                 }
@@ -332,10 +396,12 @@ fn problems(page: &Page<'_>) -> Markup {
     let report = page.report;
     let mut per_problem: indexmap::IndexMap<&str, (BTreeMap<Verdict, usize>, f64)> =
         indexmap::IndexMap::new();
-    for case in &report.cases {
-        let entry = per_problem.entry(case.problem.as_str()).or_default();
-        *entry.0.entry(case.verdict).or_insert(0) += 1;
-        entry.1 = entry.1.max(case.cpu_ms);
+    for row in report.digest.rows.values() {
+        let entry = per_problem.entry(row.problem.as_str()).or_default();
+        for (verdict, n) in &row.counts {
+            *entry.0.entry(*verdict).or_insert(0) += n;
+        }
+        entry.1 = entry.1.max(row.max_cpu);
     }
     let more = per_problem.len().saturating_sub(PROBLEM_ROWS);
     per_problem.truncate(PROBLEM_ROWS);

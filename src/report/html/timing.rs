@@ -5,17 +5,14 @@
 //! launch) are left out.
 
 use super::{Page, badge, class, memory, percent, seconds};
-use crate::judge::CaseResult;
 use crate::verdict::Verdict;
 use maud::{Markup, html};
 use std::collections::BTreeMap;
 
-/// Bin width, as a fraction of the limit.
-const BIN: f64 = 0.05;
-/// Bins below 125% of the limit; one more holds everything beyond.
-const BINS: usize = 25;
-/// How many of the slowest cases are listed.
-const SLOWEST: usize = 10;
+// The bins are the digest's: each `RATIO_BIN` of the limit wide,
+// `RATIO_BINS` below 125% of the limit and one more beyond; the digest
+// keeps the 10 slowest cases.
+use crate::judge::digest::{RATIO_BIN as BIN, RATIO_BINS as BINS};
 
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 230.0;
@@ -25,49 +22,26 @@ const TOP: f64 = 22.0;
 const BOTTOM: f64 = 24.0;
 
 pub(crate) fn section(page: &Page<'_>) -> Markup {
-    let ran: Vec<(usize, &CaseResult)> = page
-        .report
-        .cases
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| ran(c))
-        .collect();
+    let digest = &page.report.digest;
     html! {
         section #timing {
             h2 { "Time" }
-            @if ran.is_empty() {
+            @if digest.ran == 0 {
                 p.none { "No case ran." }
             } @else {
                 div.timing {
                     figure.histogram {
-                        (histogram(&ran))
-                        figcaption { "CPU time of " (ran.len()) " run" (super::plural(ran.len())) ", as a share of the time limit" }
+                        (histogram(&digest.ratio_bins))
+                        figcaption { "CPU time of " (digest.ran) " run" (super::plural(digest.ran)) ", as a share of the time limit" }
                     }
-                    (slowest(page, &ran))
+                    (slowest(page))
                 }
             }
         }
     }
 }
 
-/// Whether a case ran a program (its times mean something).
-fn ran(case: &CaseResult) -> bool {
-    case.verdict != Verdict::Skipped && (case.exit.is_some() || case.cpu_ms > 0.0)
-}
-
-/// The bin of a CPU-time ratio.
-fn bin_of(ratio: f64) -> usize {
-    if ratio.is_nan() || ratio < 0.0 {
-        return 0;
-    }
-    ((ratio / BIN).floor() as usize).min(BINS)
-}
-
-fn histogram(ran: &[(usize, &CaseResult)]) -> Markup {
-    let mut bins: Vec<BTreeMap<Verdict, usize>> = vec![BTreeMap::new(); BINS + 1];
-    for (_, case) in ran {
-        *bins[bin_of(case.tl_ratio)].entry(case.verdict).or_insert(0) += 1;
-    }
+fn histogram(bins: &[BTreeMap<Verdict, usize>]) -> Markup {
     let totals: Vec<usize> = bins.iter().map(|b| b.values().sum()).collect();
     let peak = totals.iter().copied().max().unwrap_or(1).max(1);
     let plot_w = WIDTH - LEFT - RIGHT;
@@ -152,19 +126,23 @@ fn breakdown(counts: &BTreeMap<Verdict, usize>) -> String {
         .join(", ")
 }
 
-fn slowest(page: &Page<'_>, ran: &[(usize, &CaseResult)]) -> Markup {
-    let mut by_time: Vec<(usize, &CaseResult)> = ran.to_vec();
-    by_time.sort_by(|a, b| b.1.cpu_ms.total_cmp(&a.1.cpu_ms).then(a.0.cmp(&b.0)));
-    by_time.truncate(SLOWEST);
+fn slowest(page: &Page<'_>) -> Markup {
+    let by_time = page.report.digest.slowest.as_slice();
     html! {
         div.slowest {
             h3 { "Slowest cases" }
             table.slowest {
                 thead { tr { th { "case" } th { "verdict" } th.num { "CPU" } th { "of limit" } th.num { "wall" } th.num { "memory" } } }
                 tbody {
-                    @for (i, case) in &by_time {
+                    @for (i, case) in by_time {
                         tr {
-                            td { a href=(page.href(*i)) { (page.name(case)) } }
+                            td {
+                                @if page.links(*i) {
+                                    a href=(page.href(*i)) { (page.name(case)) }
+                                } @else {
+                                    (page.name(case))
+                                }
+                            }
                             td { (badge(case.verdict)) }
                             td.num { (seconds(case.cpu_ms)) }
                             td.share {
@@ -183,19 +161,19 @@ fn slowest(page: &Page<'_>, ran: &[(usize, &CaseResult)]) -> Markup {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::judge::digest::ratio_bin;
 
     #[test]
     fn bins_reach_past_the_limit() {
-        assert_eq!(bin_of(0.0), 0);
-        assert_eq!(bin_of(0.049), 0);
-        assert_eq!(bin_of(0.05), 1);
-        assert_eq!(bin_of(0.999), 19);
-        assert_eq!(bin_of(1.0), 20);
-        assert_eq!(bin_of(1.24), 24);
-        assert_eq!(bin_of(1.25), 25);
-        assert_eq!(bin_of(40.0), 25);
-        assert_eq!(bin_of(f64::NAN), 0);
-        assert_eq!(bin_of(f64::INFINITY), 25);
+        assert_eq!(ratio_bin(0.0), 0);
+        assert_eq!(ratio_bin(0.049), 0);
+        assert_eq!(ratio_bin(0.05), 1);
+        assert_eq!(ratio_bin(0.999), 19);
+        assert_eq!(ratio_bin(1.0), 20);
+        assert_eq!(ratio_bin(1.24), 24);
+        assert_eq!(ratio_bin(1.25), 25);
+        assert_eq!(ratio_bin(40.0), 25);
+        assert_eq!(ratio_bin(f64::NAN), 0);
+        assert_eq!(ratio_bin(f64::INFINITY), 25);
     }
 }

@@ -221,7 +221,7 @@ impl HumanReporter {
             progress.finish();
         }
         let elapsed = report.elapsed_ms / 1000.0;
-        let total = report.cases.len();
+        let total = report.total();
         let accepted = report.summary.get(&Verdict::Accepted).copied().unwrap_or(0);
         let paint = &self.paint;
         if self.verbosity == Verbosity::Quiet {
@@ -245,30 +245,22 @@ impl HumanReporter {
         }
         let mut lines = Vec::new();
         // In case order, whatever order they finished in; a program's
-        // compile error once, not once per case.
-        let mut compile_errors = std::collections::HashSet::new();
-        let failures: Vec<&CaseResult> = report
-            .cases
-            .iter()
-            .filter(|c| failed(c))
-            .filter(|c| {
-                c.verdict != Verdict::CompileError || compile_errors.insert(c.program.clone())
-            })
-            .collect();
-        if !failures.is_empty() {
+        // compile error once, not once per case (the digest keeps them so).
+        let digest = &report.digest;
+        if digest.failure_count > 0 {
             lines.push(String::new());
             lines.push(paint.bold(&format!(
                 "Failures ({} of {total} case{}):",
-                failures.len(),
+                digest.failure_count,
                 plural(total)
             )));
-            for r in failures.iter().take(FAILURES_SHOWN) {
+            for (_, r) in digest.failures.iter().take(FAILURES_SHOWN) {
                 lines.extend(summary::failure(r, paint));
             }
-            if failures.len() > FAILURES_SHOWN {
+            if digest.failure_count > FAILURES_SHOWN {
                 lines.push(format!(
                     "  … and {} more (see --report FILE.html or --format json)",
-                    failures.len() - FAILURES_SHOWN
+                    digest.failure_count - FAILURES_SHOWN
                 ));
             }
         }
@@ -280,11 +272,10 @@ impl HumanReporter {
         if report.interrupted {
             lines.push("  interrupted: cases not run are marked SKIP".to_string());
         }
-        let first_failure = report
-            .cases
-            .iter()
-            .find(|c| !c.verdict.is_accepted())
-            .map(|c| format!(" (first: {})", case_name(c)))
+        let first_failure = digest
+            .first_not_accepted
+            .as_ref()
+            .map(|(_, c)| format!(" (first: {})", case_name(c)))
             .unwrap_or_default();
         lines.push(format!(
             "{}: {accepted}/{total} accepted{} in {elapsed:.2}s{first_failure}",
@@ -318,6 +309,7 @@ impl Reporter for HumanReporter {
                 Ok(())
             }
             Event::CaseFinished { result, .. } => self.finished_case(result),
+            Event::CaseSettled(_) => Ok(()),
             Event::Finished(report) => self.finished(report),
         }
     }

@@ -6,12 +6,11 @@
 
 use super::Paint;
 use crate::config::Size;
+use crate::judge::digest::Tally;
 use crate::judge::{CaseResult, Report};
 use crate::puzzles::Figure;
 use crate::text::whitespace::visible_cut;
 use crate::verdict::Verdict;
-use indexmap::IndexMap;
-use std::collections::BTreeMap;
 
 /// How many lines of a diff or of stderr a failure shows.
 /// How many lines of an interactive case's dialogue a failure shows.
@@ -197,40 +196,11 @@ fn figures(figures: &[Figure], paint: &Paint) -> Vec<String> {
     out
 }
 
-/// One row of the summary table: what it counts.
-#[derive(Default)]
-struct Tally {
-    counts: BTreeMap<Verdict, usize>,
-    cases: usize,
-    max_cpu: f64,
-    max_kib: Option<u64>,
-}
-
-impl Tally {
-    fn add(&mut self, case: &CaseResult) {
-        *self.counts.entry(case.verdict).or_insert(0) += 1;
-        self.cases += 1;
-        if case.verdict != Verdict::Skipped {
-            self.max_cpu = self.max_cpu.max(case.cpu_ms);
-            self.max_kib = self.max_kib.max(case.peak_rss_kib);
-        }
-    }
-}
-
 /// The summary table: a row per problem (per program and problem when the
 /// report holds several), a column per verdict that occurs, the maximum CPU
 /// time and memory; a total row under several rows.
 pub(super) fn table(report: &Report, paint: &Paint) -> Vec<String> {
-    let mut rows: IndexMap<String, Tally> = IndexMap::new();
-    let mut total = Tally::default();
-    for case in &report.cases {
-        let label = match &case.program {
-            Some(program) => format!("[{program}] {}", case.problem),
-            None => case.problem.clone(),
-        };
-        rows.entry(label).or_default().add(case);
-        total.add(case);
-    }
+    let (rows, total) = (&report.digest.rows, &report.digest.all);
     let verdicts: Vec<Verdict> = report.summary.keys().copied().collect();
     let mut table: Vec<Vec<Cell>> = Vec::new();
     let mut head = vec![Cell::plain("problem"), Cell::plain("cases")];
@@ -240,7 +210,7 @@ pub(super) fn table(report: &Report, paint: &Paint) -> Vec<String> {
     let several = rows.len() > 1;
     let mut body: Vec<(String, &Tally)> = rows.iter().map(|(l, t)| (l.clone(), t)).collect();
     if several {
-        body.push(("total".to_string(), &total));
+        body.push(("total".to_string(), total));
     }
     for (label, tally) in body {
         let mut row = vec![Cell::plain(&label), Cell::plain(&tally.cases.to_string())];
@@ -330,19 +300,14 @@ impl Cell {
 
 /// The three slowest cases that ran: `sum/big.in 0.812s (81% of limit)`.
 pub(super) fn slowest(report: &Report) -> Option<String> {
-    let mut ran: Vec<&CaseResult> = report
-        .cases
-        .iter()
-        .filter(|c| c.verdict != Verdict::Skipped)
-        .collect();
+    let ran = &report.digest.slowest;
     if ran.is_empty() {
         return None;
     }
-    ran.sort_by(|a, b| b.cpu_ms.total_cmp(&a.cpu_ms));
     let list: Vec<String> = ran
         .iter()
         .take(3)
-        .map(|c| {
+        .map(|(_, c)| {
             format!(
                 "{} {} ({} of limit)",
                 super::case_name(c),

@@ -1,0 +1,169 @@
+//! One job: run the case's program (or its interaction) and judge the run
+//! into a [`CaseResult`].
+
+use super::{Job, Plan};
+use crate::check::tool::ToolContext;
+use crate::check::{self, CaseFiles, CheckPlan, Judgement};
+use crate::config::Problem;
+use crate::exec::{MemorySource, RunError, RunOutcome, RunRequest};
+use crate::judge::CaseResult;
+use crate::text::format::millis as ms;
+use crate::verdict::Verdict;
+use std::time::Duration;
+
+pub(super) fn skipped(plan: &Plan, job: &Job, why: &str) -> CaseResult {
+    let problem = &plan.problems[job.problem];
+    base_result(
+        plan,
+        job,
+        Judgement::new(Verdict::Skipped, why),
+        None,
+        problem,
+    )
+}
+
+fn base_result(
+    plan: &Plan,
+    job: &Job,
+    judgement: Judgement,
+    outcome: Option<&RunOutcome>,
+    problem: &Problem,
+) -> CaseResult {
+    let limit = problem.limits.time;
+    let (cpu, wall) = outcome.map_or((Duration::ZERO, Duration::ZERO), |o| (o.cpu, o.wall));
+    let stderr = outcome
+        .filter(|o| !o.stderr_tail.is_empty())
+        .map(|o| String::from_utf8_lossy(&o.stderr_tail).into_owned());
+    CaseResult {
+        index: job.index,
+        problem: problem.name.clone(),
+        case: job.case.name.clone(),
+        verdict: judgement.verdict,
+        message: judgement.message,
+        cpu_ms: ms(cpu),
+        wall_ms: ms(wall),
+        peak_rss_kib: outcome.and_then(|o| o.peak_rss_kib),
+        memory_source: outcome.map_or(MemorySource::None, |o| o.memory_source),
+        tl_ratio: (cpu.as_secs_f64() / limit.as_secs_f64() * 1000.0).round() / 1000.0,
+        time_limit_ms: ms(limit),
+        exit: outcome.map(|o| o.exit.describe()),
+        program: plan
+            .label_programs
+            .then(|| plan.programs[job.program].label.clone()),
+        diff: judgement.diff,
+        stderr,
+        figures: judgement.figures,
+        transcript: judgement.transcript,
+        passes: None,
+        partial: judgement.partial,
+        score: None,
+    }
+}
+
+/// Run one job and judge it.
+pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
+    let problem = &plan.problems[job.problem];
+    if problem.comparison.needs_answer() && job.case.answer.is_none() {
+        let judgement = Judgement::new(
+            Verdict::InternalError,
+            format!(
+                "no answer file for {} (expected {} or .out beside it); not run",
+                job.case.name,
+                job.case.input.with_extension("ans").display()
+            ),
+        );
+        return base_result(plan, job, judgement, None, problem);
+    }
+    let program = &plan.programs[job.program];
+    if let Some(error) = &program.compile_error {
+        let mut result = base_result(
+            plan,
+            job,
+            Judgement::new(Verdict::CompileError, error.message.clone()),
+            None,
+            problem,
+        );
+        result.stderr = (!error.output.is_empty()).then(|| error.output.clone());
+        return result;
+    }
+    let comparison = job
+        .case
+        .settings
+        .as_deref()
+        .and_then(|s| s.comparison.as_ref())
+        .unwrap_or(&problem.comparison);
+    if let check::Comparison::Interactive(interaction) = comparison {
+        return interactive_job(plan, job, slot, interaction);
+    }
+    let outcome = program.runner.run(&RunRequest {
+        input: &job.case.input,
+        limits: &problem.limits,
+        slot,
+    });
+    match outcome {
+        Err(RunError::Interrupted) => skipped(plan, job, "not run: the judge was interrupted"),
+        Err(RunError::Internal(message)) => base_result(
+            plan,
+            job,
+            Judgement::new(Verdict::InternalError, message),
+            None,
+            problem,
+        ),
+        Ok(outcome) => {
+            let settings = job.case.settings.as_deref();
+            let judgement = check::classify_run(&outcome, &problem.limits).unwrap_or_else(|| {
+                check::check_output(
+                    CheckPlan {
+                        comparison: settings
+                            .and_then(|s| s.comparison.as_ref())
+                            .unwrap_or(&problem.comparison),
+                        puzzle: problem.puzzle,
+                        lexmin: problem.lexmin,
+                        strict: settings.and_then(|s| s.strict).unwrap_or(problem.strict),
+                        tools: plan
+                            .tools
+                            .as_deref()
+                            .map(|sandbox| ToolContext { sandbox, slot }),
+                    },
+                    &CaseFiles {
+                        input: &job.case.input,
+                        answer: job.case.answer.as_deref(),
+                    },
+                    &outcome.stdout,
+                )
+            });
+            base_result(plan, job, judgement, Some(&outcome), problem)
+        }
+    }
+}
+
+/// Run one case of an interactive or multi-pass problem and judge it.
+fn interactive_job(
+    plan: &Plan,
+    job: &Job,
+    slot: usize,
+    interaction: &check::interactive::Interaction,
+) -> CaseResult {
+    let problem = &plan.problems[job.problem];
+    let program = &plan.programs[job.program];
+    let Some(sandbox) = plan.tools.as_deref() else {
+        let judgement = Judgement::new(
+            Verdict::InternalError,
+            "an interactive validator needs a sandbox to run in (internal error)",
+        );
+        return base_result(plan, job, judgement, None, problem);
+    };
+    let done = check::interactive::run_case(
+        interaction,
+        program.runner.as_ref(),
+        ToolContext { sandbox, slot },
+        &job.case.input,
+        job.case.answer.as_deref(),
+        &problem.limits,
+    );
+    let mut result = base_result(plan, job, done.judgement, done.outcome.as_ref(), problem);
+    if interaction.passes > 1 {
+        result.passes = Some(done.passes);
+    }
+    result
+}

@@ -1,0 +1,271 @@
+//! The worker pool: rayon workers take jobs in order from a shared
+//! counter; the calling thread receives their results, streams events, and
+//! settles each case in case order into the [`Digest`] and the
+//! `CaseSettled` event.
+//!
+//! Memory: a case is held only until every case before it has settled (a
+//! reorder window about as wide as the cases in flight), unless the caller
+//! asks to keep every result (`RunOptions::keep_cases`) or a problem is
+//! scored: its graders need every case of a program before any case's
+//! final verdict (a `break` or a failed prerequisite turns later cases into
+//! SKIP), so such a run settles its cases when the last one is in.
+
+use super::job::{run_job, skipped};
+use super::scoring::{Failures, score_cases};
+use super::{CaseResult, Digest, Event, Plan, Report, Reporter, RunInfo, RunOptions};
+use crate::verdict::Verdict;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// Run the plan, streaming events to `reporter`.
+pub fn run(
+    plan: &Plan,
+    info: RunInfo,
+    options: &RunOptions,
+    reporter: &mut dyn Reporter,
+) -> std::io::Result<Report> {
+    let started = Instant::now();
+    let threads = if options.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        options.jobs
+    };
+    let info = RunInfo {
+        total: plan.jobs.len(),
+        jobs: threads,
+        ..info
+    };
+    reporter.event(&Event::Started(&info))?;
+    let mut settle = Settle::new(plan, options, reporter);
+    work(plan, options, threads, &mut settle)?;
+    let interrupted = options.is_interrupted();
+    let scores = settle.finish(plan, &info, interrupted)?;
+    let mut report = Report::from_digest(
+        info,
+        std::mem::take(&mut settle.digest),
+        std::mem::take(&mut settle.cases),
+        interrupted,
+        started.elapsed(),
+    );
+    report.scores = scores;
+    settle.reporter.event(&Event::Finished(&report))?;
+    Ok(report)
+}
+
+/// Start the workers and receive their results until every job is done
+/// (or, after `--fail-fast` or an interrupt, every launched one).
+fn work(
+    plan: &Plan,
+    options: &RunOptions,
+    threads: usize,
+    settle: &mut Settle<'_>,
+) -> std::io::Result<()> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("judge-worker-{i}"))
+        .build()
+        .map_err(std::io::Error::other)?;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let failures = &Failures::default();
+    let total = plan.jobs.len();
+    let (tx, rx) = mpsc::channel::<Message>();
+    pool.in_place_scope(|scope| {
+        for _ in 0..threads.min(total.max(1)) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move |_| worker(plan, options, failures, next, stop, &tx));
+        }
+        drop(tx);
+        let mut done = 0;
+        for message in rx {
+            match message {
+                Message::Started(position) => settle.started(plan, position),
+                Message::Finished(position, result) => {
+                    done += 1;
+                    settle.finished(position, *result, done, total);
+                }
+            }
+        }
+    });
+    Ok(())
+}
+
+/// One worker: take the next job, run it (or skip it when a scoring rule
+/// says it will not count), send the result; stop on `--fail-fast` or an
+/// interrupt.
+fn worker(
+    plan: &Plan,
+    options: &RunOptions,
+    failures: &Failures,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    tx: &mpsc::Sender<Message>,
+) {
+    loop {
+        if stop.load(Ordering::SeqCst) || options.is_interrupted() {
+            break;
+        }
+        let position = next.fetch_add(1, Ordering::SeqCst);
+        let Some(job) = plan.jobs.get(position) else {
+            break;
+        };
+        if tx.send(Message::Started(position)).is_err() {
+            break;
+        }
+        let slot = rayon::current_thread_index().unwrap_or(0);
+        let result = match failures.stopping(plan, job, options.fail_fast) {
+            Some(why) => skipped(plan, job, &why),
+            None => run_job(plan, job, slot),
+        };
+        failures.note(plan, job, &result);
+        // On a scoring problem --fail-fast works per group
+        // (`stopped_by_rules`): the other groups still score.
+        if options.fail_fast
+            && plan.problems[job.problem].scoring.is_none()
+            && !result.verdict.is_accepted()
+            && result.verdict != Verdict::Skipped
+        {
+            stop.store(true, Ordering::SeqCst);
+        }
+        if tx
+            .send(Message::Finished(position, Box::new(result)))
+            .is_err()
+        {
+            break;
+        }
+    }
+}
+
+enum Message {
+    Started(usize),
+    Finished(usize, Box<CaseResult>),
+}
+
+/// The receiving side: events as they come, and each case settled once,
+/// in case order.
+struct Settle<'r> {
+    reporter: &'r mut dyn Reporter,
+    /// The first error of the reporter; the run goes on (the workers must
+    /// finish) and the error is returned at the end.
+    error: Option<std::io::Error>,
+    digest: Digest,
+    /// Every settled case, when kept.
+    cases: Vec<CaseResult>,
+    keep: bool,
+    /// The position of the next case to settle.
+    next: usize,
+    /// Results that finished before an earlier case.
+    pending: BTreeMap<usize, CaseResult>,
+    /// A scored run: every result, settled at the end.
+    hold_all: bool,
+    held: Vec<Option<CaseResult>>,
+}
+
+impl<'r> Settle<'r> {
+    fn new(plan: &Plan, options: &RunOptions, reporter: &'r mut dyn Reporter) -> Settle<'r> {
+        let hold_all = plan.problems.iter().any(|p| p.scoring.is_some());
+        Settle {
+            reporter,
+            error: None,
+            digest: Digest::default(),
+            cases: Vec::new(),
+            keep: options.keep_cases,
+            next: 0,
+            pending: BTreeMap::new(),
+            hold_all,
+            held: if hold_all {
+                vec![None; plan.jobs.len()]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    fn send(&mut self, event: &Event<'_>) {
+        if self.error.is_none()
+            && let Err(e) = self.reporter.event(event)
+        {
+            self.error = Some(e);
+        }
+    }
+
+    fn started(&mut self, plan: &Plan, position: usize) {
+        let job = &plan.jobs[position];
+        self.send(&Event::CaseStarted {
+            index: job.index,
+            problem: &plan.problems[job.problem].name,
+            case: &job.case.name,
+        });
+    }
+
+    fn finished(&mut self, position: usize, result: CaseResult, done: usize, total: usize) {
+        self.send(&Event::CaseFinished {
+            result: &result,
+            done,
+            total,
+        });
+        if self.hold_all {
+            self.held[position] = Some(result);
+            return;
+        }
+        if position != self.next {
+            self.pending.insert(position, result);
+            return;
+        }
+        self.settle(result);
+        while let Some(result) = self.pending.remove(&self.next) {
+            self.settle(result);
+        }
+    }
+
+    /// The next case in case order is final.
+    fn settle(&mut self, result: CaseResult) {
+        self.next += 1;
+        self.digest.add(&result);
+        self.send(&Event::CaseSettled(&result));
+        if self.keep {
+            self.cases.push(result);
+        }
+    }
+
+    /// Settle what is left in case order: the held results of a scored run
+    /// (scored first), the cases never launched (SKIP, with the reason).
+    fn finish(
+        &mut self,
+        plan: &Plan,
+        info: &RunInfo,
+        interrupted: bool,
+    ) -> std::io::Result<Vec<crate::score::ScoreReport>> {
+        let why = if interrupted {
+            "not run: the judge was interrupted"
+        } else {
+            "not run: --fail-fast stopped after the first failure"
+        };
+        let mut scores = Vec::new();
+        if !self.held.is_empty() {
+            let mut cases: Vec<CaseResult> = std::mem::take(&mut self.held)
+                .into_iter()
+                .enumerate()
+                .map(|(position, r)| r.unwrap_or_else(|| skipped(plan, &plan.jobs[position], why)))
+                .collect();
+            scores = score_cases(&info.problems, &mut cases);
+            for result in cases {
+                self.settle(result);
+            }
+        }
+        while self.next < plan.jobs.len() {
+            let result = self
+                .pending
+                .remove(&self.next)
+                .unwrap_or_else(|| skipped(plan, &plan.jobs[self.next], why));
+            self.settle(result);
+        }
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(scores),
+        }
+    }
+}
