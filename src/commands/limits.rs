@@ -42,28 +42,7 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
     let toolchain = crate::config::toolchain(Some(&config));
     let found = submissions::discover(&problem, 0, &toolchain, &mut warnings)?;
     let (accepted, slow) = accepted_and_slow(&problem, found)?;
-    let cases = vec![cases];
-    let hidden = super::sandbox::Hidden {
-        config: Some(&config),
-        problems: std::slice::from_ref(&problem),
-        cases: &cases,
-        submissions: true,
-        extra: Vec::new(),
-    };
-    let (interrupt, sandbox) = super::judging_sandbox(
-        &hidden,
-        args.jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        crate::exec::sandbox::SandboxMode::Auto,
-    )?;
-    let trials = Trials {
-        problems: vec![problem.clone()],
-        cases,
-        toolchain,
-        sandbox,
-        interrupt,
-        jobs: args.jobs.unwrap_or(0),
-    };
+    let trials = trials(&config, &problem, cases, toolchain, &args)?;
     let mut out = String::new();
     let (slowest, mut failed) =
         measure_accepted(&trials, &accepted, &args, &mut out, &mut warnings)?;
@@ -80,17 +59,7 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
         args.multiplier,
         args.round.0,
     );
-    let _ = writeln!(
-        out,
-        "time limit: slowest {:.3}s ({} on {}) × {} = {:.3}s, rounded up to {} (judge.toml has {})",
-        slowest.median_ms / 1000.0,
-        slowest.label,
-        slowest.case,
-        args.multiplier,
-        slowest.median_ms / 1000.0 * args.multiplier,
-        Span(limit),
-        Span(problem.limits.time)
-    );
+    explain_limit(&mut out, &slowest, &args, limit, problem.limits.time);
     failed |= check_slow(&trials, &slow, limit, args.margin, &mut out, &mut warnings)?;
     out!("{out}");
     for w in &warnings {
@@ -110,6 +79,60 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
     } else {
         ExitCode::Ok
     })
+}
+
+/// The judging sandbox (hiding judge.toml, the cases and the submissions)
+/// and what every trial of `problem` runs with.
+fn trials(
+    config: &crate::config::Config,
+    problem: &Problem,
+    cases: Vec<Case>,
+    toolchain: Toolchain,
+    args: &LimitsArgs,
+) -> Result<Trials, Failure> {
+    let cases = vec![cases];
+    let hidden = super::sandbox::Hidden {
+        config: Some(config),
+        problems: std::slice::from_ref(problem),
+        cases: &cases,
+        submissions: true,
+        extra: Vec::new(),
+    };
+    let (interrupt, sandbox) = super::judging_sandbox(
+        &hidden,
+        args.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        crate::exec::sandbox::SandboxMode::Auto,
+    )?;
+    Ok(Trials {
+        problems: vec![problem.clone()],
+        cases,
+        toolchain,
+        sandbox,
+        interrupt,
+        jobs: args.jobs.unwrap_or(0),
+    })
+}
+
+/// The line that says how `limit` was derived, beside judge.toml's `current`.
+fn explain_limit(
+    out: &mut String,
+    slowest: &Slowest,
+    args: &LimitsArgs,
+    limit: Duration,
+    current: Duration,
+) {
+    let _ = writeln!(
+        out,
+        "time limit: slowest {:.3}s ({} on {}) × {} = {:.3}s, rounded up to {} (judge.toml has {})",
+        slowest.median_ms / 1000.0,
+        slowest.label,
+        slowest.case,
+        args.multiplier,
+        slowest.median_ms / 1000.0 * args.multiplier,
+        Span(limit),
+        Span(current)
+    );
 }
 
 fn check_args(args: &LimitsArgs) -> Result<(), Failure> {

@@ -370,58 +370,19 @@ fn probe_validators(
         }
     };
     for (v, validator) in usable.iter().enumerate() {
-        let mut tried = 0usize;
-        let mut accepted: BTreeSet<&'static str> = BTreeSet::new();
-        let mut undefined: BTreeSet<String> = BTreeSet::new();
-        let mut failed = 0usize;
-        for (n, case) in probes.iter().enumerate() {
-            let Ok(bytes) = std::fs::read(&case.input) else {
-                continue;
-            };
-            for m in mutate::input_mutations(&bytes, n as u64 + 1) {
-                if accepted.contains(m.kind) {
-                    continue;
-                }
-                let path = match write_mutation(dir.path(), &format!("mutated-{n}.in"), &m) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        tally.error(e);
-                        return;
-                    }
-                };
-                tried += 1;
-                match validator.check(context, &path) {
-                    Ok(Validity::Invalid(_)) => {}
-                    Ok(Validity::Undefined { ended, .. }) => {
-                        undefined.insert(ended);
-                    }
-                    Ok(Validity::Valid) => {
-                        accepted.insert(m.kind);
-                        tally.warn(format!(
-                            "{}: input validator {} accepted a mutated {}: {}; a validator should reject it",
-                            problem.name, validator.tool.display, case.name, m.what
-                        ));
-                    }
-                    Err(e) => {
-                        // A validator that fails on a mutation neither
-                        // accepted nor rejected it: named, not counted.
-                        failed += 1;
-                        tally.warn(format!(
-                            "{}: on a mutated {} ({}): {e}",
-                            problem.name, case.name, m.what
-                        ));
-                    }
-                }
-            }
-        }
-        for ended in &undefined {
+        let Some(probed) = probe_validator(problem, validator, probes, dir.path(), context, tally)
+        else {
+            return;
+        };
+        for ended in &probed.undefined {
             tally.warn(undefined_exit(&validator.tool.display, ended));
         }
-        let failed = if failed > 0 {
-            format!(" ({failed} failed to run)")
+        let failed = if probed.failed > 0 {
+            format!(" ({} failed to run)", probed.failed)
         } else {
             String::new()
         };
+        let tried = probed.tried;
         outln!(
             "{}: input validator {}: {} input{} checked, {} invalid; {tried} mutation{}{failed} of {} valid input{} probed, {}",
             problem.name,
@@ -432,9 +393,81 @@ fn probe_validators(
             plural(tried),
             probes.len(),
             plural(probes.len()),
-            accepted_kinds(&accepted)
+            accepted_kinds(&probed.accepted)
         );
     }
+}
+
+/// What probing one input validator found.
+struct Probed {
+    /// Mutations given to it.
+    tried: usize,
+    /// The kinds of mutation it accepted (each tried no further).
+    accepted: BTreeSet<&'static str>,
+    /// The undefined exits it ended with.
+    undefined: BTreeSet<String>,
+    /// Mutations it failed to run on.
+    failed: usize,
+}
+
+/// Give `validator` the mutations of each probe (written in `dir`), with a
+/// warning for each it accepts or fails on; `None` when a mutation could
+/// not be written (the error is in `tally`).
+fn probe_validator(
+    problem: &Problem,
+    validator: &InputValidator,
+    probes: &[&Case],
+    dir: &Path,
+    context: ToolContext<'_>,
+    tally: &mut Tally,
+) -> Option<Probed> {
+    let mut probed = Probed {
+        tried: 0,
+        accepted: BTreeSet::new(),
+        undefined: BTreeSet::new(),
+        failed: 0,
+    };
+    for (n, case) in probes.iter().enumerate() {
+        let Ok(bytes) = std::fs::read(&case.input) else {
+            continue;
+        };
+        for m in mutate::input_mutations(&bytes, n as u64 + 1) {
+            if probed.accepted.contains(m.kind) {
+                continue;
+            }
+            let path = match write_mutation(dir, &format!("mutated-{n}.in"), &m) {
+                Ok(p) => p,
+                Err(e) => {
+                    tally.error(e);
+                    return None;
+                }
+            };
+            probed.tried += 1;
+            match validator.check(context, &path) {
+                Ok(Validity::Invalid(_)) => {}
+                Ok(Validity::Undefined { ended, .. }) => {
+                    probed.undefined.insert(ended);
+                }
+                Ok(Validity::Valid) => {
+                    probed.accepted.insert(m.kind);
+                    tally.warn(format!(
+                        "{}: input validator {} accepted a mutated {}: {}; a validator should reject it",
+                        problem.name, validator.tool.display, case.name, m.what
+                    ));
+                }
+                Err(e) => {
+                    // A validator that fails on a mutation neither
+                    // accepted nor rejected it: named, not counted.
+                    probed.failed += 1;
+                    tally.warn(format!(
+                        "{}: on a mutated {} ({}): {e}",
+                        problem.name, case.name, m.what
+                    ));
+                }
+            }
+        }
+    }
+    Some(probed)
 }
 
 /// "all rejected", or how many kinds of mutation were accepted.

@@ -12,6 +12,7 @@ use super::{Entered, Failure};
 use crate::cases::Case;
 use crate::commands::stdout::outln;
 use crate::config::Problem;
+use crate::config::kattis::TimeInference;
 use crate::exec::Limits;
 use crate::exec::sandbox::Sandbox;
 use std::sync::Arc;
@@ -35,31 +36,13 @@ pub(super) struct Probe<'a> {
 
 /// Derive the time limit of every problem that needs one.
 pub(super) fn derive(problems: &mut [Problem], probe: Probe<'_>) -> Result<(), Failure> {
-    let Probe {
-        cases,
-        all,
-        entered,
-        jobs,
-        interrupted,
-        sandbox,
-        quiet,
-    } = probe;
     for p in 0..problems.len() {
         let Some(inference) = problems[p].time_inference else {
             continue;
         };
-        let accepted: Vec<Entrant> = all
-            .iter()
-            .zip(&entered.slots)
-            .filter(|(s, _)| s.problem == p && s.expectation.is_accepted())
-            .filter_map(|(_, slot)| slot.as_ref().ok())
-            .map(|&e| Entrant {
-                problem: p,
-                program: entered.entrants[e].program.clone(),
-            })
-            .collect();
+        let accepted = accepted_entrants(&probe, p);
         if accepted.is_empty() {
-            if quiet {
+            if probe.quiet {
                 continue;
             }
             outln!(
@@ -69,46 +52,11 @@ pub(super) fn derive(problems: &mut [Problem], probe: Probe<'_>) -> Result<(), F
             );
             continue;
         }
-        let probe: Vec<Limits> = problems
-            .iter()
-            .map(|problem| Limits {
-                time: PROBE_LIMIT,
-                wall: Limits::default_wall(PROBE_LIMIT),
-                ..problem.limits.clone()
-            })
-            .collect();
         let count = accepted.len();
-        let trial = submissions::trial(
-            problems,
-            cases,
-            &probe,
-            accepted,
-            1,
-            jobs,
-            Some(Arc::clone(&interrupted)),
-            sandbox,
-        )?;
-        let slowest = trial
-            .results
-            .iter()
-            .flatten()
-            .flatten()
-            .map(|r| r.cpu_ms)
-            .fold(0.0_f64, f64::max)
-            / 1000.0;
-        let raw = slowest * inference.multiplier;
-        let steps = (raw / inference.resolution).ceil().max(1.0);
-        let limit = Duration::from_secs_f64(steps * inference.resolution);
+        let slowest = slowest_run(problems, &probe, accepted)?;
         let problem = &mut problems[p];
-        problem.limits.time = limit;
-        problem.limits.wall = Limits::default_wall(limit);
-        problem.time_limit_from = format!(
-            "derived: {} × the slowest accepted run ({slowest:.3}s of {count} submission{}), rounded up to a multiple of {}s",
-            inference.multiplier,
-            if count == 1 { "" } else { "s" },
-            inference.resolution
-        );
-        if quiet {
+        let limit = set_limit(problem, inference, slowest, count);
+        if probe.quiet {
             continue;
         }
         outln!(
@@ -119,4 +67,78 @@ pub(super) fn derive(problems: &mut [Problem], probe: Probe<'_>) -> Result<(), F
         );
     }
     Ok(())
+}
+
+/// Problem `p`'s submissions that are expected to be accepted and were
+/// entered.
+fn accepted_entrants(probe: &Probe<'_>, p: usize) -> Vec<Entrant> {
+    let entered = probe.entered;
+    probe
+        .all
+        .iter()
+        .zip(&entered.slots)
+        .filter(|(s, _)| s.problem == p && s.expectation.is_accepted())
+        .filter_map(|(_, slot)| slot.as_ref().ok())
+        .map(|&e| Entrant {
+            problem: p,
+            program: entered.entrants[e].program.clone(),
+        })
+        .collect()
+}
+
+/// Run `accepted` under the probe limit: the slowest CPU time of any of
+/// their runs, in seconds.
+fn slowest_run(
+    problems: &[Problem],
+    probe: &Probe<'_>,
+    accepted: Vec<Entrant>,
+) -> Result<f64, Failure> {
+    let limits: Vec<Limits> = problems
+        .iter()
+        .map(|problem| Limits {
+            time: PROBE_LIMIT,
+            wall: Limits::default_wall(PROBE_LIMIT),
+            ..problem.limits.clone()
+        })
+        .collect();
+    let trial = submissions::trial(
+        problems,
+        probe.cases,
+        &limits,
+        accepted,
+        1,
+        probe.jobs,
+        Some(Arc::clone(&probe.interrupted)),
+        probe.sandbox,
+    )?;
+    Ok(trial
+        .results
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|r| r.cpu_ms)
+        .fold(0.0_f64, f64::max)
+        / 1000.0)
+}
+
+/// Set `problem`'s time limit from the slowest accepted run (`count`
+/// submissions) by `inference`, and say where it came from.
+fn set_limit(
+    problem: &mut Problem,
+    inference: TimeInference,
+    slowest: f64,
+    count: usize,
+) -> Duration {
+    let raw = slowest * inference.multiplier;
+    let steps = (raw / inference.resolution).ceil().max(1.0);
+    let limit = Duration::from_secs_f64(steps * inference.resolution);
+    problem.limits.time = limit;
+    problem.limits.wall = Limits::default_wall(limit);
+    problem.time_limit_from = format!(
+        "derived: {} × the slowest accepted run ({slowest:.3}s of {count} submission{}), rounded up to a multiple of {}s",
+        inference.multiplier,
+        if count == 1 { "" } else { "s" },
+        inference.resolution
+    );
+    limit
 }

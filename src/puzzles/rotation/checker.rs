@@ -15,20 +15,24 @@
 //! exactly as the reference prints it, else PE.
 //!
 //! An answer file, when given, is read the same way and judged by the same
-//! rules; if it fails them the data is wrong, and the verdict is IE. Nothing
-//! here copies a token or does more than linear work in the output's size.
+//! rules; if it fails them the data is wrong, and the verdict is IE. The
+//! reading, the canonical layout, the answer file's cross-check and strict
+//! mode are `puzzles/finding.rs`'s, under Rotation's `RULES`. Nothing here
+//! copies a token or does more than linear work in the output's size.
 
 use super::board::{Board, Move, letters};
 use super::input::read_boards;
 use super::pdb::pdb;
 use super::search::{Solution, table_solution};
-use crate::puzzles::reader::{Pos, Token, Tokens, quote};
+use crate::puzzles::finding::{
+    self, Accepted, AnswerWording, Finding, Kind, Printed, Rules, Source,
+};
+use crate::puzzles::reader::{Token, quote};
 use crate::puzzles::{CheckReport, CheckRequest, Figure};
-use crate::text::whitespace::layout_difference;
 use crate::verdict::Verdict;
 
 /// What one case of an output file says.
-struct Printed<'a> {
+struct Case<'a> {
     /// The letters, empty for `No moves needed`.
     moves: &'a [u8],
     moves_line: usize,
@@ -36,51 +40,30 @@ struct Printed<'a> {
     digit_line: usize,
 }
 
-/// Why a case's output could not be read.
-enum Unreadable {
-    /// The file ended before the case began.
-    Missing(Pos),
-    /// The file ended inside the case, or a token is malformed.
-    Bad(Pos, String),
-}
-
-/// A case that was read but is wrong.
-struct Finding {
-    verdict: Verdict,
-    line: usize,
-    message: String,
-    figures: Vec<Figure>,
-}
-
-impl Finding {
-    fn wrong(line: usize, message: String) -> Finding {
-        Finding {
-            verdict: Verdict::WrongAnswer,
-            line,
-            message,
-            figures: Vec::new(),
-        }
-    }
-}
+/// How Rotation's findings read: the answer file held to `lexmin` too, its
+/// findings told by kind, a layout difference naming its case.
+const RULES: Rules = Rules {
+    answer_lexmin: true,
+    answer_wording: AnswerWording::ByKind,
+    layout_names_case: true,
+};
 
 const NONE_NEEDED: [&str; 3] = ["No", "moves", "needed"];
 
-fn read_case<'a>(tokens: &mut Tokens<'a>, file: &str) -> Result<Printed<'a>, Unreadable> {
-    let first = tokens
-        .next()
-        .ok_or_else(|| Unreadable::Missing(tokens.pos()))?;
+/// Read case `case` of `cases`.
+fn read_case<'a>(
+    printed: &mut Printed<'a>,
+    case: usize,
+    cases: usize,
+) -> Result<Case<'a>, Finding> {
+    printed.begin_case(case, cases)?;
+    let first = printed.next(case, "moves A..H or \"No moves needed\"")?;
     let moves: &[u8] = if first.is(NONE_NEEDED[0]) {
         for word in &NONE_NEEDED[1..] {
-            let token = next_token(
-                tokens,
-                file,
-                &format!("{word:?} (as in \"No moves needed\")"),
-            )?;
+            let expected = format!("{word:?} (as in \"No moves needed\")");
+            let token = printed.next(case, &expected)?;
             if !token.is(word) {
-                return Err(bad(
-                    &token,
-                    &format!("expected {word:?} (as in \"No moves needed\")"),
-                ));
+                return Err(bad(case, &token, &format!("expected {expected}")));
             }
         }
         &[]
@@ -100,18 +83,21 @@ fn read_case<'a>(tokens: &mut Tokens<'a>, file: &str) -> Result<Printed<'a>, Unr
                 )
             };
             return Err(bad(
+                case,
                 &first,
                 &format!("expected moves A..H or \"No moves needed\"{detail}"),
             ));
         }
         first.bytes
     };
-    let digit = next_token(tokens, file, "the centre digit")?;
+    printed.end_line();
+    let digit = printed.next(case, "the centre digit")?;
     let value = match digit.bytes {
         [d @ b'1'..=b'3'] => d - b'0',
-        _ => return Err(bad(&digit, "expected the centre digit 1, 2 or 3")),
+        _ => return Err(bad(case, &digit, "expected the centre digit 1, 2 or 3")),
     };
-    Ok(Printed {
+    printed.end_line();
+    Ok(Case {
         moves,
         moves_line: first.pos.line,
         digit: value,
@@ -119,21 +105,10 @@ fn read_case<'a>(tokens: &mut Tokens<'a>, file: &str) -> Result<Printed<'a>, Unr
     })
 }
 
-/// The next token; `file` names what is read (`output`, `file`) for the
-/// message at its end.
-fn next_token<'a>(
-    tokens: &mut Tokens<'a>,
-    file: &str,
-    what: &str,
-) -> Result<Token<'a>, Unreadable> {
-    let pos = tokens.pos();
-    tokens.next().ok_or_else(|| {
-        Unreadable::Bad(pos, format!("expected {what}, found the end of the {file}"))
-    })
-}
-
-fn bad(token: &Token<'_>, expected: &str) -> Unreadable {
-    Unreadable::Bad(token.pos, format!("found {}, {expected}", token.quoted()))
+/// A malformed token of case `case`.
+fn bad(case: usize, token: &Token<'_>, expected: &str) -> Finding {
+    let what = format!("found {}, {expected}", token.quoted());
+    Finding::new(case, token.pos.line, what).of_kind(Kind::Malformed)
 }
 
 /// Letters for a title or message, cut if long.
@@ -155,27 +130,29 @@ fn centre_text(board: &Board) -> String {
     digits.join(" ")
 }
 
-/// Judge one readable case against the proven optimum.
+/// The figure of `board`, its title naming case `case`.
+fn figure(board: &Board, case: usize, title: impl std::fmt::Display) -> Figure {
+    board.figure(format!("{title} (case {case})"))
+}
+
+/// Judge case `case`, read, against the proven optimum.
 fn judge_case(
     board: &Board,
     best: &Solution,
-    printed: &Printed<'_>,
+    case: usize,
+    printed: &Case<'_>,
     lexmin: bool,
 ) -> Result<(), Finding> {
     let optimum = best.moves.len();
     let count = printed.moves.len();
     let line = printed.moves_line;
     if count == 0 && optimum > 0 {
-        return Err(Finding {
-            figures: vec![board.figure("the board, centre not uniform")],
-            ..Finding::wrong(
-                line,
-                format!(
-                    "found \"No moves needed\", but the centre holds {}; the optimum is {optimum} moves",
-                    centre_text(board)
-                ),
-            )
-        });
+        let what = format!(
+            "found \"No moves needed\", but the centre holds {}; the optimum is {optimum} moves",
+            centre_text(board)
+        );
+        let figures = vec![figure(board, case, "the board, centre not uniform")];
+        return Err(Finding::new(case, line, what).with_figures(figures));
     }
     let mut end = *board;
     for &letter in printed.moves {
@@ -185,15 +162,13 @@ fn judge_case(
     }
     // Every finding from here on is about legal moves: it shows the board
     // before them and after them.
-    let boards = || {
-        vec![
-            board.figure("the board before the moves"),
-            end.figure(format!("the board after {}", shown(printed.moves))),
-        ]
-    };
-    let wrong = |line: usize, message: String| Finding {
-        figures: boards(),
-        ..Finding::wrong(line, message)
+    let wrong = |line: usize, what: String| {
+        let after = format!("the board after {}", shown(printed.moves));
+        let figures = vec![
+            figure(board, case, "the board before the moves"),
+            figure(&end, case, after),
+        ];
+        Finding::new(case, line, what).with_figures(figures)
     };
     if count > 0 && optimum == 0 {
         return Err(wrong(
@@ -228,15 +203,10 @@ fn judge_case(
         return Err(wrong(line, format!("{count} moves, optimum is {optimum}")));
     }
     if count < optimum {
-        return Err(Finding {
-            verdict: Verdict::InternalError,
-            ..Finding::wrong(
-                line,
-                format!(
-                    "{count} moves reach the goal but the table says {optimum}: a bug of the judge"
-                ),
-            )
-        });
+        let what = format!(
+            "{count} moves reach the goal but the table says {optimum}: a bug of the judge"
+        );
+        return Err(Finding::new(case, line, what).internal());
     }
     let smallest = letters(&best.moves);
     if lexmin && printed.moves != smallest.as_bytes() {
@@ -270,119 +240,39 @@ pub fn check(request: &CheckRequest<'_>) -> CheckReport {
     };
     let table = pdb();
     let best: Vec<Solution> = boards.iter().map(|b| table_solution(table, b)).collect();
-    if let Some(answer) = request.answer
-        && let Err(message) = check_answer_file(answer, &boards, &best, request.lexmin)
-    {
-        return CheckReport::general(Verdict::InternalError, message);
-    }
+    finding::judge_with(request, RULES, |text, lexmin, source| {
+        verify(text, source, &boards, &best, lexmin)
+    })
+}
 
+/// Read and judge a whole output (or answer file, `source`) case by case.
+fn verify(
+    text: &[u8],
+    source: Source,
+    boards: &[Board],
+    best: &[Solution],
+    lexmin: bool,
+) -> Result<Accepted, Finding> {
+    let noun = match source {
+        Source::Output => "output",
+        Source::Answer => "file",
+    };
+    let mut printed = Printed::called(text, noun);
     let n = boards.len();
-    let mut tokens = Tokens::new(request.output);
-    let mut canonical = Vec::new();
-    for (i, (board, best)) in boards.iter().zip(&best).enumerate() {
+    for (i, (board, best)) in boards.iter().zip(best).enumerate() {
         let case = i + 1;
-        let printed = match read_case(&mut tokens, "output") {
-            Ok(printed) => printed,
-            Err(Unreadable::Missing(pos)) => {
-                return CheckReport::about(
-                    Verdict::WrongAnswer,
-                    case,
-                    Some(pos.line),
-                    format!("output ends after {i} of {n} cases"),
-                );
-            }
-            Err(Unreadable::Bad(pos, message)) => {
-                return CheckReport::about(Verdict::WrongAnswer, case, Some(pos.line), message);
-            }
-        };
-        if let Err(f) = judge_case(board, best, &printed, request.lexmin) {
-            let figures = f
-                .figures
-                .into_iter()
-                .map(|fig| Figure {
-                    title: format!("{} (case {case})", fig.title),
-                    ..fig
-                })
-                .collect();
-            return CheckReport::about(f.verdict, case, Some(f.line), f.message)
-                .with_figures(figures);
-        }
-        if printed.moves.is_empty() {
-            canonical.extend_from_slice(b"No moves needed");
-        } else {
-            canonical.extend_from_slice(printed.moves);
-        }
-        canonical.extend_from_slice(format!("\n{}\n", printed.digit).as_bytes());
+        let read = read_case(&mut printed, case, n)?;
+        judge_case(board, best, case, &read, lexmin)?;
     }
-    if let Some(extra) = tokens.next() {
-        return CheckReport::general(
-            Verdict::WrongAnswer,
-            format!(
-                "output line {}: extra output after the last case ({n} cases): found {}",
-                extra.pos.line,
-                extra.quoted()
-            ),
-        );
-    }
-    if request.strict
-        && let Some(diff) = layout_difference(&canonical, request.output)
-    {
-        let case = (diff.line.div_ceil(2)).clamp(1, n.max(1));
-        let mut report = CheckReport::general(Verdict::PresentationError, diff.to_string());
-        report.case = (n > 0).then_some(case);
-        return report;
-    }
-    let what = if request.lexmin {
+    let what = if lexmin {
         "shortest and smallest"
     } else {
         "shortest"
     };
-    CheckReport::accepted(match n {
+    let summary = match n {
         0 => "no cases (the input holds only the terminator)".to_string(),
         1 => format!("1 case, {what}"),
         _ => format!("{n} cases, all {what}"),
-    })
-}
-
-/// Read and judge the answer file; the error is the IE message.
-fn check_answer_file(
-    answer: &[u8],
-    boards: &[Board],
-    best: &[Solution],
-    lexmin: bool,
-) -> Result<(), String> {
-    let mut tokens = Tokens::new(answer);
-    for (i, (board, best)) in boards.iter().zip(best).enumerate() {
-        let case = i + 1;
-        let printed = match read_case(&mut tokens, "file") {
-            Ok(printed) => printed,
-            Err(Unreadable::Missing(pos)) => {
-                return Err(format!(
-                    "answer file ends after {i} of {} cases (line {})",
-                    boards.len(),
-                    pos.line
-                ));
-            }
-            Err(Unreadable::Bad(pos, message)) => {
-                return Err(format!(
-                    "answer file malformed at case {case}, line {}: {message}",
-                    pos.line
-                ));
-            }
-        };
-        if let Err(f) = judge_case(board, best, &printed, lexmin) {
-            return Err(format!(
-                "answer file wrong for case {case} (line {}): {}",
-                f.line, f.message
-            ));
-        }
-    }
-    match tokens.next() {
-        Some(extra) => Err(format!(
-            "answer file has text after the last case, line {}: found {}",
-            extra.pos.line,
-            extra.quoted()
-        )),
-        None => Ok(()),
-    }
+    };
+    printed.finish(&format!("after the last case ({n} cases)"), summary)
 }

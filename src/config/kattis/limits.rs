@@ -1,0 +1,149 @@
+//! A package's limits: `limits.time_limit` (else a `.timelimit` file, else
+//! DOMjudge's `domjudge-problem.ini`), how a missing time limit is derived
+//! from the accepted submissions, memory, output and the validators' time.
+
+use super::problem_yaml::{FormatVersion, YamlLimits, at};
+use std::path::Path;
+use std::time::Duration;
+
+/// The defaults of the package format.
+pub const DEFAULT_MEMORY_MIB: u64 = 2048;
+pub const DEFAULT_OUTPUT_MIB: u64 = 8;
+
+/// How a package without a time limit gets one from its accepted
+/// submissions: the slowest accepted run × `multiplier`, rounded up to a
+/// multiple of `resolution` seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeInference {
+    pub multiplier: f64,
+    pub resolution: f64,
+}
+
+/// A package's limits as the judge uses them.
+pub(super) struct PackageLimits {
+    pub time_limit: Option<Duration>,
+    /// Where `time_limit` comes from, for reports.
+    pub time_limit_from: &'static str,
+    /// Without a time limit: how `judge verify` derives one.
+    pub time_inference: Option<TimeInference>,
+    /// Bytes.
+    pub memory: u64,
+    /// Bytes.
+    pub output: u64,
+    /// `limits.validation_time`.
+    pub tool_time_limit: Option<Duration>,
+}
+
+/// problem.yaml's `limits` (of the file at `path`) and the package's time
+/// limit files.
+pub(super) fn read(
+    root: &Path,
+    path: &Path,
+    limits: &YamlLimits,
+    version: FormatVersion,
+) -> Result<PackageLimits, String> {
+    let at = |what: &str| at(path, what);
+    let seconds = |v: Option<f64>, key: &str| -> Result<Option<Duration>, String> {
+        match v {
+            None => Ok(None),
+            Some(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+            Some(s) => Err(at(&format!(
+                "limits.{key}: {s} is not a positive number of seconds"
+            ))),
+        }
+    };
+    let mib = |v: Option<f64>, key: &str, default: u64| -> Result<u64, String> {
+        match v {
+            None => Ok(default << 20),
+            Some(m) if m.is_finite() && m > 0.0 => Ok((m * 1048576.0) as u64),
+            Some(m) => Err(at(&format!(
+                "limits.{key}: {m} is not a positive number of MiB"
+            ))),
+        }
+    };
+    let mut time_limit = seconds(limits.time_limit, "time_limit")?;
+    let mut time_limit_from = "problem.yaml limits.time_limit";
+    if time_limit.is_none() {
+        time_limit = read_timelimit_file(root)?;
+        time_limit_from = ".timelimit";
+    }
+    if time_limit.is_none() {
+        time_limit = read_domjudge_ini(root)?;
+        time_limit_from = "domjudge-problem.ini timelimit";
+    }
+    let inference = time_inference(limits, version).map_err(|e| at(&e))?;
+    Ok(PackageLimits {
+        time_limit,
+        time_limit_from,
+        time_inference: time_limit.is_none().then_some(inference),
+        memory: mib(limits.memory, "memory", DEFAULT_MEMORY_MIB)?,
+        output: mib(limits.output, "output", DEFAULT_OUTPUT_MIB)?,
+        tool_time_limit: seconds(limits.validation_time, "validation_time")?,
+    })
+}
+
+/// How a missing time limit would be derived: problemtools' rule (legacy
+/// multiplier 5) and the 2023-07 default (2), the resolution (1 s).
+fn time_inference(limits: &YamlLimits, version: FormatVersion) -> Result<TimeInference, String> {
+    let multiplier = match version {
+        FormatVersion::Legacy => limits.time_multiplier.unwrap_or(5.0),
+        _ => limits
+            .time_multipliers
+            .as_ref()
+            .and_then(|m| m.ac_to_time_limit)
+            .or(limits.time_multiplier)
+            .unwrap_or(2.0),
+    };
+    let resolution = limits.time_resolution.unwrap_or(1.0);
+    if !(multiplier.is_finite() && multiplier > 0.0 && resolution.is_finite() && resolution > 0.0) {
+        return Err("limits: the time multiplier and resolution must be positive numbers".into());
+    }
+    Ok(TimeInference {
+        multiplier,
+        resolution,
+    })
+}
+
+/// DOMjudge's `domjudge-problem.ini`: its `timelimit` (seconds, quoted or
+/// not). Its other keys (`name`, `color`, `externalid`, …) describe the
+/// problem in DOMjudge and are not used.
+fn read_domjudge_ini(root: &Path) -> Result<Option<Duration>, String> {
+    let path = root.join("domjudge-problem.ini");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    for (n, line) in text.lines().enumerate() {
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        if key.trim() != "timelimit" {
+            continue;
+        }
+        let value = value.trim().trim_matches(|c| c == '\'' || c == '"');
+        return match value.parse::<f64>() {
+            Ok(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+            _ => Err(format!(
+                "{}:{}: timelimit: expected a number of seconds, found {value:?}",
+                path.display(),
+                n + 1
+            )),
+        };
+    }
+    Ok(None)
+}
+
+/// A `.timelimit` file: one number of seconds.
+fn read_timelimit_file(root: &Path) -> Result<Option<Duration>, String> {
+    let path = root.join(".timelimit");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+        _ => Err(format!(
+            "{}: expected a number of seconds, found {:?}",
+            path.display(),
+            text.trim()
+        )),
+    }
+}

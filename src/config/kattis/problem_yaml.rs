@@ -1,0 +1,252 @@
+//! `problem.yaml` as serde reads it: the format version, the problem's
+//! type and validation words, the limits; the keys the judge does not act
+//! on (warnings).
+
+use serde::Deserialize;
+use std::path::Path;
+
+/// `problem_format_version`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FormatVersion {
+    /// Absent or `legacy`: the original Kattis format.
+    #[default]
+    Legacy,
+    /// `2023-07-draft`.
+    V2023_07,
+    /// `2025-09` (and `draft`, its working name).
+    V2025_09,
+}
+
+impl FormatVersion {
+    pub(super) fn parse(text: &str) -> Option<FormatVersion> {
+        Some(match text {
+            "legacy" | "legacy-icpc" => FormatVersion::Legacy,
+            "2023-07-draft" | "2023-07" => FormatVersion::V2023_07,
+            "2025-09" | "2025-09-draft" | "draft" => FormatVersion::V2025_09,
+            _ => return None,
+        })
+    }
+
+    /// The name of a group's settings file in this version.
+    pub fn group_file(self) -> &'static str {
+        match self {
+            FormatVersion::V2025_09 => "test_group.yaml",
+            _ => "testdata.yaml",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FormatVersion::Legacy => "legacy",
+            FormatVersion::V2023_07 => "2023-07-draft",
+            FormatVersion::V2025_09 => "2025-09",
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct ProblemYaml {
+    pub(super) problem_format_version: Option<serde_norway::Value>,
+    #[serde(rename = "type")]
+    pub(super) kind: Option<serde_norway::Value>,
+    pub(super) validation: Option<String>,
+    pub(super) validator_flags: Option<String>,
+    pub(super) limits: Option<YamlLimits>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct YamlLimits {
+    pub(super) time_limit: Option<f64>,
+    /// Multi-pass: at most this many passes (default 2).
+    pub(super) validation_passes: Option<u32>,
+    /// Legacy: the time limit as a multiple of the slowest accepted run.
+    pub(super) time_multiplier: Option<f64>,
+    /// 2023-07 and later: `ac_to_time_limit` (and `time_limit_to_tle`).
+    pub(super) time_multipliers: Option<TimeMultipliers>,
+    /// 2025-09: the time limit is rounded up to a multiple of this.
+    pub(super) time_resolution: Option<f64>,
+    pub(super) memory: Option<f64>,
+    pub(super) output: Option<f64>,
+    pub(super) validation_time: Option<f64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct TimeMultipliers {
+    pub(super) ac_to_time_limit: Option<f64>,
+}
+
+/// Read problem.yaml at `path` (empty: all defaults): its keys, its format
+/// version, and a warning for each key the judge does not act on.
+pub(super) fn read(path: &Path) -> Result<(ProblemYaml, FormatVersion, Vec<String>), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let yaml: ProblemYaml = if text.trim().is_empty() {
+        ProblemYaml::default()
+    } else {
+        serde_norway::from_str(&text).map_err(|e| super::yaml_error(path, &e))?
+    };
+    let version = match &yaml.problem_format_version {
+        None => FormatVersion::Legacy,
+        Some(value) => {
+            let text = match value {
+                serde_norway::Value::String(s) => s.clone(),
+                other => serde_norway::to_string(other)
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string(),
+            };
+            FormatVersion::parse(&text).ok_or_else(|| {
+                at(
+                    path,
+                    &format!(
+                        "problem_format_version {text:?} is not one the judge reads (legacy, 2023-07-draft, 2025-09)"
+                    ),
+                )
+            })?
+        }
+    };
+    let mut warnings = Vec::new();
+    if !text.trim().is_empty()
+        && let Ok(value) = serde_norway::from_str::<serde_norway::Value>(&text)
+    {
+        warnings.extend(unacted_keys(&value, path));
+    }
+    Ok((yaml, version, warnings))
+}
+
+/// A message about problem.yaml at `path`.
+pub(super) fn at(path: &Path, what: &str) -> String {
+    format!("{}: {what}", path.display())
+}
+
+/// What kind of problem `type` and `validation` make it.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ProblemKind {
+    pub interactive: bool,
+    pub multi_pass: bool,
+    /// `type: scoring`.
+    pub scoring: bool,
+    /// `validation`'s words.
+    pub validation: Vec<String>,
+}
+
+impl ProblemKind {
+    /// `type` (words or a list) and `validation` (legacy words) of the
+    /// problem.yaml at `path`.
+    pub(super) fn read(yaml: &ProblemYaml, path: &Path) -> Result<ProblemKind, String> {
+        let at = |what: &str| at(path, what);
+        let types: Vec<String> = match &yaml.kind {
+            None => Vec::new(),
+            Some(serde_norway::Value::String(s)) => {
+                s.split_whitespace().map(String::from).collect()
+            }
+            Some(serde_norway::Value::Sequence(items)) => items
+                .iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect(),
+            Some(other) => return Err(at(&format!("type: expected a string, found {other:?}"))),
+        };
+        let mut kind = ProblemKind::default();
+        for t in &types {
+            match t.as_str() {
+                "pass-fail" => {}
+                "scoring" => kind.scoring = true,
+                "interactive" => kind.interactive = true,
+                "multi-pass" => kind.multi_pass = true,
+                "submit-answer" => {
+                    return Err(at(
+                        "type submit-answer: not supported (the judge runs programs, not answer files)",
+                    ));
+                }
+                other => {
+                    return Err(at(&format!(
+                        "type {other:?}: not a problem type (pass-fail, scoring, interactive, multi-pass, submit-answer)"
+                    )));
+                }
+            }
+        }
+        kind.validation = yaml
+            .validation
+            .as_deref()
+            .unwrap_or("")
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        // Legacy: `validation: custom interactive` (and `custom multi-pass`).
+        kind.interactive |= kind.says("interactive");
+        kind.multi_pass |= kind.says("multi-pass");
+        if let Some(word) = kind.validation.iter().find(|w| {
+            !matches!(
+                w.as_str(),
+                "default" | "custom" | "score" | "interactive" | "multi-pass"
+            )
+        }) {
+            return Err(at(&format!(
+                "validation: unknown word {word:?} (expected default or custom, and interactive, multi-pass or score)"
+            )));
+        }
+        Ok(kind)
+    }
+
+    /// Whether `validation` holds `word`.
+    pub(super) fn says(&self, word: &str) -> bool {
+        self.validation.iter().any(|w| w == word)
+    }
+}
+
+/// problem.yaml's keys the judge does not act on, one warning each.
+/// Descriptive keys (name, author, source, license, …) are read past.
+fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
+    const READ: [&str; 5] = [
+        "problem_format_version",
+        "type",
+        "validation",
+        "validator_flags",
+        "limits",
+    ];
+    const DESCRIPTIVE: [&str; 11] = [
+        "name",
+        "uuid",
+        "author",
+        "source",
+        "source_url",
+        "license",
+        "rights_owner",
+        "credits",
+        "keywords",
+        "version",
+        "embargo_until",
+    ];
+    const LIMITS_READ: [&str; 8] = [
+        "time_limit",
+        "memory",
+        "output",
+        "validation_time",
+        "time_multiplier",
+        "time_multipliers",
+        "time_resolution",
+        "validation_passes",
+    ];
+    let mut warnings = Vec::new();
+    let serde_norway::Value::Mapping(map) = value else {
+        return warnings;
+    };
+    for (key, value) in map {
+        let Some(key) = key.as_str() else { continue };
+        if READ.contains(&key) && key != "limits" || DESCRIPTIVE.contains(&key) {
+            continue;
+        }
+        if key == "limits" {
+            if let serde_norway::Value::Mapping(limits) = value {
+                for limit in limits.keys().filter_map(|k| k.as_str()) {
+                    if !LIMITS_READ.contains(&limit) {
+                        warnings.push(format!("{}: limits.{limit}: not acted on", path.display()));
+                    }
+                }
+            }
+            continue;
+        }
+        warnings.push(format!("{}: {key}: not acted on", path.display()));
+    }
+    warnings
+}

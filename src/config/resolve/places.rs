@@ -1,0 +1,67 @@
+//! Places in judge.toml: the line and column of an offset, the key on a
+//! line, a toml error at its place, and the errors about one problem's keys.
+
+use crate::config::{ConfigError, Place};
+use std::ops::Range;
+use std::path::Path;
+
+/// Errors about the keys of judge.toml (at `path`, holding `text`).
+#[derive(Clone, Copy)]
+pub(super) struct KeyErrors<'a> {
+    pub path: &'a Path,
+    pub text: &'a str,
+}
+
+impl KeyErrors<'_> {
+    /// The place of the byte range `span` (`None`: the file as a whole).
+    pub fn at(&self, span: Option<Range<usize>>) -> Place {
+        Place {
+            path: self.path.to_path_buf(),
+            at: span.map(|span| line_col(self.text, span.start)),
+        }
+    }
+
+    /// A bad value of `key` at `span`.
+    pub fn key(&self, span: Option<Range<usize>>, key: String, message: String) -> ConfigError {
+        ConfigError::Key {
+            place: self.at(span),
+            key,
+            message,
+        }
+    }
+}
+
+/// A toml error at its place (`path:line:column: message (key `k`)`).
+pub(in crate::config) fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> ConfigError {
+    let span = e.span();
+    ConfigError::Value {
+        place: Place {
+            path: path.to_path_buf(),
+            at: span.as_ref().map(|s| line_col(text, s.start)),
+        },
+        key: span.and_then(|s| key_at(text, s.start)),
+        message: e.message().trim_end().to_string(),
+    }
+}
+
+/// The key on the line of `offset`, if the line is `key = value`.
+fn key_at(text: &str, offset: usize) -> Option<String> {
+    let start = text[..offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let line = text[start..].lines().next()?;
+    let (key, _) = line.split_once('=')?;
+    let key = key.trim();
+    (!key.is_empty() && !key.starts_with('[')).then(|| key.to_string())
+}
+
+pub(super) fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    line_col_of_bytes(text.as_bytes(), offset)
+}
+
+pub(in crate::config) fn line_col_of_bytes(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    (line, column)
+}
