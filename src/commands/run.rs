@@ -210,7 +210,18 @@ fn jobs(
     program_of: &[usize],
     partition: Option<Partition>,
 ) -> (Vec<Job>, usize) {
-    let mut jobs = Vec::new();
+    // Sized once: a growing vector of a million jobs would hold up to twice
+    // their size while it doubles.
+    let kept = cases
+        .iter()
+        .enumerate()
+        .flat_map(|(p, cases)| cases.iter().map(move |case| (p, case)))
+        .enumerate()
+        .filter(|(index, (p, case))| {
+            partition.is_none_or(|part| part.keeps(*index, &problems[*p].name, &case.name))
+        })
+        .count();
+    let mut jobs = Vec::with_capacity(kept);
     let mut index = 0;
     for (p, cases) in cases.into_iter().enumerate() {
         for case in cases {
