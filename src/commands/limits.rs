@@ -98,12 +98,7 @@ fn trials(
         submissions: true,
         extra: Vec::new(),
     };
-    let (interrupt, sandbox) = super::judging_sandbox(
-        &hidden,
-        args.jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        crate::exec::sandbox::SandboxMode::Auto,
-    )?;
+    let (interrupt, sandbox) = super::sandbox::trial_sandbox(&hidden, args.jobs)?;
     Ok(Trials {
         problems: vec![problem.clone()],
         cases,

@@ -31,6 +31,18 @@ pub struct Hidden<'a> {
 /// directories that really hold each case's input and answer, judge.toml
 /// itself, the problems' checkers and validators, and, when submissions
 /// are judged, the reference solutions.
+/// The sandbox of a command that runs submissions on `-j N` workers
+/// (one a core without `-j`), with the sandbox chosen automatically
+/// (`verify`, `limits`).
+pub fn trial_sandbox(
+    hidden: &Hidden<'_>,
+    jobs: Option<usize>,
+) -> Result<(Interrupt, Arc<Sandbox>), Failure> {
+    let workers =
+        jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    judging_sandbox(hidden, workers, SandboxMode::Auto)
+}
+
 pub fn judging_sandbox(
     hidden: &Hidden<'_>,
     workers: usize,

@@ -51,12 +51,7 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
         submissions: true,
         extra: Vec::new(),
     };
-    let (interrupt, sandbox) = super::judging_sandbox(
-        &hidden,
-        args.jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        crate::exec::sandbox::SandboxMode::Auto,
-    )?;
+    let (interrupt, sandbox) = super::sandbox::trial_sandbox(&hidden, args.jobs)?;
     let entered = enter(&all, &toolchain, &sandbox)?;
     time_limit::derive(
         &mut problems,
