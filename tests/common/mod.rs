@@ -86,11 +86,23 @@ impl Ran {
 }
 
 pub fn run(mut command: Command) -> Ran {
+    // A binary copied a moment ago (`unprivileged_judge`) can be "busy":
+    // while it was written, another test thread forked, and its child held
+    // the written descriptor until its own exec. That passes at once.
+    let mut tries = 0;
     let Output {
         status,
         stdout,
         stderr,
-    } = command.output().expect("run judge");
+    } = loop {
+        match command.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => break other.expect("run judge"),
+        }
+    };
     Ran {
         code: status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
