@@ -104,7 +104,8 @@ struct ChildArgs<'a> {
     errno: i32,
 }
 
-/// Start the program; returns its pid once it has exec'd.
+/// Start the program in its own process group; returns its pid once it
+/// has exec'd (a real fork: once it exists).
 pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i32, String> {
     let argv: Vec<*const libc::c_char> = plan
         .argv
@@ -166,17 +167,21 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
             return Err(format!("entering the PID namespace: {e}"));
         }
         let pid = if shares_memory {
-            let mut stack = vec![0u8; 128 * 1024];
-            let top = stack.as_mut_ptr().add(stack.len());
-            let top = (top as usize & !15) as *mut libc::c_void;
-            let pid = libc::clone(
-                child_entry,
-                top,
-                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-                (&mut args as *mut ChildArgs).cast(),
-            );
-            drop(stack);
-            pid
+            // The child's stack: one per thread, kept (this thread is
+            // suspended until the child has exec'd or exited, so it is free
+            // again when the clone returns), not allocated (and, at 128 KiB,
+            // mapped and unmapped) per case.
+            CHILD_STACK.with(|stack| {
+                let mut stack = stack.borrow_mut();
+                let top = stack.as_mut_ptr().add(stack.len());
+                let top = (top as usize & !15) as *mut libc::c_void;
+                libc::clone(
+                    child_entry,
+                    top,
+                    libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+                    (&mut args as *mut ChildArgs).cast(),
+                )
+            })
         } else {
             let pid = libc::fork();
             if pid == 0 {
@@ -215,6 +220,10 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
     if !shares_memory {
         // A forked child cannot write into our memory: learn of an exec
         // failure from its exit status (127 before exec, as shells do).
+        // It may not have made its own process group yet: made from here
+        // too, so that a kill right after the spawn reaches the group.
+        // SAFETY: plain system call on a child we own.
+        unsafe { libc::setpgid(pid, pid) };
         return Ok(pid);
     }
     if args.failed_stage >= 0 {
@@ -231,6 +240,12 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         ));
     }
     Ok(pid)
+}
+
+thread_local! {
+    /// The stack a memory-sharing child runs on (see `spawn`).
+    static CHILD_STACK: std::cell::RefCell<Box<[u8]>> =
+        std::cell::RefCell::new(vec![0u8; 128 * 1024].into_boxed_slice());
 }
 
 /// Reap the forked child that cloned the program into a PID namespace,
