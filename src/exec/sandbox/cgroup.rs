@@ -198,6 +198,7 @@ impl CgroupRoot {
             baseline: Counters::default(),
             cpu_baseline: std::time::Duration::ZERO,
             last: std::cell::Cell::new(None),
+            last_cpu: std::cell::Cell::new(None),
         })
     }
 
@@ -258,6 +259,9 @@ pub struct SlotCgroup {
     cpu_baseline: std::time::Duration,
     /// The counters at the end of the last case: the next case's baseline.
     last: std::cell::Cell<Option<Counters>>,
+    /// The cgroup's CPU time at the end of the last case: the next case's
+    /// CPU baseline.
+    last_cpu: std::cell::Cell<Option<std::time::Duration>>,
 }
 
 /// An open cgroup control file, read from its start and written whole.
@@ -449,7 +453,14 @@ impl SlotCgroup {
             f.write("0");
         }
         self.baseline = self.last.take().unwrap_or_else(|| self.counters());
-        self.cpu_baseline = self.total_cpu().unwrap_or_default();
+        // Nothing runs in the slot's cgroup between cases (the report is
+        // read once the run is dead): the CPU the last report read is where
+        // this case starts, but for what a killed process spends on its way
+        // out, microseconds, which count to this case.
+        self.cpu_baseline = match self.last_cpu.take() {
+            Some(cpu) => cpu,
+            None => self.total_cpu().unwrap_or_default(),
+        };
     }
 
     /// Whether the cgroup counts the CPU time of its processes.
@@ -506,12 +517,14 @@ impl SlotCgroup {
                 .and_then(|f| f.keyed("max"))
                 .unwrap_or(0),
         };
+        let total_cpu = self.total_cpu();
+        self.last_cpu.set(total_cpu);
         CgroupReport {
             peak_bytes: k.memory_peak.as_ref().and_then(Knob::number),
             memory_failures,
             oom_kills: now.oom_kills.saturating_sub(self.baseline.oom_kills),
             pids_refused: now.pids_refused.saturating_sub(self.baseline.pids_refused),
-            cpu: self.cpu_used(),
+            cpu: total_cpu.map(|now| now.saturating_sub(self.cpu_baseline)),
         }
     }
 

@@ -166,6 +166,9 @@ pub struct Sandbox {
     seccomp: bool,
     /// Working directories a run left as it got them (see `workdir`).
     workdirs: workdir::Pool,
+    /// The judge's user's process count and when it was taken (see
+    /// `processes_of`).
+    process_count: Mutex<Option<(std::time::Instant, u64)>>,
 }
 
 impl Sandbox {
@@ -254,6 +257,7 @@ impl Sandbox {
             children_list,
             seccomp: false,
             workdirs: workdir::Pool::default(),
+            process_count: Mutex::new(None),
         };
         if options.mode == SandboxMode::Plain {
             sandbox.protections.isolation = "plain".into();
