@@ -374,9 +374,9 @@ impl Sandbox {
         } else {
             None
         };
-        let workdir =
-            self.workdirs
-                .take(&self.scratch_path, slot, state.and_then(|s| s.user))?;
+        let workdir = self
+            .workdirs
+            .take(&self.scratch_path, slot, state.and_then(|s| s.user))?;
         let cgroup = match state.and_then(|s| s.cgroup.as_ref()) {
             Some(m) => {
                 let mut guard = m.lock().unwrap_or_else(|e| e.into_inner());

@@ -76,10 +76,7 @@ impl Sandbox {
     /// costs more than the whole rest of a case's start (0.25 ms a case
     /// on the project's machine, as many processes as a desktop's).
     fn processes_of(&self, uid: u32) -> u64 {
-        let mut count = self
-            .process_count
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+        let mut count = self.process_count.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((at, n)) = *count
             && at.elapsed() < PROCESS_COUNT_TTL
         {
@@ -279,11 +276,11 @@ impl SlotGuard<'_> {
             };
             let user_alive = main_reaped && !self.sandbox.children_list && self.kill_user();
             // The PID namespace's init kills and reaps what is left in it.
-            let pid_ns_alive = main_reaped && pid_namespace.is_some_and(|p| p.occupied() && p.sweep());
+            let pid_ns_alive =
+                main_reaped && pid_namespace.is_some_and(|p| p.occupied() && p.sweep());
             if !group_alive && !cgroup_alive && swept == 0 && !user_alive && !pid_ns_alive {
                 if main_reaped {
-                    self.clean
-                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                    self.clean.store(true, std::sync::atomic::Ordering::Relaxed);
                 }
                 return;
             }
