@@ -331,6 +331,39 @@ fn child_main(args: &mut ChildArgs<'_>) -> ! {
             }
         }
         let s = args.streams;
+        if s.stdin > 2 && s.stdout > 2 && s.stderr > 2 {
+            // The usual case (the judge keeps its own 0, 1 and 2 open):
+            // no source is a target, each is put in place at once.
+            for (target, fd) in [s.stdin, s.stdout, s.stderr].into_iter().enumerate() {
+                if libc::dup2(fd, target as i32) < 0 {
+                    fail(args, 0);
+                }
+            }
+        } else {
+            move_streams_high(args, s);
+        }
+        if libc::chdir(args.cwd) != 0 {
+            fail(args, 1);
+        }
+        if args.report >= 0 {
+            enter_pid_namespace(args);
+        }
+        if args.setup.enter().is_err() {
+            fail(args, 2);
+        }
+        exec_program(args)
+    }
+}
+
+/// Put the standard streams in place when a source is itself 0, 1 or 2.
+fn move_streams_high(args: &mut ChildArgs<'_>, s: Streams) {
+    // SAFETY: system calls on prepared data; see the module doc.
+    unsafe {
+        let fail = |args: &mut ChildArgs<'_>, stage: i32| -> ! {
+            args.failed_stage = stage;
+            args.errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+            libc::_exit(127)
+        };
         // Move the streams to high numbers first, so that a source that
         // is already 0, 1 or 2 is not clobbered by another's dup2.
         let high = [
@@ -347,16 +380,6 @@ fn child_main(args: &mut ChildArgs<'_>) -> ! {
             }
             libc::close(fd);
         }
-        if libc::chdir(args.cwd) != 0 {
-            fail(args, 1);
-        }
-        if args.report >= 0 {
-            enter_pid_namespace(args);
-        }
-        if args.setup.enter().is_err() {
-            fail(args, 2);
-        }
-        exec_program(args)
     }
 }
 

@@ -242,6 +242,9 @@ impl Layout {
 struct Counters {
     oom_kills: u64,
     pids_refused: u64,
+    /// v1 `memory.failcnt` (its count is never reset: a write would cost a
+    /// system call a case), v2 `memory.events`' `max`.
+    memory_failures: u64,
 }
 
 /// One slot's cgroup, reused case after case.
@@ -449,9 +452,6 @@ impl SlotCgroup {
         if let Some(f) = &k.memory_peak {
             f.write("0");
         }
-        if let Some(f) = &k.failcnt {
-            f.write("0");
-        }
         self.baseline = self.last.take().unwrap_or_else(|| self.counters());
         // Nothing runs in the slot's cgroup between cases (the report is
         // read once the run is dead): the CPU the last report read is where
@@ -501,6 +501,20 @@ impl SlotCgroup {
                 .as_ref()
                 .and_then(|f| f.keyed("max"))
                 .unwrap_or(0),
+            memory_failures: match &self.layout {
+                Layout::V1 { .. } => self
+                    .knobs
+                    .failcnt
+                    .as_ref()
+                    .and_then(Knob::number)
+                    .unwrap_or(0),
+                Layout::V2 { .. } => self
+                    .knobs
+                    .memory_events
+                    .as_ref()
+                    .and_then(|f| f.keyed("max"))
+                    .unwrap_or(0),
+            },
         }
     }
 
@@ -509,19 +523,13 @@ impl SlotCgroup {
         let now = self.counters();
         self.last.set(Some(now));
         let k = &self.knobs;
-        let memory_failures = match &self.layout {
-            Layout::V1 { .. } => k.failcnt.as_ref().and_then(Knob::number).unwrap_or(0),
-            Layout::V2 { .. } => k
-                .memory_events
-                .as_ref()
-                .and_then(|f| f.keyed("max"))
-                .unwrap_or(0),
-        };
         let total_cpu = self.total_cpu();
         self.last_cpu.set(total_cpu);
         CgroupReport {
             peak_bytes: k.memory_peak.as_ref().and_then(Knob::number),
-            memory_failures,
+            memory_failures: now
+                .memory_failures
+                .saturating_sub(self.baseline.memory_failures),
             oom_kills: now.oom_kills.saturating_sub(self.baseline.oom_kills),
             pids_refused: now.pids_refused.saturating_sub(self.baseline.pids_refused),
             cpu: total_cpu.map(|now| now.saturating_sub(self.cpu_baseline)),
@@ -547,11 +555,15 @@ impl SlotCgroup {
     /// SIGKILL every process in the cgroup; true if there were any.
     pub fn kill_all(&self) -> bool {
         // The usual end of a case: nothing left, and nothing to allocate.
+        // One hierarchy is enough to look at: v2 has one, and under v1
+        // (root only) a process of the run is in every hierarchy (the child
+        // joins them all before exec, and as the slot's user cannot move
+        // itself: the cgroup files are root's).
         if self
             .knobs
             .procs
-            .iter()
-            .all(|k| k.with(|text| text.trim().is_empty()))
+            .first()
+            .is_none_or(|k| k.with(|text| text.trim().is_empty()))
         {
             return false;
         }
