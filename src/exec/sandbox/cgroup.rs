@@ -289,10 +289,7 @@ impl Knob {
     fn with<R>(&self, f: impl FnOnce(&str) -> R) -> R {
         use std::os::unix::fs::FileExt;
         let mut buf = [0u8; 4096];
-        let n = match self.0.read_at(&mut buf, 0) {
-            Ok(n) => n,
-            Err(_) => 0,
-        };
+        let n: usize = self.0.read_at(&mut buf, 0).unwrap_or_default();
         if n + 512 <= buf.len() {
             return f(&String::from_utf8_lossy(&buf[..n]));
         }
