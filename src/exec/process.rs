@@ -401,6 +401,9 @@ pub fn launch_with(
         pid,
         stdout,
         stderr,
+        pidfd: rustix::process::Pid::from_raw(pid).and_then(|p| {
+            rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok()
+        }),
         interrupt: sandbox.interrupt_fd(),
         deadline: start + limits.wall,
         output_limit: limits.output,

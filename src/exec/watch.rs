@@ -1,6 +1,6 @@
 //! The event loop that watches one running program: its stdout and stderr
 //! pipes (stdout kept up to the output limit, the tail of stderr), its
-//! pidfd (once it has run a few milliseconds), the wall-clock deadline, its CPU time and the judge's interrupt
+//! pidfd, the wall-clock deadline, its CPU time and the judge's interrupt
 //! pipe. It kills the run when a limit is hit and says what it saw
 //! ([`Watched`]); [`super::process::launch`] concludes the outcome.
 
@@ -17,6 +17,7 @@ pub(super) struct Watch {
     pub(super) pid: i32,
     pub(super) stdout: Option<OwnedFd>,
     pub(super) stderr: Option<OwnedFd>,
+    pub(super) pidfd: Option<OwnedFd>,
     pub(super) interrupt: Option<Arc<OwnedFd>>,
     pub(super) deadline: Instant,
     pub(super) output_limit: u64,
@@ -70,13 +71,6 @@ impl Watch {
         };
         let first = if all { check_every } else { cpu_limit / 2 };
         let mut next_cpu_check = started + first.max(Duration::from_millis(5));
-        // The program's pidfd is opened only if it is still running after
-        // a first short look: a quick program closes its pipes and has
-        // exited by then (one `waitid` says so), and a pidfd per case
-        // (a pidfs file made and freed) cost about 1% of a case's time.
-        let first_look = started + PIDFD_AFTER;
-        let mut pidfd: Option<OwnedFd> = None;
-        let mut pidfd_tried = false;
         loop {
             let now = Instant::now();
             if now >= self.deadline {
@@ -84,12 +78,6 @@ impl Watch {
                 slot.kill_everything(self.pid, false);
                 w.limit_hit = Some(LimitHit::Wall);
                 return w;
-            }
-            if !pidfd_tried && now >= first_look {
-                pidfd_tried = true;
-                pidfd = rustix::process::Pid::from_raw(self.pid).and_then(|p| {
-                    rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok()
-                });
             }
             if now >= next_cpu_check {
                 let (cpu, _) = slot.cpu_used(self.pid);
@@ -103,9 +91,7 @@ impl Watch {
                 next_cpu_check = now + check_every;
             }
             let mut wait = (self.deadline - now).min(next_cpu_check.saturating_duration_since(now));
-            if !pidfd_tried {
-                wait = wait.min(first_look.saturating_duration_since(now));
-            } else if pidfd.is_none() {
+            if self.pidfd.is_none() {
                 // No pidfd (an old kernel): look at the child every 5 ms.
                 wait = wait.min(Duration::from_millis(5));
             }
@@ -127,7 +113,7 @@ impl Watch {
                 fds.push(PollFd::new(fd, PollFlags::IN));
                 roles.push(Role::Stderr);
             }
-            if let Some(fd) = &pidfd {
+            if let Some(fd) = &self.pidfd {
                 fds.push(PollFd::new(fd, PollFlags::IN));
                 roles.push(Role::Exit);
             }
@@ -146,7 +132,7 @@ impl Watch {
                 .map(|(fd, role)| (*role, !fd.revents().is_empty()))
                 .collect();
             drop(fds);
-            let mut exited = false;
+            let mut exited = self.pidfd.is_none() && has_exited(self.pid);
             for (role, is_ready) in ready {
                 if !is_ready {
                     continue;
@@ -174,20 +160,12 @@ impl Watch {
                     }
                 }
             }
-            // Without a pidfd (not yet, or an old kernel): the child is
-            // looked at once its pipes are closed, or every 5 ms.
-            if !exited && pidfd.is_none() && ((!w.stdout_open && !w.stderr_open) || pidfd_tried) {
-                exited = has_exited(self.pid);
-            }
             if exited {
                 return w;
             }
         }
     }
 }
-
-/// How long a run is watched before its pidfd is opened (see `Watch::run`).
-const PIDFD_AFTER: Duration = Duration::from_millis(5);
 
 #[derive(Clone, Copy)]
 pub(super) enum Role {
