@@ -396,9 +396,6 @@ pub fn launch_with(
     // Only the child writes: the read ends see end-of-file when it and its
     // descendants are done.
     drop((stdout_w, stderr_w, stdin));
-    // Also from the parent, so a kill right after spawn reaches the group.
-    // SAFETY: plain system call on a child we own.
-    unsafe { libc::setpgid(pid, pid) };
     let stderr = Some(stderr);
     let watch = Watch {
         pid,

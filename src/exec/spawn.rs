@@ -104,7 +104,8 @@ struct ChildArgs<'a> {
     errno: i32,
 }
 
-/// Start the program; returns its pid once it has exec'd.
+/// Start the program in its own process group; returns its pid once it
+/// has exec'd (a real fork: once it exists).
 pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i32, String> {
     let argv: Vec<*const libc::c_char> = plan
         .argv
@@ -166,17 +167,21 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
             return Err(format!("entering the PID namespace: {e}"));
         }
         let pid = if shares_memory {
-            let mut stack = vec![0u8; 128 * 1024];
-            let top = stack.as_mut_ptr().add(stack.len());
-            let top = (top as usize & !15) as *mut libc::c_void;
-            let pid = libc::clone(
-                child_entry,
-                top,
-                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-                (&mut args as *mut ChildArgs).cast(),
-            );
-            drop(stack);
-            pid
+            // The child's stack: one per thread, kept (this thread is
+            // suspended until the child has exec'd or exited, so it is free
+            // again when the clone returns), not allocated (and, at 128 KiB,
+            // mapped and unmapped) per case.
+            CHILD_STACK.with(|stack| {
+                let mut stack = stack.borrow_mut();
+                let top = stack.as_mut_ptr().add(stack.len());
+                let top = (top as usize & !15) as *mut libc::c_void;
+                libc::clone(
+                    child_entry,
+                    top,
+                    libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+                    (&mut args as *mut ChildArgs).cast(),
+                )
+            })
         } else {
             let pid = libc::fork();
             if pid == 0 {
@@ -215,6 +220,10 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
     if !shares_memory {
         // A forked child cannot write into our memory: learn of an exec
         // failure from its exit status (127 before exec, as shells do).
+        // It may not have made its own process group yet: made from here
+        // too, so that a kill right after the spawn reaches the group.
+        // SAFETY: plain system call on a child we own.
+        unsafe { libc::setpgid(pid, pid) };
         return Ok(pid);
     }
     if args.failed_stage >= 0 {
@@ -231,6 +240,12 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         ));
     }
     Ok(pid)
+}
+
+thread_local! {
+    /// The stack a memory-sharing child runs on (see `spawn`).
+    static CHILD_STACK: std::cell::RefCell<Box<[u8]>> =
+        std::cell::RefCell::new(vec![0u8; 128 * 1024].into_boxed_slice());
 }
 
 /// Reap the forked child that cloned the program into a PID namespace,
@@ -316,6 +331,39 @@ fn child_main(args: &mut ChildArgs<'_>) -> ! {
             }
         }
         let s = args.streams;
+        if s.stdin > 2 && s.stdout > 2 && s.stderr > 2 {
+            // The usual case (the judge keeps its own 0, 1 and 2 open):
+            // no source is a target, each is put in place at once.
+            for (target, fd) in [s.stdin, s.stdout, s.stderr].into_iter().enumerate() {
+                if libc::dup2(fd, target as i32) < 0 {
+                    fail(args, 0);
+                }
+            }
+        } else {
+            move_streams_high(args, s);
+        }
+        if libc::chdir(args.cwd) != 0 {
+            fail(args, 1);
+        }
+        if args.report >= 0 {
+            enter_pid_namespace(args);
+        }
+        if args.setup.enter().is_err() {
+            fail(args, 2);
+        }
+        exec_program(args)
+    }
+}
+
+/// Put the standard streams in place when a source is itself 0, 1 or 2.
+fn move_streams_high(args: &mut ChildArgs<'_>, s: Streams) {
+    // SAFETY: system calls on prepared data; see the module doc.
+    unsafe {
+        let fail = |args: &mut ChildArgs<'_>, stage: i32| -> ! {
+            args.failed_stage = stage;
+            args.errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+            libc::_exit(127)
+        };
         // Move the streams to high numbers first, so that a source that
         // is already 0, 1 or 2 is not clobbered by another's dup2.
         let high = [
@@ -332,16 +380,6 @@ fn child_main(args: &mut ChildArgs<'_>) -> ! {
             }
             libc::close(fd);
         }
-        if libc::chdir(args.cwd) != 0 {
-            fail(args, 1);
-        }
-        if args.report >= 0 {
-            enter_pid_namespace(args);
-        }
-        if args.setup.enter().is_err() {
-            fail(args, 2);
-        }
-        exec_program(args)
     }
 }
 

@@ -196,9 +196,10 @@ impl Watched {
     }
 }
 
+/// The read end of a pipe of the run made non-blocking (`F_SETFL` changes
+/// only the status flags, and a fresh pipe end has none to keep).
 fn set_nonblocking(fd: &OwnedFd) -> rustix::io::Result<()> {
-    let flags = rustix::fs::fcntl_getfl(fd)?;
-    rustix::fs::fcntl_setfl(fd, flags | rustix::fs::OFlags::NONBLOCK)
+    rustix::fs::fcntl_setfl(fd, rustix::fs::OFlags::NONBLOCK)
 }
 
 /// Read all that is available now. False when the output limit is passed.

@@ -198,6 +198,7 @@ impl CgroupRoot {
             baseline: Counters::default(),
             cpu_baseline: std::time::Duration::ZERO,
             last: std::cell::Cell::new(None),
+            last_cpu: std::cell::Cell::new(None),
         })
     }
 
@@ -241,6 +242,9 @@ impl Layout {
 struct Counters {
     oom_kills: u64,
     pids_refused: u64,
+    /// v1 `memory.failcnt` (its count is never reset: a write would cost a
+    /// system call a case), v2 `memory.events`' `max`.
+    memory_failures: u64,
 }
 
 /// One slot's cgroup, reused case after case.
@@ -258,6 +262,9 @@ pub struct SlotCgroup {
     cpu_baseline: std::time::Duration,
     /// The counters at the end of the last case: the next case's baseline.
     last: std::cell::Cell<Option<Counters>>,
+    /// The cgroup's CPU time at the end of the last case: the next case's
+    /// CPU baseline.
+    last_cpu: std::cell::Cell<Option<std::time::Duration>>,
 }
 
 /// An open cgroup control file, read from its start and written whole.
@@ -274,27 +281,38 @@ impl Knob {
             .map(Knob)
     }
 
-    fn read(&self) -> String {
+    /// The whole file, given to `f`. A control file is read in one
+    /// `pread` when it fits with room to spare (a short read far from the
+    /// buffer's end is the end of the file: the kernel fills the buffer
+    /// with whole lines until the next would not fit, and no line of these
+    /// files is near 512 bytes long); a longer one is read on.
+    fn with<R>(&self, f: impl FnOnce(&str) -> R) -> R {
         use std::os::unix::fs::FileExt;
-        let mut out = Vec::new();
         let mut buf = [0u8; 4096];
+        let n: usize = self.0.read_at(&mut buf, 0).unwrap_or_default();
+        if n + 512 <= buf.len() {
+            return f(&String::from_utf8_lossy(&buf[..n]));
+        }
+        let mut out = buf[..n].to_vec();
         loop {
             match self.0.read_at(&mut buf, out.len() as u64) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => out.extend_from_slice(&buf[..n]),
             }
         }
-        String::from_utf8_lossy(&out).into_owned()
+        f(&String::from_utf8_lossy(&out))
     }
 
     fn number(&self) -> Option<u64> {
-        self.read().trim().parse().ok()
+        self.with(|text| text.trim().parse().ok())
     }
 
     fn keyed(&self, key: &str) -> Option<u64> {
-        self.read().lines().find_map(|line| {
-            let (k, v) = line.split_once(' ')?;
-            (k == key).then(|| v.trim().parse().ok()).flatten()
+        self.with(|text| {
+            text.lines().find_map(|line| {
+                let (k, v) = line.split_once(' ')?;
+                (k == key).then(|| v.trim().parse().ok()).flatten()
+            })
         })
     }
 
@@ -431,11 +449,15 @@ impl SlotCgroup {
         if let Some(f) = &k.memory_peak {
             f.write("0");
         }
-        if let Some(f) = &k.failcnt {
-            f.write("0");
-        }
         self.baseline = self.last.take().unwrap_or_else(|| self.counters());
-        self.cpu_baseline = self.total_cpu().unwrap_or_default();
+        // Nothing runs in the slot's cgroup between cases (the report is
+        // read once the run is dead): the CPU the last report read is where
+        // this case starts, but for what a killed process spends on its way
+        // out, microseconds, which count to this case.
+        self.cpu_baseline = match self.last_cpu.take() {
+            Some(cpu) => cpu,
+            None => self.total_cpu().unwrap_or_default(),
+        };
     }
 
     /// Whether the cgroup counts the CPU time of its processes.
@@ -476,6 +498,20 @@ impl SlotCgroup {
                 .as_ref()
                 .and_then(|f| f.keyed("max"))
                 .unwrap_or(0),
+            memory_failures: match &self.layout {
+                Layout::V1 { .. } => self
+                    .knobs
+                    .failcnt
+                    .as_ref()
+                    .and_then(Knob::number)
+                    .unwrap_or(0),
+                Layout::V2 { .. } => self
+                    .knobs
+                    .memory_events
+                    .as_ref()
+                    .and_then(|f| f.keyed("max"))
+                    .unwrap_or(0),
+            },
         }
     }
 
@@ -484,20 +520,16 @@ impl SlotCgroup {
         let now = self.counters();
         self.last.set(Some(now));
         let k = &self.knobs;
-        let memory_failures = match &self.layout {
-            Layout::V1 { .. } => k.failcnt.as_ref().and_then(Knob::number).unwrap_or(0),
-            Layout::V2 { .. } => k
-                .memory_events
-                .as_ref()
-                .and_then(|f| f.keyed("max"))
-                .unwrap_or(0),
-        };
+        let total_cpu = self.total_cpu();
+        self.last_cpu.set(total_cpu);
         CgroupReport {
             peak_bytes: k.memory_peak.as_ref().and_then(Knob::number),
-            memory_failures,
+            memory_failures: now
+                .memory_failures
+                .saturating_sub(self.baseline.memory_failures),
             oom_kills: now.oom_kills.saturating_sub(self.baseline.oom_kills),
             pids_refused: now.pids_refused.saturating_sub(self.baseline.pids_refused),
-            cpu: self.cpu_used(),
+            cpu: total_cpu.map(|now| now.saturating_sub(self.cpu_baseline)),
         }
     }
 
@@ -505,11 +537,12 @@ impl SlotCgroup {
     pub fn processes(&self) -> Vec<i32> {
         let mut all = Vec::new();
         for knob in &self.knobs.procs {
-            all.extend(
-                knob.read()
-                    .split_whitespace()
-                    .filter_map(|p| p.parse::<i32>().ok()),
-            );
+            knob.with(|text| {
+                all.extend(
+                    text.split_whitespace()
+                        .filter_map(|p| p.parse::<i32>().ok()),
+                )
+            });
         }
         all.sort_unstable();
         all.dedup();
@@ -518,6 +551,19 @@ impl SlotCgroup {
 
     /// SIGKILL every process in the cgroup; true if there were any.
     pub fn kill_all(&self) -> bool {
+        // The usual end of a case: nothing left, and nothing to allocate.
+        // One hierarchy is enough to look at: v2 has one, and under v1
+        // (root only) a process of the run is in every hierarchy (the child
+        // joins them all before exec, and as the slot's user cannot move
+        // itself: the cgroup files are root's).
+        if self
+            .knobs
+            .procs
+            .first()
+            .is_none_or(|k| k.with(|text| text.trim().is_empty()))
+        {
+            return false;
+        }
         let pids = self.processes();
         for &pid in &pids {
             // SAFETY: signalling a process of our own run.

@@ -2,7 +2,8 @@
 //! an honest list of what is enforced ([`Protections`], shown in every
 //! report).
 //!
-//! Always: a private working directory (removed afterwards), a scrubbed
+//! Always: a private working directory (removed afterwards when the run
+//! changed anything of it, else reused: see `workdir`), a scrubbed
 //! environment, resource limits (CPU, wall clock, address space, stack,
 //! output, file size, processes, no core dumps), its own process group, and
 //! the sweep that kills everything a case started when it ends. Then, by
@@ -41,6 +42,7 @@ pub mod namespaces;
 mod pid_init;
 mod seccomp;
 mod slot;
+mod workdir;
 
 use super::Limits;
 use super::ProgramError;
@@ -162,6 +164,11 @@ pub struct Sandbox {
     children_list: bool,
     /// Untrusted programs get the seccomp filter (no Unix sockets).
     seccomp: bool,
+    /// Working directories a run left as it got them (see `workdir`).
+    workdirs: workdir::Pool,
+    /// The judge's user's process count and when it was taken (see
+    /// `processes_of`).
+    process_count: Mutex<Option<(std::time::Instant, u64)>>,
 }
 
 impl Sandbox {
@@ -188,7 +195,7 @@ impl Sandbox {
                 "own process group, killed after each case",
                 "limits: CPU, wall clock, address space, stack, output, file size, processes",
                 "scrubbed environment",
-                "private working directory, removed after each case",
+                "private working directory, removed after each case that changed it",
                 "no core dumps, no new privileges",
             ]
             .map(String::from),
@@ -249,6 +256,8 @@ impl Sandbox {
             subreaper,
             children_list,
             seccomp: false,
+            workdirs: workdir::Pool::default(),
+            process_count: Mutex::new(None),
         };
         if options.mode == SandboxMode::Plain {
             sandbox.protections.isolation = "plain".into();
@@ -342,7 +351,7 @@ impl Sandbox {
         Ok(copy)
     }
 
-    /// Prepare one run on worker `slot`: a fresh working directory, and
+    /// Prepare one run on worker `slot`: a clean working directory, and
     /// for an untrusted program the slot's user, namespaces and cgroup.
     pub fn slot(
         &self,
@@ -365,14 +374,9 @@ impl Sandbox {
         } else {
             None
         };
-        let workdir = tempfile::Builder::new()
-            .prefix(&format!("w{slot}-"))
-            .tempdir_in(&self.scratch_path)
-            .map_err(|e| format!("cannot create a working directory: {e}"))?;
-        if let Some((uid, gid)) = state.and_then(|s| s.user) {
-            std::os::unix::fs::chown(workdir.path(), Some(uid), Some(gid))
-                .map_err(|e| format!("cannot give the working directory to uid {uid}: {e}"))?;
-        }
+        let workdir = self
+            .workdirs
+            .take(&self.scratch_path, slot, state.and_then(|s| s.user))?;
         let cgroup = match state.and_then(|s| s.cgroup.as_ref()) {
             Some(m) => {
                 let mut guard = m.lock().unwrap_or_else(|e| e.into_inner());
@@ -390,6 +394,7 @@ impl Sandbox {
             trust,
             spawn: None,
             main: Mutex::new(None),
+            clean: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -420,6 +425,7 @@ impl Sandbox {
 
 impl Drop for Sandbox {
     fn drop(&mut self) {
+        self.workdirs.clear();
         for cell in &self.slots {
             if let Some(Ok(state)) = cell.get()
                 && let Some(cg) = &state.cgroup

@@ -212,6 +212,7 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
         init,
         command: command_w.take(),
         ack: ack_r,
+        children: std::sync::OnceLock::new(),
     });
     Ok(SlotNamespaces {
         entries,

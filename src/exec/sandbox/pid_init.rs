@@ -21,6 +21,9 @@ pub struct PidNamespace {
     pub init: i32,
     pub(super) command: Option<OwnedFd>,
     pub(super) ack: OwnedFd,
+    /// Init's `/proc/PID/task/PID/children`, opened once (read again from
+    /// its start for each look).
+    pub(super) children: std::sync::OnceLock<Option<std::fs::File>>,
 }
 
 impl PidNamespace {
@@ -29,8 +32,17 @@ impl PidNamespace {
     /// orphan re-parented to init, so init has a child (or the kernel
     /// keeps no list of children, and the answer is yes).
     pub fn occupied(&self) -> bool {
-        let path = format!("/proc/{0}/task/{0}/children", self.init);
-        std::fs::read(path).map_or(true, |list| list.iter().any(u8::is_ascii_digit))
+        use std::os::unix::fs::FileExt;
+        let file = self.children.get_or_init(|| {
+            std::fs::File::open(format!("/proc/{0}/task/{0}/children", self.init)).ok()
+        });
+        let Some(file) = file else {
+            return true;
+        };
+        // One pid is enough to know: the first bytes say.
+        let mut buf = [0u8; 64];
+        file.read_at(&mut buf, 0)
+            .map_or(true, |n| buf[..n].iter().any(u8::is_ascii_digit))
     }
 
     /// Have init kill and reap every process of the namespace but itself.

@@ -6,7 +6,7 @@
 use super::cgroup::{CgroupReport, SlotCgroup};
 use super::child::ChildSetup;
 use super::namespaces::{self, SlotNamespaces};
-use super::{Isolation, Sandbox, remove_tree};
+use super::{Isolation, Sandbox};
 use crate::exec::Limits;
 use crate::exec::process::{Trust, cpu_soft_limit};
 use std::ffi::{CString, OsString};
@@ -65,7 +65,31 @@ impl Sandbox {
     }
 }
 
+/// How long a count of the user's processes stands for RLIMIT_NPROC.
+const PROCESS_COUNT_TTL: Duration = Duration::from_millis(100);
+
 impl Sandbox {
+    /// How many processes `uid` has, for RLIMIT_NPROC without a per-slot
+    /// user (an approximate cap either way: the count moves as the user's
+    /// other programs come and go). Counted from /proc at most every
+    /// [`PROCESS_COUNT_TTL`]: the scan reads every process's `stat` and
+    /// costs more than the whole rest of a case's start (0.25 ms a case
+    /// on the project's machine, as many processes as a desktop's).
+    fn processes_of(&self, uid: u32) -> u64 {
+        let mut count = self.process_count.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((at, n)) = *count
+            && at.elapsed() < PROCESS_COUNT_TTL
+        {
+            return n;
+        }
+        let n = crate::exec::procfs::processes()
+            .iter()
+            .filter(|p| p.uid == uid)
+            .count() as u64;
+        *count = Some((std::time::Instant::now(), n));
+        n
+    }
+
     /// Register a slot's PID-namespace init as no orphan to sweep.
     fn protect_init(&self, ns: &SlotNamespaces) {
         if let Some(pid) = &ns.pid {
@@ -83,11 +107,14 @@ pub struct SlotGuard<'a> {
     pub(super) sandbox: &'a Sandbox,
     pub(super) state: Option<&'a SlotState>,
     pub(super) cgroup: Option<MutexGuard<'a, SlotCgroup>>,
-    pub(super) workdir: Option<tempfile::TempDir>,
+    pub(super) workdir: Option<super::workdir::Workdir>,
     pub(super) processes: u32,
     pub(super) trust: Trust,
     pub(super) spawn: Option<RwLockReadGuard<'a, ()>>,
     pub(super) main: Mutex<Option<i32>>,
+    /// Everything of the run is known dead (the last sweep found nothing
+    /// alive): its working directory may be reused if it is unchanged.
+    pub(super) clean: std::sync::atomic::AtomicBool,
 }
 
 impl SlotGuard<'_> {
@@ -186,11 +213,7 @@ impl SlotGuard<'_> {
         if uid == 0 {
             return None;
         }
-        let mine = crate::exec::procfs::processes()
-            .iter()
-            .filter(|p| p.uid == uid)
-            .count() as u64;
-        Some(mine + u64::from(self.processes))
+        Some(self.sandbox.processes_of(uid) + u64::from(self.processes))
     }
 
     /// Called right before spawning: holds off orphan sweeps until the new
@@ -233,24 +256,32 @@ impl SlotGuard<'_> {
     /// a few milliseconds). `main_reaped`: the runner has reaped the main
     /// process, so its children are re-parented to the judge and can be swept.
     pub fn kill_everything(&self, pgid: i32, main_reaped: bool) {
+        let pid_namespace = self
+            .state
+            .filter(|_| self.trust == Trust::Untrusted)
+            .and_then(|s| s.namespaces.as_ref())
+            .and_then(|ns| ns.pid.as_ref());
+        let in_pid_namespace = pid_namespace.is_some();
         for round in 0..50 {
             // SAFETY: signalling a process group we created.
             let group_alive = unsafe { libc::kill(-pgid, libc::SIGKILL) } == 0;
             let cgroup_alive = self.cgroup.as_ref().is_some_and(|cg| cg.kill_all());
-            let swept = if main_reaped {
+            // A run in a PID namespace leaves no orphan to the judge: what
+            // its main process leaves is re-parented to the namespace's
+            // init (the judge, outside, is not its subreaper), swept below.
+            let swept = if main_reaped && !in_pid_namespace {
                 self.sandbox.sweep_orphans()
             } else {
                 0
             };
             let user_alive = main_reaped && !self.sandbox.children_list && self.kill_user();
             // The PID namespace's init kills and reaps what is left in it.
-            let pid_ns_alive = main_reaped
-                && self
-                    .state
-                    .and_then(|s| s.namespaces.as_ref())
-                    .and_then(|ns| ns.pid.as_ref())
-                    .is_some_and(|p| p.occupied() && p.sweep());
+            let pid_ns_alive =
+                main_reaped && pid_namespace.is_some_and(|p| p.occupied() && p.sweep());
             if !group_alive && !cgroup_alive && swept == 0 && !user_alive && !pid_ns_alive {
+                if main_reaped {
+                    self.clean.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
                 return;
             }
             if round > 0 {
@@ -324,7 +355,8 @@ impl Drop for SlotGuard<'_> {
                 .remove(&pid);
         }
         if let Some(dir) = self.workdir.take() {
-            remove_tree(dir);
+            let clean = self.clean.load(std::sync::atomic::Ordering::Relaxed);
+            self.sandbox.workdirs.give_back(dir, clean);
         }
     }
 }
