@@ -44,11 +44,10 @@ mod validation;
 use crate::check::tool::Tool;
 use crate::expect::SubmissionRule;
 pub use groups::{GroupSettings, InputArgs};
-pub use limits::{DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB, TimeInference};
+pub use limits::{DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB, PackageLimits, TimeInference};
 pub use problem_yaml::FormatVersion;
 use problem_yaml::ProblemKind;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use submissions_yaml::submission_rules;
 pub use validation::DefaultCheck;
 pub(crate) use validation::default_check;
@@ -59,15 +58,8 @@ pub struct Package {
     pub root: PathBuf,
     /// The package's short name: its directory's name.
     pub name: String,
-    pub time_limit: Option<Duration>,
-    /// Where `time_limit` comes from, for reports.
-    pub time_limit_from: &'static str,
-    /// Without a time limit: how `judge verify` derives one.
-    pub time_inference: Option<TimeInference>,
-    pub memory: u64,
-    pub output: u64,
-    /// `limits.validation_time`: for the checker and the validators.
-    pub tool_time_limit: Option<Duration>,
+    /// Time, memory, output and validation limits.
+    pub limits: PackageLimits,
     /// A custom output validator (Kattis protocol).
     pub output_validator: Option<Tool>,
     /// `validator_flags`, split into words (a custom validator's arguments).
@@ -159,12 +151,7 @@ pub fn load(root: &Path) -> Result<Package, String> {
     Ok(Package {
         root: root.to_path_buf(),
         name,
-        time_limit: limits.time_limit,
-        time_limit_from: limits.time_limit_from,
-        time_inference: limits.time_inference,
-        memory: limits.memory,
-        output: limits.output,
-        tool_time_limit: limits.tool_time_limit,
+        limits,
         output_validator: validation.output_validator,
         validator_flags: validation.validator_flags,
         default_check: validation.default_check,

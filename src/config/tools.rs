@@ -40,7 +40,7 @@ pub(super) fn time_limit(
     let time = table
         .checker_time_limit
         .map(|s| s.0)
-        .or(package.and_then(|p| p.tool_time_limit))
+        .or(package.and_then(|p| p.limits.tool_time_limit))
         .or(root.checker_time_limit.map(|s| s.0))
         .unwrap_or(DEFAULT_TOOL_TIME_LIMIT);
     if time.is_zero() {

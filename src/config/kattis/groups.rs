@@ -220,16 +220,7 @@ fn input_args(value: &serde_norway::Value) -> Result<InputArgs, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        for (name, text) in files {
-            let path = dir.path().join(name);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        dir
-    }
+    use crate::config::kattis::tests::package as tree;
 
     #[test]
     fn nearer_files_override_keys_and_inherit_the_rest() {

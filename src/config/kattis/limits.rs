@@ -20,7 +20,8 @@ pub struct TimeInference {
 }
 
 /// A package's limits as the judge uses them.
-pub(super) struct PackageLimits {
+#[derive(Clone, Debug)]
+pub struct PackageLimits {
     pub time_limit: Option<Duration>,
     /// Where `time_limit` comes from, for reports.
     pub time_limit_from: &'static str,

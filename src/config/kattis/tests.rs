@@ -3,7 +3,8 @@
 use super::*;
 use std::time::Duration;
 
-fn package(files: &[(&str, &str)]) -> tempfile::TempDir {
+/// A package directory holding these files.
+pub(super) fn package(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for (name, text) in files {
         let path = dir.path().join(name);
@@ -20,9 +21,9 @@ fn limits_and_default_validator_flags() {
         "name: Hello\nsource: NCPC\nvalidator_flags: float_tolerance 1e-6 case_sensitive\nlimits:\n  time_limit: 2.5\n  memory: 512\n  output: 16\n  time_multiplier: 5\n",
     )]);
     let p = load(dir.path()).unwrap();
-    assert_eq!(p.time_limit, Some(Duration::from_millis(2500)));
-    assert_eq!(p.memory, 512 << 20);
-    assert_eq!(p.output, 16 << 20);
+    assert_eq!(p.limits.time_limit, Some(Duration::from_millis(2500)));
+    assert_eq!(p.limits.memory, 512 << 20);
+    assert_eq!(p.limits.output, 16 << 20);
     assert!(p.output_validator.is_none());
     assert_eq!(
         p.default_check,
@@ -45,8 +46,8 @@ fn a_domjudge_ini_gives_the_time_limit_when_nothing_else_does() {
         ),
     ]);
     let p = load(dir.path()).unwrap();
-    assert_eq!(p.time_limit, Some(Duration::from_millis(2500)));
-    assert_eq!(p.time_limit_from, "domjudge-problem.ini timelimit");
+    assert_eq!(p.limits.time_limit, Some(Duration::from_millis(2500)));
+    assert_eq!(p.limits.time_limit_from, "domjudge-problem.ini timelimit");
     let dir = package(&[
         ("problem.yaml", ""),
         ("domjudge-problem.ini", "timelimit = soon\n"),
@@ -62,9 +63,9 @@ fn a_domjudge_ini_gives_the_time_limit_when_nothing_else_does() {
 fn empty_yaml_timelimit_file_and_format_defaults() {
     let dir = package(&[("problem.yaml", ""), (".timelimit", "3\n")]);
     let p = load(dir.path()).unwrap();
-    assert_eq!(p.time_limit, Some(Duration::from_secs(3)));
-    assert_eq!(p.memory, DEFAULT_MEMORY_MIB << 20);
-    assert_eq!(p.output, DEFAULT_OUTPUT_MIB << 20);
+    assert_eq!(p.limits.time_limit, Some(Duration::from_secs(3)));
+    assert_eq!(p.limits.memory, DEFAULT_MEMORY_MIB << 20);
+    assert_eq!(p.limits.output, DEFAULT_OUTPUT_MIB << 20);
 }
 
 #[test]

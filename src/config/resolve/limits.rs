@@ -21,12 +21,12 @@ pub(super) fn time_limit_from(
         "--time-limit"
     } else if table.time_limit.is_some() {
         "judge.toml time_limit"
-    } else if let Some(p) = package.filter(|p| p.time_limit.is_some()) {
-        p.time_limit_from
+    } else if let Some(p) = package.filter(|p| p.limits.time_limit.is_some()) {
+        p.limits.time_limit_from
     } else if root.time_limit.is_some() {
         "judge.toml time_limit (top level)"
     } else {
-        let inference = package.and_then(|p| p.time_inference);
+        let inference = package.and_then(|p| p.limits.time_inference);
         return ("the judge's default".to_string(), inference);
     };
     (from.to_string(), None)
@@ -42,7 +42,7 @@ pub(super) fn limits(
     let time = overrides
         .time_limit
         .or(table.time_limit.map(|s| s.0))
-        .or(package.and_then(|p| p.time_limit))
+        .or(package.and_then(|p| p.limits.time_limit))
         .or(root.time_limit.map(|s| s.0))
         .unwrap_or(DEFAULT_TIME_LIMIT);
     let wall = overrides
@@ -53,7 +53,7 @@ pub(super) fn limits(
     let memory = overrides
         .memory_limit
         .or(table.memory_limit.map(|s| s.0))
-        .or(package.map(|p| p.memory))
+        .or(package.map(|p| p.limits.memory))
         .or(root.memory_limit.map(|s| s.0))
         .unwrap_or(DEFAULT_MEMORY_LIMIT);
     let stack = overrides
@@ -64,7 +64,7 @@ pub(super) fn limits(
     let output = overrides
         .output_limit
         .or(table.output_limit.map(|s| s.0))
-        .or(package.map(|p| p.output))
+        .or(package.map(|p| p.limits.output))
         .or(root.output_limit.map(|s| s.0))
         .unwrap_or(DEFAULT_OUTPUT_LIMIT);
     let file_size = table
