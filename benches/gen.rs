@@ -12,10 +12,9 @@
 //! Results and the ratio: BENCHMARKS.md.
 
 mod common;
-use common::{compile, write};
+use common::{compile, run, write};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 const GEN_C: &str = "#include <stdio.h>\n#include <stdlib.h>\nint main(int argc, char **argv) { unsigned long s = strtoul(argv[1], 0, 10); printf(\"%s %lu\\n\", argv[2], s % 1000); return 0; }\n";
@@ -47,33 +46,12 @@ fn setup(dir: &Path, cases: usize) {
     write(&dir.join("loop.sh"), &script);
 }
 
-fn judge_gen(dir: &Path) {
-    let status = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(["gen", "p"])
-        .env("JUDGE_CACHE_DIR", dir.join("cache"))
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "judge gen failed");
-}
-
-fn shell_loop(dir: &Path) {
-    let status = Command::new("sh")
-        .arg("loop.sh")
-        .current_dir(dir)
-        .status()
-        .unwrap();
-    assert!(status.success(), "the loop failed");
-}
-
 fn bench(c: &mut Criterion) {
     let cases = cases();
     let dir = tempfile::tempdir().unwrap();
     setup(dir.path(), cases);
     // Build the generator once, outside the measurement.
-    judge_gen(dir.path());
+    run(dir.path(), env!("CARGO_BIN_EXE_judge"), &["gen", "p"]);
     let mut group = c.benchmark_group(format!("{cases} cases from a tiny C generator"));
     group
         .sample_size(10)
@@ -82,19 +60,19 @@ fn bench(c: &mut Criterion) {
     group.bench_function("judge gen, cold (no data/)", |b| {
         b.iter_batched(
             || std::fs::remove_dir_all(dir.path().join("p/data")).unwrap(),
-            |()| judge_gen(dir.path()),
+            |()| run(dir.path(), env!("CARGO_BIN_EXE_judge"), &["gen", "p"]),
             BatchSize::PerIteration,
         )
     });
     group.bench_function("judge gen, cached (nothing changed)", |b| {
-        b.iter(|| judge_gen(dir.path()))
+        b.iter(|| run(dir.path(), env!("CARGO_BIN_EXE_judge"), &["gen", "p"]))
     });
     group.bench_function("shell loop calling the generator", |b| {
         b.iter_batched(
             || {
                 let _ = std::fs::remove_dir_all(dir.path().join("loop"));
             },
-            |()| shell_loop(dir.path()),
+            |()| run(dir.path(), "sh", &["loop.sh"]),
             BatchSize::PerIteration,
         )
     });

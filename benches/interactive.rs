@@ -9,10 +9,9 @@
 //! Results and the ratio: BENCHMARKS.md.
 
 mod common;
-use common::{compile, write};
+use common::{compile, run, write};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 const CASES: usize = 1000;
@@ -57,15 +56,8 @@ fn setup(dir: &Path) {
 }
 
 fn judge(dir: &Path, package: &str) {
-    let status = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(["run", package, "--submission", "./ab", "-q", "-j", "1"])
-        .env("JUDGE_CACHE_DIR", dir.join("cache"))
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "judge run {package} failed");
+    let args = ["run", package, "--submission", "./ab", "-q", "-j", "1"];
+    run(dir, env!("CARGO_BIN_EXE_judge"), &args);
 }
 
 fn bench(c: &mut Criterion) {

@@ -9,10 +9,9 @@
 //! Results and ratios: BENCHMARKS.md.
 
 mod common;
-use common::compile;
+use common::{compile, run};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 const CASES: usize = 1000;
@@ -38,17 +37,6 @@ fn setup(dir: &Path) {
         "#!/bin/bash\nfor f in cases/ab/*.in; do ./ab < \"$f\" > out.txt; cmp -s out.txt \"${f%.in}.ans\" || echo \"WA $f\"; done\n",
     )
     .unwrap();
-}
-
-fn run(dir: &Path, program: &str, args: &[&str]) {
-    let status = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "{program} {args:?} failed");
 }
 
 fn bench(c: &mut Criterion) {

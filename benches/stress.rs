@@ -12,10 +12,9 @@
 //! Results and the ratio: BENCHMARKS.md.
 
 mod common;
-use common::{compile, write};
+use common::{compile, run, write};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 const ROUNDS: usize = 300;
@@ -35,17 +34,6 @@ fn setup(dir: &Path) {
         "[problem.ab]\ncases = \"cases/ab\"\ncheck = \"tokens\"\n",
     );
     std::fs::create_dir_all(dir.join("cases/ab")).unwrap();
-}
-
-fn run(dir: &Path, program: &str, args: &[&str]) {
-    let status = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "{program} {args:?} failed");
 }
 
 fn bench(c: &mut Criterion) {

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// Write a file, making its directory.
 pub fn write(path: &Path, text: &str) {
@@ -19,4 +19,18 @@ pub fn compile(src: &Path, out: &Path) {
         .status()
         .unwrap();
     assert!(ok.success(), "cannot build {}", src.display());
+}
+
+/// Run `program ARGS` in `dir` with its output discarded (and the judge's
+/// build cache in `dir/cache`); it must succeed.
+pub fn run(dir: &Path, program: &str, args: &[&str]) {
+    let status = Command::new(program)
+        .args(args)
+        .env("JUDGE_CACHE_DIR", dir.join("cache"))
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "{program} {args:?} failed");
 }

@@ -6,27 +6,7 @@
  * usage: floor PROGRAM DIR COUNT   (DIR holds 1.in 1.ans … COUNT.in COUNT.ans)
  * exit: 0 every output equal to its answer, 1 otherwise, 2 on a system error.
  */
-#define _GNU_SOURCE
-#include <fcntl.h>
-#include <spawn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
-
-static ssize_t read_all(int fd, char *buf, size_t cap) {
-    size_t n = 0;
-    for (;;) {
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0) return -1;
-        if (r == 0) return (ssize_t)n;
-        n += (size_t)r;
-        if (n == cap) return (ssize_t)n;
-    }
-}
+#include "spawn_read.h"
 
 int main(int argc, char **argv) {
     if (argc != 4) {
@@ -41,22 +21,12 @@ int main(int argc, char **argv) {
     for (long i = 1; i <= count; i++) {
         snprintf(path, sizeof path, "%s/%ld.in", dir, i);
         int in = open(path, O_RDONLY | O_CLOEXEC);
-        int pipefd[2];
-        if (in < 0 || pipe2(pipefd, O_CLOEXEC) != 0) return 2;
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_adddup2(&actions, in, 0);
-        posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1);
-        pid_t pid;
+        if (in < 0) return 2;
         char *child_argv[] = {(char *)program, NULL};
-        if (posix_spawn(&pid, program, &actions, NULL, child_argv, environ) != 0) return 2;
-        posix_spawn_file_actions_destroy(&actions);
-        close(in);
-        close(pipefd[1]);
-        ssize_t n = read_all(pipefd[0], out, sizeof out);
-        close(pipefd[0]);
         int status;
-        if (n < 0 || waitpid(pid, &status, 0) != pid) return 2;
+        ssize_t n = spawn_read(child_argv, in, out, sizeof out, &status);
+        close(in);
+        if (n < 0) return 2;
         snprintf(path, sizeof path, "%s/%ld.ans", dir, i);
         int a = open(path, O_RDONLY | O_CLOEXEC);
         ssize_t m = a < 0 ? -1 : read_all(a, ans, sizeof ans);

@@ -8,52 +8,13 @@
  * usage: stress_floor GENERATOR SUBMISSION REFERENCE ROUNDS
  * exit: 0 no difference, 1 a difference, 2 on a system error.
  */
-#define _GNU_SOURCE
-#include <fcntl.h>
-#include <spawn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "spawn_read.h"
 
-extern char **environ;
-
-static ssize_t read_all(int fd, char *buf, size_t cap) {
-    size_t n = 0;
-    for (;;) {
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0) return -1;
-        if (r == 0) return (ssize_t)n;
-        n += (size_t)r;
-        if (n == cap) return (ssize_t)n;
-    }
-}
-
-/* Run argv with stdin from `in` (-1: /dev/null) and read its stdout. */
+/* Run argv and read its stdout; -1 on a system error or a failed exit. */
 static ssize_t run(char **argv, int in, char *out, size_t cap) {
-    int pipefd[2];
-    if (pipe2(pipefd, O_CLOEXEC) != 0) return -1;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    if (in >= 0)
-        posix_spawn_file_actions_adddup2(&actions, in, 0);
-    else
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1);
-    pid_t pid;
-    int failed = posix_spawn(&pid, argv[0], &actions, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(pipefd[1]);
-    if (failed) {
-        close(pipefd[0]);
-        return -1;
-    }
-    ssize_t n = read_all(pipefd[0], out, cap);
-    close(pipefd[0]);
     int status;
-    if (waitpid(pid, &status, 0) != pid || status != 0) return -1;
-    return n;
+    ssize_t n = spawn_read(argv, in, out, cap, &status);
+    return n < 0 || status != 0 ? -1 : n;
 }
 
 int main(int argc, char **argv) {
