@@ -9,7 +9,6 @@
 use super::CaseResult;
 use super::scoring::left_for_the_score;
 use crate::verdict::Verdict;
-use indexmap::IndexMap;
 use std::collections::{BTreeMap, HashSet};
 
 /// Failures kept in full, in case order (the human report shows 20, the
@@ -28,6 +27,8 @@ pub const RATIO_BIN: f64 = 0.05;
 pub struct Tally {
     /// The problem the row counts (empty for the total).
     pub problem: String,
+    /// The program, when the report names programs.
+    pub program: Option<String>,
     pub counts: BTreeMap<Verdict, usize>,
     pub cases: usize,
     /// The largest CPU time of a case that ran, milliseconds.
@@ -36,6 +37,18 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// `problem`, or `[program] problem`.
+    pub fn label(&self) -> String {
+        match &self.program {
+            Some(program) => format!("[{program}] {}", self.problem),
+            None => self.problem.clone(),
+        }
+    }
+
+    fn counts(&self, case: &CaseResult) -> bool {
+        self.problem == case.problem && self.program == case.program
+    }
+
     fn add(&mut self, case: &CaseResult) {
         *self.counts.entry(case.verdict).or_insert(0) += 1;
         self.cases += 1;
@@ -58,9 +71,9 @@ pub struct Digest {
     pub first_verdict: Option<Verdict>,
     /// The first case not accepted (skipped ones included), in full.
     pub first_not_accepted: Option<(usize, CaseResult)>,
-    /// Rows in the order their first case came: `problem`, or
-    /// `[program] problem` when the report names programs.
-    pub rows: IndexMap<String, Tally>,
+    /// A row per problem (and program, when the report names programs),
+    /// in the order their first case came.
+    pub rows: Vec<Tally>,
     /// Every row together.
     pub all: Tally,
     /// The first [`FAILURES_KEPT`] failures (not AC, not SKIP; a program's
@@ -75,9 +88,7 @@ pub struct Digest {
     pub slowest: Vec<(usize, CaseResult)>,
     /// Cases that ran, per histogram bin of CPU time / time limit, per
     /// verdict.
-    pub ratio_bins: Vec<BTreeMap<Verdict, usize>>,
-    /// Cases that ran a program.
-    pub ran: usize,
+    pub ratio_bins: [BTreeMap<Verdict, usize>; RATIO_BINS + 1],
 }
 
 impl Digest {
@@ -102,21 +113,7 @@ impl Digest {
         if self.first_not_accepted.is_none() && !case.verdict.is_accepted() {
             self.first_not_accepted = Some((position, case.clone()));
         }
-        let label = match &case.program {
-            Some(program) => format!("[{program}] {}", case.problem),
-            None => case.problem.clone(),
-        };
-        match self.rows.get_mut(&label) {
-            Some(row) => row.add(case),
-            None => self
-                .rows
-                .entry(label)
-                .or_insert_with(|| Tally {
-                    problem: case.problem.clone(),
-                    ..Tally::default()
-                })
-                .add(case),
-        }
+        self.row_of(case).add(case);
         self.all.add(case);
         if is_failure(case)
             && (case.verdict != Verdict::CompileError
@@ -128,15 +125,34 @@ impl Digest {
             }
         }
         if ran(case) {
-            self.ran += 1;
-            if self.ratio_bins.is_empty() {
-                self.ratio_bins = vec![BTreeMap::new(); RATIO_BINS + 1];
-            }
             *self.ratio_bins[ratio_bin(case.tl_ratio)]
                 .entry(case.verdict)
                 .or_insert(0) += 1;
             self.keep_if_slow(position, case);
         }
+    }
+
+    /// The row `case` counts in, looked for from the newest (cases come
+    /// grouped by problem and program, so it is nearly always the last),
+    /// else a new one. No label is made per case.
+    fn row_of(&mut self, case: &CaseResult) -> &mut Tally {
+        let at = match self.rows.iter().rposition(|row| row.counts(case)) {
+            Some(at) => at,
+            None => {
+                self.rows.push(Tally {
+                    problem: case.problem.clone(),
+                    program: case.program.clone(),
+                    ..Tally::default()
+                });
+                self.rows.len() - 1
+            }
+        };
+        &mut self.rows[at]
+    }
+
+    /// Cases that ran a program (those in the histogram).
+    pub fn ran(&self) -> usize {
+        self.ratio_bins.iter().flat_map(|bin| bin.values()).sum()
     }
 
     /// Keep `case` among the slowest (ties: the earlier case first).

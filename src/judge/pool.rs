@@ -159,14 +159,13 @@ struct Settle<'r> {
     next: usize,
     /// Results that finished before an earlier case.
     pending: BTreeMap<usize, CaseResult>,
-    /// A scored run: every result, settled at the end.
-    hold_all: bool,
-    held: Vec<Option<CaseResult>>,
+    /// A scored run's results, every one, settled at the end.
+    held: Option<Vec<Option<CaseResult>>>,
 }
 
 impl<'r> Settle<'r> {
     fn new(plan: &Plan, options: &RunOptions, reporter: &'r mut dyn Reporter) -> Settle<'r> {
-        let hold_all = plan.problems.iter().any(|p| p.scoring.is_some());
+        let scored = plan.problems.iter().any(|p| p.scoring.is_some());
         Settle {
             reporter,
             error: None,
@@ -175,12 +174,7 @@ impl<'r> Settle<'r> {
             keep: options.keep_cases,
             next: 0,
             pending: BTreeMap::new(),
-            hold_all,
-            held: if hold_all {
-                vec![None; plan.jobs.len()]
-            } else {
-                Vec::new()
-            },
+            held: scored.then(|| vec![None; plan.jobs.len()]),
         }
     }
 
@@ -207,8 +201,8 @@ impl<'r> Settle<'r> {
             done,
             total,
         });
-        if self.hold_all {
-            self.held[position] = Some(result);
+        if let Some(held) = &mut self.held {
+            held[position] = Some(result);
             return;
         }
         if position != self.next {
@@ -245,8 +239,8 @@ impl<'r> Settle<'r> {
             "not run: --fail-fast stopped after the first failure"
         };
         let mut scores = Vec::new();
-        if !self.held.is_empty() {
-            let mut cases: Vec<CaseResult> = std::mem::take(&mut self.held)
+        if let Some(held) = self.held.take() {
+            let mut cases: Vec<CaseResult> = held
                 .into_iter()
                 .enumerate()
                 .map(|(position, r)| r.unwrap_or_else(|| skipped(plan, &plan.jobs[position], why)))

@@ -174,7 +174,11 @@ fn without_keeping_cases_each_settles_once_in_case_order_and_the_digest_counts()
         .collect();
     assert_eq!(failed, ["wa-c.in", "tle-e.in"]);
     assert_eq!(digest.failures[0].0, 2, "the position in the report");
-    assert_eq!(digest.rows["p"].cases, 5);
+    assert_eq!(digest.rows.len(), 1);
+    assert_eq!(
+        (digest.rows[0].label().as_str(), digest.rows[0].cases),
+        ("p", 5)
+    );
     let events = events.lock().unwrap();
     let settled: Vec<&str> = events
         .iter()
@@ -428,4 +432,76 @@ fn an_html_page_of_a_run_too_large_to_show_case_by_case_draws_from_the_digest() 
     );
     assert!(!page.contains(r#"id="all""#), "no table of every case");
     assert!(page.len() < 200_000, "a bounded page: {} bytes", page.len());
+}
+
+/// The events of a run of these cases through a machine reporter of
+/// `format`, as text.
+fn machine_text(names: &[&str], format: crate::report::Format, jobs: usize) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = plan(names, dir.path());
+    let sink = crate::report::FileSink::memory();
+    let mut reporter = crate::report::machine_reporter(format, Box::new(sink.clone())).unwrap();
+    let options = RunOptions {
+        jobs,
+        ..RunOptions::default()
+    };
+    run(&plan, RunInfo::default(), &options, reporter.as_mut()).unwrap();
+    drop(reporter);
+    String::from_utf8(sink.bytes()).unwrap()
+}
+
+#[test]
+fn ndjson_lists_finished_cases_in_case_order_whatever_the_finishing_order() {
+    let text = machine_text(
+        &["slow-a", "b", "wa-c", "d"],
+        crate::report::Format::Ndjson,
+        2,
+    );
+    let finished: Vec<(String, u64)> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["event"] == "case-finished")
+        .map(|v| {
+            (
+                v["case"].as_str().unwrap().to_string(),
+                v["done"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, u64)> = ["slow-a.in", "b.in", "wa-c.in", "d.in"]
+        .iter()
+        .zip(1..)
+        .map(|(c, n)| (c.to_string(), n))
+        .collect();
+    assert_eq!(finished, expected, "{text}");
+}
+
+#[test]
+fn junit_puts_every_spooled_case_under_its_suite_with_the_suites_counts() {
+    // More cases than one spooled chunk, failures on both sides of its edge.
+    let names: Vec<String> = (0..600)
+        .map(|i| match i {
+            3 | 300 => format!("wa-{i}"),
+            i => format!("c{i:03}"),
+        })
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let xml = machine_text(&names, crate::report::Format::Junit, 2);
+    assert!(
+        xml.contains(r#"<testsuite name="p" tests="600" skipped="0" errors="0" failures="2">"#),
+        "{}",
+        &xml[..400.min(xml.len())]
+    );
+    assert_eq!(xml.matches("<testcase ").count(), 600);
+    assert!(
+        !xml.contains("judge-spooled-cases"),
+        "the stand-in is replaced"
+    );
+    // In case order, the failures where they were.
+    let position = |name: &str| xml.find(&format!(r#"name="{name}""#)).unwrap();
+    assert!(position("c000.in") < position("wa-3.in"));
+    assert!(position("wa-3.in") < position("c299.in"));
+    assert!(position("c299.in") < position("wa-300.in"));
+    assert!(position("wa-300.in") < position("c599.in"));
+    assert!(xml.trim_end().ends_with("</testsuites>"));
 }

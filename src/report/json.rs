@@ -2,7 +2,7 @@
 //! object per event, as cases start and finish). The JSON report is a
 //! stable interface, documented in README "The JSON report".
 
-use crate::judge::{CaseResult, Event, Report, Reporter};
+use crate::judge::{CaseResult, Event, Report, Reporter, RunInfo};
 use serde_json::json;
 use std::io::Write;
 
@@ -91,14 +91,14 @@ impl Reporter for JsonReporter<'_> {
 /// case is launched), `case-finished` (the case's full, final result, in
 /// case order: sent when every earlier case has finished too), `finished`
 /// (the summary).
-pub struct NdjsonReporter {
-    sink: Box<dyn Write>,
+pub struct NdjsonReporter<'w> {
+    sink: Box<dyn Write + 'w>,
     total: usize,
     settled: usize,
 }
 
-impl NdjsonReporter {
-    pub fn new(sink: Box<dyn Write>) -> Self {
+impl<'w> NdjsonReporter<'w> {
+    pub fn new(sink: Box<dyn Write + 'w>) -> Self {
         NdjsonReporter {
             sink,
             total: 0,
@@ -157,7 +157,7 @@ fn event_value(event: &Event<'_>) -> Option<serde_json::Value> {
     })
 }
 
-impl Reporter for NdjsonReporter {
+impl Reporter for NdjsonReporter<'_> {
     fn event(&mut self, event: &Event<'_>) -> std::io::Result<()> {
         let line = match event {
             Event::Started(info) => {
@@ -186,22 +186,20 @@ impl Reporter for NdjsonReporter {
     }
 }
 
-/// The NDJSON lines a finished report would have streamed (for `judge merge`).
+/// The NDJSON lines a finished report would have streamed (for `judge
+/// merge`): its events fed to the reporter.
 pub fn ndjson_of_report(report: &Report) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::new();
-    let mut push = |event: &Event<'_>| -> std::io::Result<()> {
-        let line = serde_json::to_string(&event_value(event)).map_err(std::io::Error::other)?;
-        writeln!(out, "{line}")
+    let mut writer = NdjsonReporter::new(Box::new(&mut out));
+    let info = RunInfo {
+        total: report.cases.len(),
+        ..report.info.clone()
     };
-    push(&Event::Started(&report.info))?;
-    let total = report.cases.len();
-    for (i, result) in report.cases.iter().enumerate() {
-        push(&Event::CaseFinished {
-            result,
-            done: i + 1,
-            total,
-        })?;
+    writer.event(&Event::Started(&info))?;
+    for case in &report.cases {
+        writer.event(&Event::CaseSettled(case))?;
     }
-    push(&Event::Finished(report))?;
+    writer.event(&Event::Finished(report))?;
+    drop(writer);
     Ok(out)
 }

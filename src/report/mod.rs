@@ -269,6 +269,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_report_spooled_beside_its_target_appears_only_when_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.json");
+        std::fs::write(&path, "old\n").unwrap();
+        let names = || -> Vec<String> {
+            let mut names: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        // Dropped uncommitted (a failed run): the target stands, no temporary.
+        let mut sink = FileSink::beside(&path).unwrap();
+        sink.write_all(b"half a report").unwrap();
+        assert_eq!(names().len(), 2, "the spool is beside the target");
+        drop(sink);
+        assert_eq!(names(), ["r.json"]);
+        assert_eq!(std::fs::read(&path).unwrap(), b"old\n");
+        // Committed: renamed over the target, and nothing more is written.
+        let mut sink = FileSink::beside(&path).unwrap();
+        sink.write_all(b"new\n").unwrap();
+        sink.commit(&path).unwrap();
+        assert_eq!(names(), ["r.json"]);
+        assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
+        assert!(sink.write_all(b"more").is_err());
+    }
+
+    #[test]
     fn a_new_file_never_replaces_anything() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("1.in");

@@ -26,6 +26,7 @@ mod timing;
 mod verified;
 
 use crate::config::Size;
+use crate::judge::digest::is_failure;
 use crate::judge::{CaseResult, Event, Report, Reporter};
 pub(crate) use crate::text::format::plural;
 use crate::verdict::Verdict;
@@ -194,7 +195,7 @@ impl<'a> Page<'a> {
                 .cases
                 .iter()
                 .enumerate()
-                .filter(|(_, c)| is_failure(c.verdict))
+                .filter(|(_, c)| is_failure(c))
                 .collect()
         } else {
             report
@@ -269,11 +270,6 @@ impl<'a> Page<'a> {
         }
         tip
     }
-}
-
-/// A verdict that counts as a failure of the program (not AC, not skipped).
-fn is_failure(verdict: Verdict) -> bool {
-    !verdict.is_accepted() && verdict != Verdict::Skipped
 }
 
 /// The CSS class of a verdict (`v-ac`, `v-wa`, …): one colour each.
@@ -396,7 +392,7 @@ fn problems(page: &Page<'_>) -> Markup {
     let report = page.report;
     let mut per_problem: indexmap::IndexMap<&str, (BTreeMap<Verdict, usize>, f64)> =
         indexmap::IndexMap::new();
-    for row in report.digest.rows.values() {
+    for row in &report.digest.rows {
         let entry = per_problem.entry(row.problem.as_str()).or_default();
         for (verdict, n) in &row.counts {
             *entry.0.entry(*verdict).or_insert(0) += n;

@@ -26,13 +26,13 @@ pub(crate) fn section(page: &Page<'_>) -> Markup {
     html! {
         section #timing {
             h2 { "Time" }
-            @if digest.ran == 0 {
+            @if digest.ran() == 0 {
                 p.none { "No case ran." }
             } @else {
                 div.timing {
                     figure.histogram {
                         (histogram(&digest.ratio_bins))
-                        figcaption { "CPU time of " (digest.ran) " run" (super::plural(digest.ran)) ", as a share of the time limit" }
+                        figcaption { "CPU time of " (digest.ran()) " run" (super::plural(digest.ran())) ", as a share of the time limit" }
                     }
                     (slowest(page))
                 }

@@ -17,6 +17,7 @@ pub use scores::fraction;
 mod summary;
 
 use crate::config::Size;
+use crate::judge::digest::is_failure;
 use crate::judge::{CaseResult, Event, Report, Reporter, RunInfo};
 use crate::text::format::plural;
 use crate::verdict::Verdict;
@@ -206,7 +207,7 @@ impl HumanReporter {
             && !self.compile_errors_shown.insert(r.program.clone());
         let shown = match self.verbosity {
             Verbosity::Verbose => true,
-            Verbosity::Normal => failed(r) && !repeated_compile_error,
+            Verbosity::Normal => is_failure(r) && !repeated_compile_error,
             Verbosity::Quiet => false,
         };
         if shown {
@@ -287,11 +288,6 @@ impl HumanReporter {
         }
         self.out.flush()
     }
-}
-
-/// A failure of the program: not accepted, and not skipped.
-fn failed(r: &CaseResult) -> bool {
-    !r.verdict.is_accepted() && r.verdict != Verdict::Skipped
 }
 
 impl Reporter for HumanReporter {

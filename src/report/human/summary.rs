@@ -208,7 +208,7 @@ pub(super) fn table(report: &Report, paint: &Paint) -> Vec<String> {
     head.extend([Cell::plain("max CPU"), Cell::plain("max memory")]);
     table.push(head);
     let several = rows.len() > 1;
-    let mut body: Vec<(String, &Tally)> = rows.iter().map(|(l, t)| (l.clone(), t)).collect();
+    let mut body: Vec<(String, &Tally)> = rows.iter().map(|t| (t.label(), t)).collect();
     if several {
         body.push(("total".to_string(), total));
     }
