@@ -23,6 +23,7 @@ use std::time::Duration;
 
 pub mod digest;
 mod job;
+mod jobs;
 mod pool;
 pub mod regrade;
 mod scoring;
@@ -30,6 +31,7 @@ pub mod verified;
 
 pub use digest::Digest;
 pub use job::run_job;
+pub use jobs::{Jobs, LazyJobs};
 pub use pool::run;
 use scoring::score_cases;
 pub use scoring::{not_judged_by_rules, score_program};
@@ -72,7 +74,7 @@ pub struct Job {
 pub struct Plan {
     pub problems: Vec<Problem>,
     pub programs: Vec<Program>,
-    pub jobs: Vec<Job>,
+    pub jobs: Jobs,
     /// Where external checkers run (on the worker's slot, after the
     /// program); `None` when no problem has one.
     pub tools: Option<Arc<Sandbox>>,

@@ -94,7 +94,7 @@ fn trials(
     let hidden = super::sandbox::Hidden {
         config: Some(config),
         problems: std::slice::from_ref(problem),
-        cases: &cases,
+        cases: super::sandbox::HiddenCases::Made(&cases),
         submissions: true,
         extra: Vec::new(),
     };
@@ -168,7 +168,7 @@ fn problem_cases(
     if cases.is_empty() {
         return Err(Failure::Usage(format!("{}: no cases", problem.name)));
     }
-    Ok(cases)
+    Ok(cases.to_vec())
 }
 
 /// The submissions expected to pass (at least one), and those that must

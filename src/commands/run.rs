@@ -9,13 +9,13 @@ use super::output::{ReportChoice, reporter_for, verbosity};
 use super::sandbox::Hidden;
 use super::select::Selected;
 use super::{Failure, Outcome, load_config, overrides, select};
-use crate::cases::{Case, Partition};
+use crate::cases::{CaseList, Partition};
 use crate::cli::RunArgs;
 use crate::config::Problem;
 use crate::exec::builtin::BuiltinRunner;
 use crate::exec::process::ProcessRunner;
 use crate::exec::sandbox::Sandbox;
-use crate::judge::{self, Job, Plan, Program, RunInfo, RunOptions};
+use crate::judge::{self, Jobs, LazyJobs, Plan, Program, RunInfo, RunOptions};
 use crate::puzzles::SolveOptions;
 use crate::submission::Toolchain;
 use crate::verdict::ExitCode;
@@ -33,7 +33,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     let hidden = Hidden {
         config: config.as_ref(),
         problems: &selected.problems,
-        cases: &selected.cases,
+        cases: super::sandbox::HiddenCases::Lists(&selected.cases),
         submissions: args.submission.is_some(),
         extra: Vec::new(),
     };
@@ -42,7 +42,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     let (programs, program_of) = programs(&selected.problems, &args, &toolchain, &sandbox)?;
     let tools = super::prepare_checkers(&selected.problems, &sandbox)?;
     let cases = std::mem::take(&mut selected.cases);
-    let (jobs, total) = jobs(cases, &selected.problems, &program_of, partition);
+    let (jobs, total) = jobs(cases, &selected.problems, &program_of, partition)?;
     if total == 0 {
         return Err(nothing_to_judge(&selected, &args));
     }
@@ -87,8 +87,8 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     Ok(code)
 }
 
-/// Discovery's scaffolding (a map of every file under the cases roots) is
-/// gone: give its memory back before the long run starts.
+/// Discovery's scaffolding (the walk's buffers, the cases a filter
+/// dropped) is gone: give its memory back before the long run starts.
 fn release_discovery_memory() {
     // SAFETY: malloc_trim only releases free heap memory.
     unsafe { libc::malloc_trim(0) };
@@ -202,41 +202,19 @@ fn program_for(
     Ok((format!("cmd:{solution}"), Box::new(make)))
 }
 
-/// The jobs of this shard, and how many cases the whole run has. The cases
-/// move into the jobs: a large run keeps one copy of each.
+/// The jobs of this shard, made from the case lists as the workers reach
+/// them, and how many cases the whole run has.
 fn jobs(
-    cases: Vec<Vec<Case>>,
+    cases: Vec<CaseList>,
     problems: &[Problem],
     program_of: &[usize],
     partition: Option<Partition>,
-) -> (Vec<Job>, usize) {
-    // Sized once: a growing vector of a million jobs would hold up to twice
-    // their size while it doubles.
-    let kept = cases
-        .iter()
-        .enumerate()
-        .flat_map(|(p, cases)| cases.iter().map(move |case| (p, case)))
-        .enumerate()
-        .filter(|(index, (p, case))| {
-            partition.is_none_or(|part| part.keeps(*index, &problems[*p].name, &case.name))
-        })
-        .count();
-    let mut jobs = Vec::with_capacity(kept);
-    let mut index = 0;
-    for (p, cases) in cases.into_iter().enumerate() {
-        for case in cases {
-            if partition.is_none_or(|part| part.keeps(index, &problems[p].name, &case.name)) {
-                jobs.push(Job {
-                    index,
-                    problem: p,
-                    program: program_of[p],
-                    case,
-                });
-            }
-            index += 1;
-        }
-    }
-    (jobs, index)
+) -> Result<(Jobs, usize), Failure> {
+    let names: Vec<String> = problems.iter().map(|p| p.name.clone()).collect();
+    let lazy =
+        LazyJobs::new(cases, &names, program_of.to_vec(), partition).map_err(Failure::Usage)?;
+    let total = lazy.total();
+    Ok((Jobs::Lazy(lazy), total))
 }
 
 /// Nothing to judge is a mistake (a wrong path, a filter that matches

@@ -1,7 +1,7 @@
 //! The sandbox a command judges programs in, and what it hides from them.
 
 use super::Failure;
-use crate::cases::Case;
+use crate::cases::{Case, CaseList};
 use crate::check::tool::{Source, Tool};
 use crate::config::{Config, Problem};
 use crate::exec::interrupt::Interrupt;
@@ -16,13 +16,30 @@ pub struct Hidden<'a> {
     /// The cases that will run, per problem: their input and answer files
     /// are hidden where they really are, whatever form the command line
     /// gave them in (files, globs, symbolic links to elsewhere).
-    pub cases: &'a [Vec<Case>],
+    pub cases: HiddenCases<'a>,
     /// Submissions are judged (not the reference solutions themselves):
     /// the reference solutions are hidden too.
     pub submissions: bool,
     /// Directories of the judge's own making that hold answers (`judge
     /// stress` writes each round's case there).
     pub extra: Vec<PathBuf>,
+}
+
+/// The cases of a command, per problem: compact lists (`judge run`) or
+/// cases made already (verify, limits).
+#[derive(Clone, Copy)]
+pub enum HiddenCases<'a> {
+    Lists(&'a [CaseList]),
+    Made(&'a [Vec<Case>]),
+}
+
+impl HiddenCases<'_> {
+    fn each(&self, mut f: impl FnMut(&Case)) {
+        match self {
+            HiddenCases::Lists(lists) => lists.iter().flat_map(CaseList::iter).for_each(|c| f(&c)),
+            HiddenCases::Made(made) => made.iter().flatten().for_each(f),
+        }
+    }
 }
 
 /// The sandbox for judging programs, and the interrupt that reaches it.
@@ -98,12 +115,13 @@ fn hidden_paths(hidden: &Hidden<'_>) -> Vec<PathBuf> {
     // (One look-up a file, one a directory: a run of a million cases
     // shares a handful of directories.)
     let mut seen = std::collections::HashSet::new();
-    for case in hidden.cases.iter().flatten() {
+    hidden.cases.each(|case| {
         for file in std::iter::once(&case.input).chain(case.answer.as_ref()) {
             let parent = file.parent().filter(|p| !p.as_os_str().is_empty());
             if let Some(parent) = parent
-                && seen.insert(parent.to_path_buf())
+                && !seen.contains(parent)
             {
+                seen.insert(parent.to_path_buf());
                 hide.push(parent.to_path_buf());
             }
             let linked = std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink());
@@ -111,7 +129,7 @@ fn hidden_paths(hidden: &Hidden<'_>) -> Vec<PathBuf> {
                 hide.extend(real.parent().map(Path::to_path_buf));
             }
         }
-    }
+    });
     hide.retain(|p| p.exists());
     hide.sort();
     hide.dedup();

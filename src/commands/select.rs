@@ -5,7 +5,7 @@
 //! in, or `--problem` for paths outside judge.toml.
 
 use super::Failure;
-use crate::cases::{self, Case, DiscoveryError, Filter};
+use crate::cases::{self, CaseList, DiscoveryError, Filter};
 use crate::cli::Selection;
 use crate::config::{self, Config, Overrides, Problem};
 use std::path::{Path, PathBuf};
@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 /// What a command works on: problems, each with its cases.
 pub struct Selected {
     pub problems: Vec<Problem>,
-    /// Per problem, its cases in natural order.
-    pub cases: Vec<Vec<Case>>,
+    /// Per problem, its cases in natural order, compact.
+    pub cases: Vec<CaseList>,
     pub warnings: Vec<String>,
 }
 
@@ -65,7 +65,7 @@ pub fn select(
     };
     for one in chosen {
         let cases = discover(&one, filter.as_ref(), &mut selected.warnings)?;
-        add(&mut selected, one.problem, cases);
+        add(&mut selected, one.problem, cases)?;
     }
     Ok(selected)
 }
@@ -210,7 +210,7 @@ fn discover(
     chosen: &Chosen,
     filter: Option<&Filter>,
     warnings: &mut Vec<String>,
-) -> Result<Vec<Case>, Failure> {
+) -> Result<CaseList, Failure> {
     let problem = &chosen.problem;
     let whole_tree = chosen.root == problem.cases;
     let groups: &[String] = if whole_tree {
@@ -233,24 +233,24 @@ fn discover(
         }
     }
     warnings.extend(discovery.warnings);
-    Ok(discovery
-        .cases
-        .into_iter()
-        .filter(|c| chosen.under.as_ref().is_none_or(|u| is_under(&c.input, u)))
-        .filter(|c| filter.is_none_or(|f| f.keeps(&problem.name, &c.name)))
-        .map(|c| with_settings(problem, c))
-        .collect())
-}
-
-/// A case with what its group changes (a package's testdata.yaml).
-fn with_settings(problem: &Problem, mut case: Case) -> Case {
-    case.settings = problem.settings_for(&case.input);
-    case
+    let mut cases = discovery.cases;
+    if let Some(under) = &chosen.under {
+        let under = std::fs::canonicalize(under).unwrap_or_else(|_| under.clone());
+        cases.retain(|_, input| std::fs::canonicalize(input).is_ok_and(|p| p.starts_with(&under)));
+    }
+    if let Some(filter) = filter {
+        cases.retain(|name, _| filter.keeps(&problem.name, name));
+    }
+    // What each case's group changes (a package's testdata.yaml).
+    cases
+        .assign_settings(|input| problem.settings_for(input))
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    Ok(cases)
 }
 
 /// Add a problem's cases; the same problem twice (two paths under it)
 /// merges the case lists.
-fn add(selected: &mut Selected, problem: Problem, cases: Vec<Case>) {
+fn add(selected: &mut Selected, problem: Problem, cases: CaseList) -> Result<(), Failure> {
     let same = selected
         .problems
         .iter()
@@ -258,15 +258,11 @@ fn add(selected: &mut Selected, problem: Problem, cases: Vec<Case>) {
     let Some(i) = same else {
         selected.problems.push(problem);
         selected.cases.push(cases);
-        return;
+        return Ok(());
     };
-    let existing = &mut selected.cases[i];
-    for c in cases {
-        if !existing.contains(&c) {
-            existing.push(c);
-        }
-    }
-    existing.sort_by(|a, b| cases::natural_cmp(&a.name, &b.name));
+    selected.cases[i]
+        .merge(cases)
+        .map_err(|e| Failure::Usage(e.to_string()))
 }
 
 fn unknown_problem(name: &str, config: Option<&Config>) -> Failure {

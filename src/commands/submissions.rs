@@ -434,7 +434,7 @@ pub fn trial(
     let plan = Plan {
         problems: plan_problems,
         programs: entrants.into_iter().map(|e| e.program).collect(),
-        jobs: plan_jobs,
+        jobs: plan_jobs.into(),
         tools,
         label_programs: true,
     };

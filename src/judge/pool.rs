@@ -116,11 +116,11 @@ fn worker(
             break;
         }
         let slot = rayon::current_thread_index().unwrap_or(0);
-        let result = match failures.stopping(plan, job, options.fail_fast) {
-            Some(why) => skipped(plan, job, &why),
-            None => run_job(plan, job, slot),
+        let result = match failures.stopping(plan, &job, options.fail_fast) {
+            Some(why) => skipped(plan, &job, &why),
+            None => run_job(plan, &job, slot),
         };
-        failures.note(plan, job, &result);
+        failures.note(plan, &job, &result);
         // On a scoring problem --fail-fast works per group
         // (`stopped_by_rules`): the other groups still score.
         if options.fail_fast
@@ -137,6 +137,11 @@ fn worker(
             break;
         }
     }
+}
+
+/// The SKIP of a case that was never launched.
+fn not_run(plan: &Plan, position: usize, why: &str) -> Option<CaseResult> {
+    plan.jobs.get(position).map(|job| skipped(plan, &job, why))
 }
 
 enum Message {
@@ -187,7 +192,9 @@ impl<'r> Settle<'r> {
     }
 
     fn started(&mut self, plan: &Plan, position: usize) {
-        let job = &plan.jobs[position];
+        let Some(job) = plan.jobs.get(position) else {
+            return;
+        };
         self.send(&Event::CaseStarted {
             index: job.index,
             problem: &plan.problems[job.problem].name,
@@ -243,7 +250,7 @@ impl<'r> Settle<'r> {
             let mut cases: Vec<CaseResult> = held
                 .into_iter()
                 .enumerate()
-                .map(|(position, r)| r.unwrap_or_else(|| skipped(plan, &plan.jobs[position], why)))
+                .filter_map(|(position, r)| r.or_else(|| not_run(plan, position, why)))
                 .collect();
             scores = score_cases(&info.problems, &mut cases);
             for result in cases {
@@ -254,8 +261,11 @@ impl<'r> Settle<'r> {
             let result = self
                 .pending
                 .remove(&self.next)
-                .unwrap_or_else(|| skipped(plan, &plan.jobs[self.next], why));
-            self.settle(result);
+                .or_else(|| not_run(plan, self.next, why));
+            match result {
+                Some(result) => self.settle(result),
+                None => self.next += 1,
+            }
         }
         match self.error.take() {
             Some(e) => Err(e),

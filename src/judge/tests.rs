@@ -103,11 +103,11 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
                 Some(dir.join("right.ans")),
             ),
         })
-        .collect();
+        .collect::<Vec<Job>>();
     Plan {
         problems: vec![problem],
         programs: vec![Program::new(Arc::new(FakeRunner), "fake")],
-        jobs,
+        jobs: jobs.into(),
         tools: None,
         label_programs: false,
     }

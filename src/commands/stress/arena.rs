@@ -212,7 +212,7 @@ impl Arena<'_> {
         let plan = Plan {
             problems: vec![self.problem.clone()],
             programs: vec![program.clone()],
-            jobs: Vec::new(),
+            jobs: Default::default(),
             tools: self.tools.clone(),
             label_programs: false,
         };

@@ -65,7 +65,7 @@ pub fn stress(config_path: Option<&Path>, args: StressArgs) -> Outcome {
     let hidden = super::sandbox::Hidden {
         config: config.as_ref(),
         problems: std::slice::from_ref(&problem),
-        cases: &[],
+        cases: super::sandbox::HiddenCases::Made(&[]),
         submissions: true,
         extra: vec![scratch.path().to_path_buf()],
     };

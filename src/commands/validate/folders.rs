@@ -55,7 +55,7 @@ fn folder(data: &Path, name: &str, tally: &mut Tally) -> Option<Vec<Case>> {
         return None;
     }
     match cases::discover(&dir) {
-        Ok(d) => Some(d.cases),
+        Ok(d) => Some(d.cases.to_vec()),
         Err(e) => {
             tally.error(format!("{}: {e}", dir.display()));
             None

@@ -82,6 +82,7 @@ pub fn validate(config_path: Option<&Path>, args: ValidateArgs) -> Outcome {
         None
     };
     for (problem, cases) in selected.problems.iter().zip(&selected.cases) {
+        let cases = &cases.to_vec();
         let mut checked = false;
         if let Some(puzzle) = problem.puzzle {
             checked = true;

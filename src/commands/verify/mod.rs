@@ -47,7 +47,7 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
     let hidden = super::sandbox::Hidden {
         config: config.as_ref(),
         problems: &problems,
-        cases: &cases,
+        cases: super::sandbox::HiddenCases::Made(&cases),
         submissions: true,
         extra: Vec::new(),
     };
@@ -152,7 +152,7 @@ fn cases_and_submissions(
         if problem_cases.is_empty() {
             warnings.push(format!("{}: no cases to judge", problem.name));
         }
-        cases.push(problem_cases);
+        cases.push(problem_cases.to_vec());
         let mut found = submissions::discover(problem, i, toolchain, &mut warnings)?;
         if targets.len() > 1 {
             // Two problems may both have accepted/sum.c: name the problem.

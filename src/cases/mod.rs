@@ -7,12 +7,21 @@
 //! comparison then gives IE "no answer file"). Symbolic-link loops and
 //! unreadable files are errors naming the path. This module reads names and
 //! permissions only, never the contents of a case.
+//!
+//! `discover.rs` walks, `list.rs` keeps what it found compactly (a
+//! [`CaseList`]); a [`Case`] with its paths is made from the list when a
+//! command needs one.
+
+mod discover;
+mod list;
+
+pub use discover::{discover, discover_groups};
+pub use list::{Answer, CaseList};
 
 use crate::check::Comparison;
 use crate::check::external::InputValidator;
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// One case: an input file and, usually, its answer file.
@@ -57,8 +66,8 @@ pub struct CaseSettings {
 /// The result of walking one cases root.
 #[derive(Debug, Default)]
 pub struct Discovery {
-    /// In natural order of `name`.
-    pub cases: Vec<Case>,
+    /// In natural order of their names (within each group).
+    pub cases: CaseList,
     pub warnings: Vec<String>,
 }
 
@@ -74,220 +83,20 @@ pub enum DiscoveryError {
     /// A package's data directory holds none of its case groups.
     #[error("{}: no case directory ({})", .root.display(), .groups.iter().map(|g| format!("{g}/")).collect::<Vec<_>>().join(", "))]
     NoGroup { root: PathBuf, groups: Vec<String> },
-}
-
-const INPUT_EXT: &str = "in";
-
-/// The files of one stem (relative path without extension): the input, and
-/// the answers in the order of [`ANSWER_EXTS`]. (Held for every case while
-/// the tree is walked, so it is kept small: a list and an extension string
-/// per case, as before, made a walk of 200,000 pairs peak at 108 MB.)
-type FileGroup = (Option<PathBuf>, [Option<PathBuf>; 2]);
-const ANSWER_EXTS: [&str; 2] = ["ans", "out"];
-
-/// Walk `root` (a directory, or one `.in` file) and pair its files.
-pub fn discover(root: &Path) -> Result<Discovery, DiscoveryError> {
-    let meta = std::fs::metadata(root).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => DiscoveryError::RootMissing(root.to_path_buf()),
-        _ => DiscoveryError::Unreadable(vec![format!("{}: {}", root.display(), describe_io(&e))]),
-    })?;
-    if meta.is_file() {
-        return discover_file(root);
-    }
-    let mut errors = Vec::new();
-    let mut warnings = Vec::new();
-    let mut groups: BTreeMap<String, FileGroup> = BTreeMap::new();
-    let walker = walkdir::WalkDir::new(root)
-        .follow_links(true)
-        .into_iter()
-        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
-    for entry in walker {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(e) => {
-                errors.push(walk_error(&e));
-                continue;
-            }
-        };
-        let path = entry.path();
-        let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
-            continue;
-        };
-        if ext != INPUT_EXT && !ANSWER_EXTS.contains(&ext) {
-            continue;
-        }
-        let kind = entry.file_type();
-        if !kind.is_file() {
-            // A FIFO would block the reader forever, a device is not data.
-            if !kind.is_dir() {
-                use std::os::unix::fs::FileTypeExt;
-                let what = if kind.is_fifo() {
-                    "a FIFO"
-                } else if kind.is_socket() {
-                    "a socket"
-                } else if kind.is_block_device() || kind.is_char_device() {
-                    "a device"
-                } else {
-                    "not a regular file"
-                };
-                warnings.push(format!(
-                    "{}: {what}, not a case file; skipped",
-                    path.display()
-                ));
-            }
-            continue;
-        }
-        let rel = relative_name(root, path);
-        let stem = rel[..rel.len() - ext.len() - 1].to_string();
-        if let Err(e) = std::fs::File::open(path) {
-            errors.push(format!("{}: {}", path.display(), describe_io(&e)));
-            continue;
-        }
-        let group = groups.entry(stem).or_default();
-        match ANSWER_EXTS.iter().position(|e| *e == ext) {
-            Some(i) => group.1[i] = Some(path.to_path_buf()),
-            None => group.0 = Some(path.to_path_buf()),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(DiscoveryError::Unreadable(errors));
-    }
-    let mut cases = Vec::with_capacity(groups.len());
-    for (mut stem, (input, answers)) in groups {
-        let mut answers = ANSWER_EXTS
-            .iter()
-            .zip(answers)
-            .filter_map(|(ext, path)| Some((*ext, path?)));
-        match input {
-            Some(input) => {
-                let answer = answers.next().map(|(_, p)| p);
-                if answers.next().is_some() {
-                    warnings.push(format!(
-                        "{}: both {stem}.ans and {stem}.out exist; using {stem}.ans",
-                        root.display()
-                    ));
-                }
-                if answer.is_none() {
-                    warnings.push(format!(
-                        "{}: {stem}.in has no answer file (.ans or .out)",
-                        root.display()
-                    ));
-                }
-                stem.push('.');
-                stem.push_str(INPUT_EXT);
-                cases.push(Case::new(stem, input, answer));
-            }
-            None => {
-                for (ext, _) in answers {
-                    warnings.push(format!(
-                        "{}: {stem}.{ext} has no input file ({stem}.in); ignored",
-                        root.display()
-                    ));
-                }
-            }
-        }
-    }
-    cases.sort_by(|a, b| natural_cmp(&a.name, &b.name));
-    Ok(Discovery { cases, warnings })
-}
-
-/// Walk the `groups` subdirectories of `root` in that order (a package's
-/// `sample` then `secret`), naming each case `GROUP/NAME`; a missing group
-/// is skipped, but at least one must exist. No groups: [`discover`] `root`.
-pub fn discover_groups(root: &Path, groups: &[String]) -> Result<Discovery, DiscoveryError> {
-    if groups.is_empty() {
-        return discover(root);
-    }
-    let mut all = Discovery::default();
-    let mut found = false;
-    for group in groups {
-        let dir = root.join(group);
-        if !dir.is_dir() {
-            continue;
-        }
-        found = true;
-        let d = discover(&dir)?;
-        all.warnings.extend(d.warnings);
-        all.cases.extend(d.cases.into_iter().map(|c| Case {
-            name: format!("{group}/{}", c.name),
-            ..c
-        }));
-    }
-    if !found {
-        return Err(DiscoveryError::NoGroup {
-            root: root.to_path_buf(),
-            groups: groups.to_vec(),
-        });
-    }
-    Ok(all)
-}
-
-fn discover_file(path: &Path) -> Result<Discovery, DiscoveryError> {
-    if let Err(e) = std::fs::File::open(path) {
-        return Err(DiscoveryError::Unreadable(vec![format!(
-            "{}: {}",
-            path.display(),
-            describe_io(&e)
-        )]));
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string());
-    let mut warnings = Vec::new();
-    let answer = ANSWER_EXTS
-        .iter()
-        .map(|ext| path.with_extension(ext))
-        .find(|p| p.is_file() && path.extension().is_some_and(|e| e == INPUT_EXT));
-    if answer.is_none() {
-        warnings.push(format!(
-            "{}: no answer file (.ans or .out) beside it",
-            path.display()
-        ));
-    }
-    Ok(Discovery {
-        cases: vec![Case::new(name, path.to_path_buf(), answer)],
-        warnings,
-    })
-}
-
-fn relative_name(root: &Path, path: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    rel.components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-fn walk_error(e: &walkdir::Error) -> String {
-    let path = e
-        .path()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
-    if let Some(ancestor) = e.loop_ancestor() {
-        return format!(
-            "{path}: symbolic link loop (it leads back to {}); remove the link",
-            ancestor.display()
-        );
-    }
-    match e.io_error() {
-        Some(io) => format!("{path}: {}", describe_io(io)),
-        None => format!("{path}: {e}"),
-    }
-}
-
-fn describe_io(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::PermissionDenied => "permission denied (cannot read it)".to_string(),
-        std::io::ErrorKind::NotFound => "not found".to_string(),
-        _ => e.to_string(),
-    }
+    /// Beyond what a case list holds (see `list.rs`).
+    #[error("{0}")]
+    TooMany(String),
 }
 
 /// Natural order: runs of digits compare as numbers (`2` < `10`), the rest
 /// byte by byte; ties (`01` vs `1`) are broken by the plain text.
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
-    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    natural_cmp_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// [`natural_cmp`] of names that need not be UTF-8.
+pub fn natural_cmp_bytes(a: &[u8], b: &[u8]) -> Ordering {
+    let (mut x, mut y) = (a, b);
     loop {
         match (x.first(), y.first()) {
             (None, None) => return a.cmp(b),
@@ -465,10 +274,12 @@ mod tests {
             std::fs::write(path, "1\n").unwrap();
         }
         let d = discover(p).unwrap();
-        let names: Vec<_> = d.cases.iter().map(|c| c.name.as_str()).collect();
+        let cases = d.cases.to_vec();
+        let names: Vec<_> = cases.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["2.in", "3.in", "10.in", "sub/1.in"]);
-        assert!(d.cases[1].answer.is_none());
-        assert!(d.cases[2].answer.as_ref().unwrap().ends_with("10.out"));
+        assert!(cases[1].answer.is_none());
+        assert!(cases[2].answer.as_ref().unwrap().ends_with("10.out"));
+        assert_eq!(cases[3].input, p.join("sub/1.in"));
         assert_eq!(d.warnings.len(), 2, "{:?}", d.warnings);
         assert!(d.warnings.iter().any(|w| w.contains("3.in has no answer")));
         assert!(d.warnings.iter().any(|w| w.contains("4.ans has no input")));
