@@ -5,7 +5,10 @@
 //!
 //! Orphans are warnings: an answer with no input is ignored, an input with
 //! no answer is still a case. Warnings are sorted by name, so they do not
-//! depend on the order the file system lists a directory in.
+//! depend on the order the file system lists a directory in, and a walk
+//! keeps the first [`WARNINGS_KEPT`] by name and counts the rest: a million
+//! inputs without answers (a puzzle needs none) are one line, not a
+//! million held and printed.
 
 use super::list::{Answer, CaseList};
 use super::{Discovery, DiscoveryError, natural_cmp_bytes};
@@ -15,6 +18,8 @@ use std::path::Path;
 const INPUT_EXT: &str = "in";
 /// The answer extensions, preferred first.
 const ANSWER_EXTS: [(&str, Answer); 2] = [("ans", Answer::Ans), ("out", Answer::Out)];
+/// The warnings one walk shows; the rest are counted.
+pub const WARNINGS_KEPT: usize = 100;
 
 /// Walk `root` (a directory, or one `.in` file) and find its cases.
 pub fn discover(root: &Path) -> Result<Discovery, DiscoveryError> {
@@ -80,8 +85,7 @@ impl Walk {
     /// are sorted in natural order after the cases already found.
     fn tree(&mut self, dir: &Path, root: u16, prefix: &[u8]) -> Result<(), DiscoveryError> {
         let first = self.list.len();
-        // (stem, message): sorted at the end.
-        let mut warnings: Vec<(Vec<u8>, String)> = Vec::new();
+        let mut warnings = Warnings::default();
         let walker = walkdir::WalkDir::new(dir)
             .follow_links(true)
             .into_iter()
@@ -105,14 +109,14 @@ impl Walk {
             let kind = entry.file_type();
             if !kind.is_file() {
                 if let Some(what) = not_a_file(kind) {
-                    warnings.push((
+                    warnings.note(
                         path.as_os_str().as_bytes().to_vec(),
                         format!("{}: {what}, not a case file; skipped", path.display()),
-                    ));
+                    );
                 }
                 continue;
             }
-            if let Err(e) = std::fs::File::open(path) {
+            if let Err(e) = readable(path) {
                 self.errors
                     .push(format!("{}: {}", path.display(), describe_io(&e)));
                 continue;
@@ -123,35 +127,35 @@ impl Walk {
                 // An answer: a warning when it has no input.
                 Some(_) => {
                     if !is_file(&path.with_extension(INPUT_EXT)) {
-                        warnings.push((
+                        warnings.note(
                             stem,
                             format!(
                                 "{}: {stem_text}.{ext} has no input file ({stem_text}.in); ignored",
                                 dir.display()
                             ),
-                        ));
+                        );
                     }
                 }
                 None => {
                     let found = answer_beside(path);
                     if found.len() > 1 {
-                        warnings.push((
+                        warnings.note(
                             stem.clone(),
                             format!(
                                 "{}: both {stem_text}.ans and {stem_text}.out exist; using {stem_text}.ans",
                                 dir.display()
                             ),
-                        ));
+                        );
                     }
                     let answer = found.first().copied().unwrap_or(Answer::None);
                     if answer == Answer::None {
-                        warnings.push((
+                        warnings.note(
                             stem.clone(),
                             format!(
                                 "{}: {stem_text}.in has no answer file (.ans or .out)",
                                 dir.display()
                             ),
-                        ));
+                        );
                     }
                     self.name.clear();
                     self.name.extend_from_slice(prefix);
@@ -162,9 +166,60 @@ impl Walk {
             }
         }
         self.list.sort_from(first);
-        warnings.sort_by(|a, b| natural_cmp_bytes(&a.0, &b.0).then_with(|| a.1.cmp(&b.1)));
-        self.warnings.extend(warnings.into_iter().map(|(_, w)| w));
+        self.warnings.extend(warnings.finish(dir));
         Ok(())
+    }
+}
+
+/// A warning and the name it is sorted by.
+#[derive(PartialEq, Eq)]
+struct Noted(Vec<u8>, String);
+
+impl Ord for Noted {
+    fn cmp(&self, other: &Noted) -> std::cmp::Ordering {
+        natural_cmp_bytes(&self.0, &other.0).then_with(|| self.1.cmp(&other.1))
+    }
+}
+
+impl PartialOrd for Noted {
+    fn partial_cmp(&self, other: &Noted) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A walk's warnings: the first [`WARNINGS_KEPT`] by name, and how many
+/// more there were.
+#[derive(Default)]
+struct Warnings {
+    /// The kept ones; the greatest on top, to be dropped for a lesser one.
+    kept: std::collections::BinaryHeap<Noted>,
+    more: usize,
+}
+
+impl Warnings {
+    fn note(&mut self, name: Vec<u8>, message: String) {
+        self.kept.push(Noted(name, message));
+        if self.kept.len() > WARNINGS_KEPT {
+            self.kept.pop();
+            self.more += 1;
+        }
+    }
+
+    fn finish(self, dir: &Path) -> Vec<String> {
+        let mut all: Vec<String> = self
+            .kept
+            .into_sorted_vec()
+            .into_iter()
+            .map(|n| n.1)
+            .collect();
+        if self.more > 0 {
+            all.push(format!(
+                "{}: {} more warnings like these (the first {WARNINGS_KEPT} by name are shown)",
+                dir.display(),
+                self.more
+            ));
+        }
+        all
     }
 }
 
@@ -213,8 +268,16 @@ fn stem_below(dir: &Path, path: &Path, ext: &str) -> Vec<u8> {
     name
 }
 
+/// Whether the judge may read `path` (its effective identity asked, as an
+/// open would be: one `faccessat` where an open and a close were two
+/// system calls a file).
+fn readable(path: &Path) -> std::io::Result<()> {
+    use rustix::fs::{Access, AtFlags, CWD, accessat};
+    accessat(CWD, path, Access::READ_OK, AtFlags::EACCESS).map_err(std::io::Error::from)
+}
+
 fn discover_file(path: &Path) -> Result<Discovery, DiscoveryError> {
-    if let Err(e) = std::fs::File::open(path) {
+    if let Err(e) = readable(path) {
         return Err(DiscoveryError::Unreadable(vec![format!(
             "{}: {}",
             path.display(),
@@ -270,5 +333,73 @@ fn describe_io(e: &std::io::Error) -> String {
         std::io::ErrorKind::PermissionDenied => "permission denied (cannot read it)".to_string(),
         std::io::ErrorKind::NotFound => "not found".to_string(),
         _ => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_walk_shows_the_first_warnings_by_name_and_counts_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..WARNINGS_KEPT + 5 {
+            std::fs::write(dir.path().join(format!("{i}.in")), "1\n").unwrap();
+        }
+        let found = discover(dir.path()).unwrap();
+        assert_eq!(found.cases.len(), WARNINGS_KEPT + 5);
+        assert_eq!(
+            found.warnings.len(),
+            WARNINGS_KEPT + 1,
+            "{:?}",
+            found.warnings
+        );
+        assert!(found.warnings[0].ends_with(": 0.in has no answer file (.ans or .out)"));
+        assert!(found.warnings[99].contains(": 99.in has no answer"));
+        assert!(
+            found.warnings[100]
+                .ends_with(": 5 more warnings like these (the first 100 by name are shown)"),
+            "{}",
+            found.warnings[100]
+        );
+    }
+
+    #[test]
+    fn groups_keep_their_order_and_sort_within() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["secret/10.in", "secret/9.in", "sample/2.in", "sample/1.in"] {
+            let path = dir.path().join(f);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, "1\n").unwrap();
+            std::fs::write(path.with_extension("ans"), "1\n").unwrap();
+        }
+        let groups = [
+            "sample".to_string(),
+            "secret".to_string(),
+            "missing".to_string(),
+        ];
+        let found = discover_groups(dir.path(), &groups).unwrap();
+        let cases = found.cases.to_vec();
+        let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["sample/1.in", "sample/2.in", "secret/9.in", "secret/10.in"]
+        );
+        assert_eq!(cases[3].input, dir.path().join("secret/10.in"));
+        assert_eq!(cases[3].answer, Some(dir.path().join("secret/10.ans")));
+        assert!(found.warnings.is_empty(), "{:?}", found.warnings);
+    }
+
+    #[test]
+    fn a_single_file_root_is_one_case_named_by_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("x.in");
+        std::fs::write(&input, "1\n").unwrap();
+        std::fs::write(dir.path().join("x.out"), "1\n").unwrap();
+        let found = discover(&input).unwrap();
+        let cases = found.cases.to_vec();
+        assert_eq!(cases[0].name, "x.in");
+        assert_eq!(cases[0].input, input);
+        assert_eq!(cases[0].answer, Some(dir.path().join("x.out")));
     }
 }

@@ -71,7 +71,9 @@ fn work(
     let stop = AtomicBool::new(false);
     let failures = &Failures::default();
     let total = plan.jobs.len();
-    let (tx, rx) = mpsc::channel::<Message>();
+    // Bounded: workers faster than the reporter (a built-in solver, a slow
+    // report sink) wait instead of queueing results without end.
+    let (tx, rx) = mpsc::sync_channel::<Message>(threads * 64);
     pool.in_place_scope(|scope| {
         for _ in 0..threads.min(total.max(1)) {
             let tx = tx.clone();
@@ -102,7 +104,7 @@ fn worker(
     failures: &Failures,
     next: &AtomicUsize,
     stop: &AtomicBool,
-    tx: &mpsc::Sender<Message>,
+    tx: &mpsc::SyncSender<Message>,
 ) {
     loop {
         if stop.load(Ordering::SeqCst) || options.is_interrupted() {
