@@ -1,0 +1,258 @@
+//! The problem setter's programs — checkers and input validators — as the
+//! judge finds, builds and runs them. A [`Tool`] is what the configuration
+//! names (a command, a file, a Kattis program directory); prepared once, it
+//! is an argument vector to execute. Running one is a trusted
+//! [`launch`]: the tool keeps the judge's environment and reads the case
+//! files in place, but runs in a private working directory under its own
+//! limits ([`tool_limits`]: a time limit, default 10 s, wall clock and CPU;
+//! 4 GiB of memory; 8 MiB of output), and everything it started is killed
+//! when it ends.
+//!
+//! How a configured program becomes something to execute is
+//! [`checker_program`]: a program on PATH, an executable, a script, or a
+//! C/C++ source (or a Kattis program directory of them) compiled once per
+//! judge process with `cc`/`c++`. It is the one place to re-route to a
+//! shared compile cache. What a tool's answers mean is the protocols'
+//! business ([`super::external`]), not this module's.
+
+use crate::exec::process::{Launch, Trust, launch};
+use crate::exec::sandbox::Sandbox;
+use crate::exec::{Limits, RunError, RunOutcome};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+mod build;
+pub use build::checker_program;
+
+/// The default time limit of one checker or validator run.
+pub const DEFAULT_TOOL_TIME_LIMIT: Duration = Duration::from_secs(10);
+/// Address space of a checker or validator run.
+pub const TOOL_MEMORY: u64 = 4 << 30;
+/// Standard output a checker or validator may print.
+pub const TOOL_OUTPUT: u64 = 8 << 20;
+/// How long compiling a checker or validator may take.
+pub const COMPILE_TIME_LIMIT: Duration = Duration::from_secs(120);
+
+/// What a tool is made from, as configured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A file (a program, a script or a source file) or a Kattis program
+    /// directory.
+    Path(PathBuf),
+    /// A program looked up on PATH (`python3`, `diff`).
+    Name(String),
+}
+
+/// A program of the problem setter: what it is made from, the arguments
+/// that come before the protocol's, and, once prepared, what to execute.
+#[derive(Clone)]
+pub struct Tool {
+    pub source: Source,
+    /// Arguments before the protocol's own (a script for an interpreter).
+    pub args: Vec<String>,
+    /// How to name it in messages (as configured).
+    pub display: String,
+    ready: Arc<OnceLock<Result<Ready, ToolError>>>,
+}
+
+impl PartialEq for Tool {
+    fn eq(&self, other: &Tool) -> bool {
+        self.source == other.source && self.args == other.args
+    }
+}
+
+impl std::fmt::Debug for Tool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tool")
+            .field("source", &self.source)
+            .field("args", &self.args)
+            .finish()
+    }
+}
+
+/// A prepared tool: the argument vector to execute (the program first, as
+/// an absolute path), and what must live as long as it (a compiled binary's
+/// directory).
+#[derive(Debug)]
+pub struct Ready {
+    pub argv: Vec<OsString>,
+    _keep: Option<Arc<tempfile::TempDir>>,
+}
+
+/// Why a setter's program cannot be used.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ToolError {
+    #[error("{0:?} is not a command line (unbalanced quotes?)")]
+    Unsplittable(String),
+    #[error("the command is empty")]
+    Empty,
+    /// The program (or the interpreter or compiler it needs) is not there.
+    #[error("{0}")]
+    Program(String),
+    #[error("{} not found", .0.display())]
+    Missing(PathBuf),
+    #[error("{}: {reason}", .path.display())]
+    Unreadable { path: PathBuf, reason: String },
+    #[error("{} is not executable (chmod +x it) and not a source the judge can build (.c, .cpp, .py, .sh)", .0.display())]
+    NotRunnable(PathBuf),
+    #[error("{}: cannot tell how to run this program directory (expected C/C++ sources, one .py file, or an executable `run`)", .0.display())]
+    UnknownLayout(PathBuf),
+    /// Compiling it failed (the compiler's own words in `reason`).
+    #[error("cannot build {}: {reason}", .what.display())]
+    Build { what: PathBuf, reason: String },
+    /// One of the above, of the tool named.
+    #[error("{tool}: {error}")]
+    Of { tool: String, error: Box<ToolError> },
+}
+
+impl From<crate::exec::ProgramError> for ToolError {
+    fn from(e: crate::exec::ProgramError) -> Self {
+        ToolError::Program(e.to_string())
+    }
+}
+
+impl Tool {
+    /// A tool from a command line in judge.toml (split like a shell, no
+    /// shell). The first word is a file when it contains a `/` or names a
+    /// file or directory beside judge.toml (`checker.cpp`), resolved against
+    /// `base`; otherwise a program on PATH. Later words that name files
+    /// beside judge.toml (`python3 check.py`) are made absolute too, since
+    /// the tool runs in a private working directory.
+    pub fn from_command(command: &str, base: &Path) -> Result<Tool, ToolError> {
+        let words =
+            shlex::split(command).ok_or_else(|| ToolError::Unsplittable(command.to_string()))?;
+        let (first, rest) = words.split_first().ok_or(ToolError::Empty)?;
+        let beside = base.join(first);
+        let source = if first.contains('/') || beside.exists() {
+            Source::Path(std::path::absolute(&beside).unwrap_or(beside))
+        } else {
+            Source::Name(first.clone())
+        };
+        let args = rest
+            .iter()
+            .map(|word| {
+                let path = base.join(word);
+                if !word.starts_with('-') && !word.is_empty() && path.exists() {
+                    std::path::absolute(&path)
+                        .unwrap_or(path)
+                        .to_string_lossy()
+                        .into_owned()
+                } else {
+                    word.clone()
+                }
+            })
+            .collect();
+        Ok(Tool {
+            source,
+            args,
+            display: command.to_string(),
+            ready: Arc::default(),
+        })
+    }
+
+    /// A tool that is a file or a program directory (a Kattis package's
+    /// validators); `display` names it in messages.
+    pub fn from_path(path: &Path, display: String) -> Tool {
+        Tool {
+            source: Source::Path(std::path::absolute(path).unwrap_or(path.to_path_buf())),
+            args: Vec::new(),
+            display,
+            ready: Arc::default(),
+        }
+    }
+
+    /// Prepare the tool once (compile it, if it is a source): later calls
+    /// return the same result. Call it before judging, so that a broken tool
+    /// is one error instead of an IE on every case.
+    pub fn prepare(&self, sandbox: &Sandbox) -> Result<&Ready, ToolError> {
+        self.ready
+            .get_or_init(|| checker_program(&self.source, sandbox))
+            .as_ref()
+            .map_err(|e| ToolError::Of {
+                tool: self.display.clone(),
+                error: Box::new(e.clone()),
+            })
+    }
+
+    /// Run the prepared tool once with the protocol's arguments.
+    pub(crate) fn run(
+        &self,
+        context: ToolContext<'_>,
+        protocol_args: &[OsString],
+        stdin: Option<&Path>,
+        limits: &Limits,
+    ) -> Result<RunOutcome, RunError> {
+        let ready = self
+            .prepare(context.sandbox)
+            .map_err(|e| RunError::Internal(e.to_string()))?;
+        let (program, before) = ready
+            .argv
+            .split_first()
+            .ok_or_else(|| RunError::Internal(format!("{}: nothing to run", self.display)))?;
+        let mut args: Vec<OsString> = before.to_vec();
+        args.extend(self.args.iter().map(OsString::from));
+        args.extend(protocol_args.iter().cloned());
+        launch(
+            context.sandbox,
+            &Launch {
+                program: Path::new(program),
+                args: &args,
+                stdin,
+                limits,
+                slot: context.slot,
+                trust: Trust::Trusted,
+                address_space: true,
+                workdir: None,
+            },
+        )
+    }
+}
+
+/// Where a tool runs: the sandbox of the judge process and the worker slot.
+#[derive(Clone, Copy)]
+pub struct ToolContext<'a> {
+    pub sandbox: &'a Sandbox,
+    pub slot: usize,
+}
+
+/// The limits of one checker or validator run.
+pub fn tool_limits(time: Duration) -> Limits {
+    Limits {
+        time,
+        wall: time,
+        memory: Some(TOOL_MEMORY),
+        stack: Some(TOOL_MEMORY),
+        output: TOOL_OUTPUT,
+        file_size: 64 << 20,
+        processes: 64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_resolve_files_beside_the_config() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("check.py"), "").unwrap();
+        std::fs::write(dir.path().join("checker.cpp"), "").unwrap();
+        let t = Tool::from_command("checker.cpp", dir.path()).unwrap();
+        assert_eq!(t.source, Source::Path(dir.path().join("checker.cpp")));
+        let t = Tool::from_command("python3 check.py -x", dir.path()).unwrap();
+        assert_eq!(t.source, Source::Name("python3".into()));
+        assert_eq!(
+            t.args,
+            [
+                dir.path().join("check.py").to_string_lossy().into_owned(),
+                "-x".into()
+            ]
+        );
+        let t = Tool::from_command("bin/missing", dir.path()).unwrap();
+        assert_eq!(t.source, Source::Path(dir.path().join("bin/missing")));
+        assert!(Tool::from_command("'open", dir.path()).is_err());
+        assert!(Tool::from_command("", dir.path()).is_err());
+    }
+}

@@ -1,0 +1,125 @@
+//! Expectations: folders, declarations, assessment.
+
+use super::*;
+use Verdict::*;
+
+#[test]
+fn folders_mean_what_kattis_means() {
+    let wa = Expectation::of_folder("wrong_answer").unwrap();
+    assert_eq!(wa.assess(&[Accepted, WrongAnswer]), Ok(()));
+    assert_eq!(
+        wa.assess(&[Accepted, Accepted]),
+        Err(Disagreement::Missing {
+            required: vec![WrongAnswer]
+        })
+    );
+    assert_eq!(
+        wa.assess(&[Accepted, TimeLimit, WrongAnswer]),
+        Err(Disagreement::Forbidden {
+            position: 1,
+            verdict: TimeLimit
+        })
+    );
+    let ac = Expectation::of_folder("accepted").unwrap();
+    assert!(ac.is_accepted());
+    assert_eq!(ac.assess(&[Accepted, Accepted]), Ok(()));
+    assert!(ac.assess(&[Accepted, RuntimeError]).is_err());
+    let ce = Expectation::of_folder("compile_error").unwrap();
+    assert_eq!(ce.assess(&[CompileError]), Ok(()));
+    assert!(ce.assess(&[Accepted]).is_err());
+    assert!(
+        Expectation::of_folder("time_limit_exceeded")
+            .unwrap()
+            .requires_time_limit()
+    );
+    assert!(Expectation::of_folder("rejected").is_none());
+    assert_eq!(wa.to_string(), "WA");
+}
+
+#[test]
+fn a_format_counts_mle_as_its_own_judge_does() {
+    let re = Expectation::of_folder_in("run_time_error", Dialect::Kattis).unwrap();
+    assert_eq!(re.assess(&[Accepted, MemoryLimit]), Ok(()));
+    assert_eq!(re.assess(&[Accepted, OutputLimit]), Ok(()));
+    let own = Expectation::of_folder("run_time_error").unwrap();
+    assert!(own.assess(&[Accepted, MemoryLimit]).is_err());
+    assert_eq!(
+        Dialect::Kattis.show(MemoryLimit),
+        "RE (MLE: Kattis counts it so)"
+    );
+    let ole = Expectation::of_folder_in("output_limit", Dialect::DomJudge).unwrap();
+    assert_eq!(ole.assess(&[OutputLimit]), Ok(()));
+    let ce = Expectation::of_folder_in("compiler_error", Dialect::DomJudge).unwrap();
+    assert_eq!(ce.assess(&[CompileError]), Ok(()));
+    let manual = Expectation::of_folder_in("check_manually", Dialect::DomJudge).unwrap();
+    assert_eq!(manual.assess(&[TimeLimit, Accepted]), Ok(()));
+    let rejected = Expectation::of_folder_in("rejected", Dialect::Kattis).unwrap();
+    assert!(rejected.assess(&[Accepted]).is_err());
+    assert_eq!(rejected.assess(&[Accepted, TimeLimit]), Ok(()));
+    assert!(Expectation::of_folder_in("no_output", Dialect::Kattis).is_none());
+    let partial = Expectation::of_folder_in("partially_accepted", Dialect::Kattis).unwrap();
+    assert_eq!(partial.assess(&[Accepted, WrongAnswer]), Ok(()));
+    assert!(partial.assess(&[Accepted, Accepted]).is_err());
+    assert!(partial.assess(&[WrongAnswer, TimeLimit]).is_err());
+}
+
+#[test]
+fn domjudge_expected_results() {
+    let e = parse_expected_results(
+        b"#include <x>\n// @EXPECTED_RESULTS@: TIMELIMIT, WRONG-ANSWER\nint main",
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(e.permitted, Some(vec![Accepted, TimeLimit, WrongAnswer]));
+    assert_eq!(e.required, Some(vec![TimeLimit, WrongAnswer]));
+    assert!(e.assess(&[Accepted, MemoryLimit]).is_err());
+    let ok = parse_expected_results(b"/* @EXPECTED_RESULTS@: CORRECT, TIMELIMIT */")
+        .unwrap()
+        .unwrap();
+    assert_eq!(ok.required, None);
+    assert_eq!(ok.assess(&[Accepted]), Ok(()));
+    let ce = parse_expected_results(b"# @EXPECTED_RESULTS@: COMPILER-ERROR\n")
+        .unwrap()
+        .unwrap();
+    assert_eq!(ce.permitted, Some(vec![CompileError]));
+    assert!(parse_expected_results(b"// @EXPECTED_RESULTS@: FAST\n").is_err());
+    assert_eq!(parse_expected_results(b"int main").unwrap(), None);
+    let old_tag = parse_expected_results(b"\"\"\"\n@EXPECTED_SCORE@: CORRECT\n\"\"\"\n")
+        .unwrap()
+        .unwrap();
+    assert_eq!(old_tag.permitted, Some(vec![Accepted]));
+}
+
+#[test]
+fn declarations_in_every_comment_style() {
+    for source in [
+        "// judge: permitted AC TLE, required TLE\nint main",
+        "# judge: permitted AC TLE; required TLE\n",
+        "#!/usr/bin/env python3\n# judge: permitted AC TLE, required TLE\n",
+        "{ judge: permitted AC TLE, required TLE }\nbegin end.",
+        "(* judge: permitted AC time_limit_exceeded, required TLE *)",
+        "/* judge: permitted ac tle, required tle */",
+    ] {
+        let e = parse_declaration(source.as_bytes()).unwrap().expect(source);
+        assert_eq!(e.permitted, Some(vec![Accepted, TimeLimit]), "{source}");
+        assert_eq!(e.required, Some(vec![TimeLimit]), "{source}");
+        assert_eq!(e.to_string(), "permitted AC TLE, required TLE");
+    }
+    let only = parse_declaration(b"// judge: permitted AC TLE\n")
+        .unwrap()
+        .unwrap();
+    assert_eq!(only.required, None);
+    assert_eq!(only.assess(&[Accepted, Accepted]), Ok(()));
+    assert_eq!(parse_declaration(b"#include <stdio.h>\n").unwrap(), None);
+    assert_eq!(parse_declaration(b"// a judge: comment\n").unwrap(), None);
+    assert!(parse_declaration(b"// judge: allowed AC\n").is_err());
+    assert!(parse_declaration(b"// judge: permitted AC IE\n").is_err());
+    assert!(parse_declaration(b"// judge: permitted XYZ\n").is_err());
+    assert_eq!(
+        parse_declaration(b"# judge: required RTE\n")
+            .unwrap()
+            .unwrap()
+            .required,
+        Some(vec![RuntimeError])
+    );
+}
