@@ -236,3 +236,67 @@ fn a_package_without_a_time_limit_derives_it_from_its_accepted_submissions() {
         "problem.yaml limits.time_limit"
     );
 }
+
+/// submissions.yaml says what a submission gets on named test data nodes
+/// (a group, a glob of directories, one case): checked beside the whole.
+#[test]
+fn submissions_yaml_verdicts_per_test_data_node() {
+    let s = Scratch::new();
+    package(&s, false);
+    s.write(
+        "p/problem.yaml",
+        "problem_format_version: 2025-09\nname: Plus one\nlimits:\n  memory: 64\n  time_limit: 1\n",
+    );
+    s.write("p/data/secret/big/2.in", "5\n");
+    s.write("p/data/secret/big/2.ans", "6\n");
+    // Right on the samples, wrong on every 5.
+    s.write(
+        "p/submissions/wrong_answer/five.c",
+        "#include <stdio.h>\nint main(){int x;scanf(\"%d\",&x);printf(\"%d\\n\",x==5?0:x+1);}\n",
+    );
+    let yaml = |text: &str| s.write("p/submissions/submissions.yaml", text);
+    yaml(
+        "wrong_answer/five.c:\n  sample:\n    permitted: [AC]\n  \"secret/*\":\n    required: [WA]\n  secret/1:\n    permitted: [WA]\n",
+    );
+    let ran = verify(&s);
+    let out = format!("{}\n{}", ran.stdout, ran.stderr);
+    assert_eq!(ran.code, 0, "{out}");
+    assert!(
+        row(&ran, "wrong_answer/five.c")
+            .trim_start()
+            .starts_with("ok"),
+        "{out}"
+    );
+    assert!(!out.contains("not acted on"), "{out}");
+
+    // The samples must fail: they do not, and the verdict names the node
+    // and the case.
+    yaml("wrong_answer/five.c:\n  sample:\n    required: [WA]\n");
+    let ran = verify(&s);
+    let out = format!("{}\n{}", ran.stdout, ran.stderr);
+    assert_eq!(ran.code, 1, "{out}");
+    assert!(
+        out.contains("expected WA on sample (required); got 1 AC"),
+        "{out}"
+    );
+
+    // Only AC is permitted under secret/big: the case that got WA is named.
+    yaml("wrong_answer/five.c:\n  secret/big:\n    permitted: [AC]\n");
+    let ran = verify(&s);
+    let out = format!("{}\n{}", ran.stdout, ran.stderr);
+    assert_eq!(ran.code, 1, "{out}");
+    assert!(
+        out.contains("on secret/big; got WA on secret/big/2.in"),
+        "{out}"
+    );
+
+    // A node no case is in cannot show a required verdict.
+    yaml("wrong_answer/five.c:\n  secret/huge:\n    required: [TLE]\n");
+    let ran = verify(&s);
+    let out = format!("{}\n{}", ran.stdout, ran.stderr);
+    assert_eq!(ran.code, 1, "{out}");
+    assert!(
+        out.contains("on secret/huge (required); no case is in it"),
+        "{out}"
+    );
+}

@@ -122,6 +122,42 @@ pub struct Expectation {
     pub score: Option<ScoreRange>,
     /// Named groups' scores (`secret/group1`, a judge.toml group).
     pub group_scores: Vec<(String, ScoreRange)>,
+    /// Verdicts a test data node's cases may and must get (submissions.yaml
+    /// `sample: {permitted: [AC]}`, `secret/*/huge: {required: [TLE]}`).
+    pub nodes: Vec<NodeExpectation>,
+}
+
+/// What the cases of one test data node (a group, a directory or one case,
+/// named by a glob relative to `data/`) may and must get: `permitted`, only
+/// these appear among them; `required`, at least one of these does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeExpectation {
+    pub pattern: String,
+    pub permitted: Option<Vec<Verdict>>,
+    pub required: Option<Vec<Verdict>>,
+}
+
+impl NodeExpectation {
+    /// The node's glob, compiled (`*` within one path part).
+    pub fn matcher(&self) -> Result<globset::GlobMatcher, String> {
+        globset::GlobBuilder::new(&self.pattern)
+            .literal_separator(true)
+            .build()
+            .map(|g| g.compile_matcher())
+            .map_err(|e| format!("{:?}: not a glob: {e}", self.pattern))
+    }
+
+    /// Whether the case named `case` (`secret/group1/3.in`, relative to
+    /// `data/`) is in the node `matcher` matches: the glob matches the
+    /// case's path without `.in`, or a directory the case is in.
+    pub fn covers(matcher: &globset::GlobMatcher, case: &str) -> bool {
+        let node = case.strip_suffix(".in").unwrap_or(case);
+        node.char_indices()
+            .filter(|(_, c)| *c == '/')
+            .map(|(i, _)| &node[..i])
+            .chain(std::iter::once(node))
+            .any(|path| matcher.is_match(path))
+    }
 }
 
 /// Why a run disagrees with its expectation.
@@ -148,6 +184,7 @@ impl Expectation {
                 dialect,
                 score: None,
                 group_scores: Vec::new(),
+                nodes: Vec::new(),
             })
         };
         let failures = || {
@@ -224,6 +261,7 @@ impl Expectation {
             dialect: Dialect::Judge,
             score: None,
             group_scores: Vec::new(),
+            nodes: Vec::new(),
         })
     }
 
@@ -236,6 +274,7 @@ impl Expectation {
             dialect: Dialect::Judge,
             score: None,
             group_scores: Vec::new(),
+            nodes: Vec::new(),
         }
     }
 
@@ -305,6 +344,16 @@ impl fmt::Display for Expectation {
         }
         if let Some(r) = &self.required {
             parts.push(format!("required {}", codes(r)));
+        }
+        for node in &self.nodes {
+            let mut said = Vec::new();
+            if let Some(p) = &node.permitted {
+                said.push(format!("permitted {}", codes(p)));
+            }
+            if let Some(r) = &node.required {
+                said.push(format!("required {}", codes(r)));
+            }
+            parts.push(format!("on {}: {}", node.pattern, said.join(" ")));
         }
         f.write_str(&parts.join(", "))
     }
@@ -405,6 +454,7 @@ pub fn parse_declaration(source: &[u8]) -> Result<Option<Expectation>, ExpectErr
         dialect: Dialect::Judge,
         score: None,
         group_scores: Vec::new(),
+        nodes: Vec::new(),
     }))
 }
 
@@ -424,6 +474,8 @@ pub struct SubmissionRule {
     pub score: Option<ScoreRange>,
     /// `score` under a test data group's key (`secret/group1: {score: 0}`).
     pub group_scores: Vec<(String, ScoreRange)>,
+    /// `permitted`/`required` under a test data node's key.
+    pub nodes: Vec<NodeExpectation>,
 }
 
 impl Expectation {
@@ -459,6 +511,13 @@ impl Expectation {
                 group_scores.push((group.clone(), *range));
             }
         }
+        let mut nodes: Vec<NodeExpectation> = Vec::new();
+        for rule in rules {
+            for node in &rule.nodes {
+                nodes.retain(|n| n.pattern != node.pattern);
+                nodes.push(node.clone());
+            }
+        }
         let (base_permitted, base_required, base_score) = match folder {
             Some(e) => (e.permitted, e.required, e.score),
             None => (None, None, None),
@@ -470,6 +529,7 @@ impl Expectation {
             dialect,
             score: score.or(base_score),
             group_scores,
+            nodes,
         })
     }
 }
@@ -539,6 +599,7 @@ pub fn parse_expected_results(source: &[u8]) -> Result<Option<Expectation>, Expe
         dialect: Dialect::DomJudge,
         score: None,
         group_scores: Vec::new(),
+        nodes: Vec::new(),
     }))
 }
 

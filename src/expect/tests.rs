@@ -123,3 +123,27 @@ fn declarations_in_every_comment_style() {
         Some(vec![RuntimeError])
     );
 }
+
+#[test]
+fn a_node_covers_its_cases_and_the_cases_below_it() {
+    let node = |pattern: &str| NodeExpectation {
+        pattern: pattern.to_string(),
+        permitted: None,
+        required: None,
+    };
+    let covers = |pattern: &str, case: &str| {
+        NodeExpectation::covers(&node(pattern).matcher().unwrap(), case)
+    };
+    assert!(covers("sample", "sample/1.in"));
+    assert!(covers("sample/1", "sample/1.in"));
+    assert!(!covers("sample/1", "sample/10.in"));
+    assert!(covers("secret/*/huge", "secret/g1/huge/3.in"));
+    assert!(covers("secret/*/huge", "secret/g1/huge.in"));
+    assert!(
+        !covers("secret/*/huge", "secret/a/b/huge/3.in"),
+        "* stays in one part"
+    );
+    assert!(covers("*/sample/foo", "x/sample/foo.in"));
+    assert!(!covers("secret", "sample/1.in"));
+    assert!(node("secret/[").matcher().is_err());
+}

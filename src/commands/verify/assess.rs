@@ -4,7 +4,7 @@
 
 use super::super::submissions::Submission;
 use crate::config::Span;
-use crate::expect::{Disagreement, Expectation, Origin};
+use crate::expect::{Disagreement, Expectation, NodeExpectation, Origin};
 use crate::judge::regrade;
 use crate::judge::{CaseResult, Status, SubmissionOutcome, not_judged_by_rules};
 use crate::score::{SUBTASKS, ScoreReport};
@@ -236,6 +236,15 @@ pub(super) fn assess(
             }
         }
     }
+    // What the submission must get on named test data nodes, on top.
+    if out.status == Status::Ok
+        && let Some((why, case)) = node_disagreement(e, graded)
+    {
+        out.status = Status::Fail;
+        out.reason = Some(why);
+        out.case = case.map(|c| c.case.clone());
+        out.case_index = case.map(|c| c.index);
+    }
     out.agrees = out.status == Status::Ok;
     out.got = counts;
     if let Some(s) = &score {
@@ -247,6 +256,76 @@ pub(super) fn assess(
         sensitive: sensitive(raw, graded),
         slowest: slowest(graded),
     }
+}
+
+/// Why the cases of a test data node the expectation names (submissions.yaml
+/// `sample: {permitted: [AC]}`) disagree with it, and the case at fault.
+/// A node with no case cannot show a required verdict: that disagrees too.
+fn node_disagreement<'g>(
+    e: &Expectation,
+    graded: &'g [CaseResult],
+) -> Option<(String, Option<&'g CaseResult>)> {
+    for node in &e.nodes {
+        let Ok(matcher) = node.matcher() else {
+            continue;
+        };
+        let cases: Vec<&CaseResult> = graded
+            .iter()
+            .filter(|g| !not_judged_by_rules(g))
+            .filter(|g| NodeExpectation::covers(&matcher, &g.case))
+            .collect();
+        let expected = Expectation {
+            permitted: node.permitted.clone(),
+            required: node.required.clone(),
+            origin: Origin::SubmissionsYaml,
+            dialect: e.dialect,
+            score: None,
+            group_scores: Vec::new(),
+            nodes: Vec::new(),
+        };
+        let verdicts: Vec<Verdict> = cases.iter().map(|g| g.verdict).collect();
+        match expected.assess(&verdicts) {
+            Ok(()) => {}
+            Err(Disagreement::Forbidden { position, verdict }) => {
+                let g = cases[position];
+                return Some((
+                    format!(
+                        "expected {expected} on {}; got {} on {}: {}",
+                        node.pattern,
+                        e.dialect.show(verdict),
+                        g.case,
+                        g.message
+                    ),
+                    Some(g),
+                ));
+            }
+            Err(Disagreement::Missing { required }) => {
+                let codes: Vec<&str> = required.iter().map(|v| v.code()).collect();
+                let got = if cases.is_empty() {
+                    "no case is in it".to_string()
+                } else {
+                    let mut counts: BTreeMap<Verdict, usize> = BTreeMap::new();
+                    for v in &verdicts {
+                        *counts.entry(*v).or_insert(0) += 1;
+                    }
+                    let got: Vec<String> = counts
+                        .iter()
+                        .map(|(v, n)| format!("{n} {}", v.code()))
+                        .collect();
+                    format!("got {}", got.join(", "))
+                };
+                return Some((
+                    format!(
+                        "expected {} on {} (required); {got}",
+                        codes.join(" or "),
+                        node.pattern
+                    ),
+                    None,
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// Why a submission that never got a required verdict fails: what it got

@@ -3,7 +3,7 @@
 //! it is built (`entrypoint`, `language`).
 
 use super::groups;
-use crate::expect::SubmissionRule;
+use crate::expect::{NodeExpectation, SubmissionRule};
 use std::path::Path;
 
 /// `submissions/submissions.yaml`: a map from a glob (relative to
@@ -53,6 +53,7 @@ pub(super) fn submission_rules(
             language: None,
             score: None,
             group_scores: Vec::new(),
+            nodes: Vec::new(),
         };
         for (key, value) in fields {
             let key = key.as_str().unwrap_or("");
@@ -73,25 +74,36 @@ pub(super) fn submission_rules(
                 "language" => rule.language = value.as_str().map(String::from),
                 "score" => rule.score = Some(score_range(value).map_err(|e| at(key, e))?),
                 "message" | "author" | "authors" | "model_solution" => {}
-                group if group == "sample" || group.starts_with("secret") => {
-                    // Requirements for one test data group: its score is
-                    // checked; its verdict lists are not acted on (named).
+                node if is_test_node(node) => {
+                    // Requirements for one test data node (a group, a
+                    // directory, a case; a glob): its verdicts and score.
                     let serde_norway::Value::Mapping(inner) = value else {
                         return Err(at(
-                            group,
-                            "expected a map (score, permitted, …)".to_string(),
+                            node,
+                            "expected a map (score, permitted, required)".to_string(),
                         ));
                     };
+                    let mut expected = NodeExpectation {
+                        pattern: node.to_string(),
+                        permitted: None,
+                        required: None,
+                    };
+                    expected.matcher().map_err(|e| at(node, e))?;
                     for (k, v) in inner {
                         match k.as_str().unwrap_or("") {
                             "score" => rule
                                 .group_scores
-                                .push((group.to_string(), score_range(v).map_err(|e| at(group, e))?)),
+                                .push((node.to_string(), score_range(v).map_err(|e| at(node, e))?)),
+                            "permitted" => expected.permitted = Some(verdicts(v)?),
+                            "required" => expected.required = Some(verdicts(v)?),
                             other => warnings.push(format!(
-                                "{}: {pattern}: {group}: {other}: per-group requirements other than score are not acted on",
+                                "{}: {pattern}: {node}: {other}: not acted on",
                                 path.display()
                             )),
                         }
+                    }
+                    if expected.permitted.is_some() || expected.required.is_some() {
+                        rule.nodes.push(expected);
                     }
                 }
                 other => warnings.push(format!(
@@ -103,6 +115,14 @@ pub(super) fn submission_rules(
         rules.push(rule);
     }
     Ok(rules)
+}
+
+/// A key that names test data (`sample`, `secret/group1`, `secret/*/huge`,
+/// `*/sample/foo`), as the format's schema has them: `sample`, `secret` or
+/// `*` first.
+fn is_test_node(key: &str) -> bool {
+    let first = key.split('/').next().unwrap_or("");
+    matches!(first, "sample" | "secret" | "*")
 }
 
 /// `score: 70` or `score: [60, 80]` (inclusive).
