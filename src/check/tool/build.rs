@@ -184,15 +184,7 @@ fn build_script(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
         } else {
             (PathBuf::from("/bin/sh"), vec![script.into_os_string()])
         };
-    let limits = Limits {
-        time: COMPILE_TIME_LIMIT,
-        wall: COMPILE_TIME_LIMIT,
-        memory: None,
-        stack: None,
-        output: 1 << 20,
-        file_size: 1 << 30,
-        processes: 64,
-    };
+    let limits = compile_limits();
     let outcome = launch(
         sandbox,
         &Launch {
@@ -291,15 +283,7 @@ fn compile(
     if language == Language::C {
         args.push("-lm".into());
     }
-    let limits = Limits {
-        time: COMPILE_TIME_LIMIT,
-        wall: COMPILE_TIME_LIMIT,
-        memory: None,
-        stack: None,
-        output: 1 << 20,
-        file_size: 1 << 30,
-        processes: 64,
-    };
+    let limits = compile_limits();
     let outcome = launch(
         sandbox,
         &Launch {
@@ -414,4 +398,19 @@ fn tool_key(compiler: &Path, std: &str, sources: &[PathBuf], includes: &[PathBuf
     }
     let digest = hash.finalize();
     digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The limits of a build (a compiler, a build script): the compile time
+/// limit, no memory cap (compilers of large checkers need it), 1 MiB of
+/// output, 1 GiB files.
+fn compile_limits() -> Limits {
+    Limits {
+        time: COMPILE_TIME_LIMIT,
+        wall: COMPILE_TIME_LIMIT,
+        memory: None,
+        stack: None,
+        output: 1 << 20,
+        file_size: 1 << 30,
+        processes: 64,
+    }
 }
