@@ -110,7 +110,7 @@ impl Walk {
             if !kind.is_file() {
                 if let Some(what) = not_a_file(kind) {
                     warnings.note(
-                        path.as_os_str().as_bytes().to_vec(),
+                        stem_below(dir, path, ext),
                         format!("{}: {what}, not a case file; skipped", path.display()),
                     );
                 }

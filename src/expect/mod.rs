@@ -511,13 +511,10 @@ impl Expectation {
                 group_scores.push((group.clone(), *range));
             }
         }
-        let mut nodes: Vec<NodeExpectation> = Vec::new();
-        for rule in rules {
-            for node in &rule.nodes {
-                nodes.retain(|n| n.pattern != node.pattern);
-                nodes.push(node.clone());
-            }
-        }
+        // Every matching entry's node requirements hold (two entries on
+        // one node: both are checked).
+        let nodes: Vec<NodeExpectation> =
+            rules.iter().flat_map(|r| r.nodes.iter().cloned()).collect();
         let (base_permitted, base_required, base_score) = match folder {
             Some(e) => (e.permitted, e.required, e.score),
             None => (None, None, None),

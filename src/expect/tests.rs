@@ -147,3 +147,28 @@ fn a_node_covers_its_cases_and_the_cases_below_it() {
     assert!(!covers("secret", "sample/1.in"));
     assert!(node("secret/[").matcher().is_err());
 }
+
+#[test]
+fn two_entries_on_one_node_both_hold() {
+    let rule = |permitted: Option<Vec<Verdict>>, required: Option<Vec<Verdict>>| SubmissionRule {
+        pattern: "wrong_answer/*".to_string(),
+        permitted: None,
+        required: None,
+        entrypoint: None,
+        language: None,
+        score: None,
+        group_scores: Vec::new(),
+        nodes: vec![NodeExpectation {
+            pattern: "sample".to_string(),
+            permitted,
+            required,
+        }],
+    };
+    let first = rule(Some(vec![Accepted]), None);
+    let second = rule(None, Some(vec![Accepted]));
+    let folder = Expectation::of_folder_in("wrong_answer", Dialect::Kattis);
+    let e = Expectation::with_rules(folder, &[&first, &second], Dialect::Kattis).unwrap();
+    assert_eq!(e.nodes.len(), 2, "{e}");
+    assert_eq!(e.nodes[0].permitted, Some(vec![Accepted]));
+    assert_eq!(e.nodes[1].required, Some(vec![Accepted]));
+}

@@ -91,6 +91,12 @@ pub(super) fn submission_rules(
                     expected.matcher().map_err(|e| at(node, e))?;
                     for (k, v) in inner {
                         match k.as_str().unwrap_or("") {
+                            "score" if node.contains(['*', '?', '[', '{']) => {
+                                warnings.push(format!(
+                                    "{}: {pattern}: {node}: score: not acted on: a score is a group's, and a glob names no one group",
+                                    path.display()
+                                ));
+                            }
                             "score" => rule
                                 .group_scores
                                 .push((node.to_string(), score_range(v).map_err(|e| at(node, e))?)),

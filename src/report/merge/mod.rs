@@ -78,6 +78,9 @@ impl Merger {
         if paths.is_empty() {
             return Err(MergeError::Nothing);
         }
+        // A descriptor a shard while merging: take what the hard limit
+        // allows (1,024 by default would stop at about a thousand shards).
+        raise_open_files_limit();
         let mut shards = Vec::with_capacity(paths.len());
         for path in paths {
             let file = std::fs::File::open(path).map_err(|source| MergeError::Read {
@@ -244,6 +247,21 @@ impl Merger {
             f(case)?;
         }
         Ok(())
+    }
+}
+
+/// Raise the soft limit on open descriptors to the hard limit (best effort:
+/// if it cannot be raised, a merge of very many shards says "Too many open
+/// files" naming the shard).
+fn raise_open_files_limit() {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let limit = getrlimit(Resource::Nofile);
+    if limit.current != limit.maximum {
+        let raised = rustix::process::Rlimit {
+            current: limit.maximum,
+            maximum: limit.maximum,
+        };
+        let _ = setrlimit(Resource::Nofile, raised);
     }
 }
 

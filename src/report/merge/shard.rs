@@ -28,7 +28,9 @@ pub struct Shard {
     /// The report with `cases` empty.
     pub header: Report,
     pub count: usize,
-    spool: BufWriter<std::fs::File>,
+    /// Until read back (one descriptor a shard: a merge of many shards
+    /// must not run out of them).
+    spool: Option<BufWriter<std::fs::File>>,
 }
 
 impl Shard {
@@ -62,7 +64,7 @@ impl Shard {
             name,
             header,
             count,
-            spool,
+            spool: Some(spool),
         };
         if !sorted {
             shard.sort()?;
@@ -75,23 +77,23 @@ impl Shard {
         let mut cases: Vec<CaseResult> = self.cases()?.collect::<Result<_, _>>()?;
         cases.sort_by_key(key);
         let file = tempfile::tempfile().map_err(ShardError::Spool)?;
-        self.spool = BufWriter::new(file);
+        let mut spool = BufWriter::new(file);
         for case in &cases {
-            serde_json::to_writer(&mut self.spool, case)
-                .map_err(|e| ShardError::Spool(e.into()))?;
-            self.spool.write_all(b"\n").map_err(ShardError::Spool)?;
+            serde_json::to_writer(&mut spool, case).map_err(|e| ShardError::Spool(e.into()))?;
+            spool.write_all(b"\n").map_err(ShardError::Spool)?;
         }
+        self.spool = Some(spool);
         Ok(())
     }
 
-    /// The cases, in case order.
+    /// The cases, in case order (read once).
     pub fn cases(&mut self) -> Result<Cases, ShardError> {
-        self.spool.flush().map_err(ShardError::Spool)?;
-        let mut file = self
-            .spool
-            .get_ref()
-            .try_clone()
-            .map_err(ShardError::Spool)?;
+        let spool = self.spool.take().ok_or_else(|| {
+            ShardError::Spool(std::io::Error::other("the shard's cases were read already"))
+        })?;
+        let mut file = spool
+            .into_inner()
+            .map_err(|e| ShardError::Spool(e.into_error()))?;
         file.rewind().map_err(ShardError::Spool)?;
         Ok(Cases {
             lines: BufReader::with_capacity(1 << 16, file),
