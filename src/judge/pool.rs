@@ -81,12 +81,12 @@ fn work(
         drop(tx);
         let mut done = 0;
         for message in rx {
-            match message {
-                Message::Started(position) => settle.started(plan, position),
-                Message::Finished(position, result) => {
-                    done += 1;
-                    settle.finished(position, *result, done, total);
-                }
+            if let Some((position, result)) = message.finished {
+                done += 1;
+                settle.finished(position, *result, done, total);
+            }
+            if let Some(position) = message.started {
+                settle.started(plan, position);
             }
         }
     });
@@ -96,6 +96,12 @@ fn work(
 /// One worker: take the next job, run it (or skip it when a scoring rule
 /// says it will not count), send the result; stop on `--fail-fast` or an
 /// interrupt.
+///
+/// A case's result travels with the start of the next case, in one message:
+/// the calling thread is woken once a case, not twice (each wake-up is a
+/// hand-off between threads, and on a busy core it preempts the worker).
+/// Neither waits: the result is sent as soon as the next job is taken, the
+/// start before the job runs, and the last result alone.
 fn worker(
     plan: &Plan,
     options: &RunOptions,
@@ -104,6 +110,7 @@ fn worker(
     stop: &AtomicBool,
     tx: &mpsc::Sender<Message>,
 ) {
+    let mut finished = None;
     loop {
         if stop.load(Ordering::SeqCst) || options.is_interrupted() {
             break;
@@ -112,8 +119,12 @@ fn worker(
         let Some(job) = plan.jobs.get(position) else {
             break;
         };
-        if tx.send(Message::Started(position)).is_err() {
-            break;
+        let message = Message {
+            finished: finished.take(),
+            started: Some(position),
+        };
+        if tx.send(message).is_err() {
+            return;
         }
         let slot = rayon::current_thread_index().unwrap_or(0);
         let result = match failures.stopping(plan, job, options.fail_fast) {
@@ -130,18 +141,21 @@ fn worker(
         {
             stop.store(true, Ordering::SeqCst);
         }
-        if tx
-            .send(Message::Finished(position, Box::new(result)))
-            .is_err()
-        {
-            break;
-        }
+        finished = Some((position, Box::new(result)));
+    }
+    if finished.is_some() {
+        let _ = tx.send(Message {
+            finished,
+            started: None,
+        });
     }
 }
 
-enum Message {
-    Started(usize),
-    Finished(usize, Box<CaseResult>),
+/// What a worker tells the calling thread: a case it finished, then the
+/// case it starts.
+struct Message {
+    finished: Option<(usize, Box<CaseResult>)>,
+    started: Option<usize>,
 }
 
 /// The receiving side: events as they come, and each case settled once,
