@@ -66,6 +66,14 @@ impl SpawnPlan {
     }
 }
 
+impl SpawnPlan {
+    /// The program, its arguments (the program first), its environment
+    /// and its working directory (a slot's launcher sends them on).
+    pub(crate) fn parts(&self) -> (&CString, &[CString], &[CString], &CString) {
+        (&self.program, &self.argv, &self.envp, &self.cwd)
+    }
+}
+
 /// The child's standard streams (descriptors owned by the caller).
 #[derive(Clone, Copy, Debug)]
 pub struct Streams {
