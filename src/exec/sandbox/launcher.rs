@@ -315,3 +315,6 @@ fn on_lasting_thread(fork: Fork) -> Result<i32, String> {
         .recv()
         .map_err(|_| "the launcher thread is gone".to_string())
 }
+
+#[cfg(test)]
+mod tests;
