@@ -182,7 +182,7 @@ impl Watch {
 /// How long after the start the pipes are first looked at (see
 /// `Watch::run`). A program that fills a pipe before then waits at most
 /// this long for it to be read.
-const PIPES_FIRST_LOOK: Duration = Duration::from_millis(1);
+const PIPES_FIRST_LOOK: Duration = Duration::from_millis(5);
 
 #[derive(Clone, Copy)]
 pub(super) enum Role {
