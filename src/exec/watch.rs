@@ -71,12 +71,6 @@ impl Watch {
         };
         let first = if all { check_every } else { cpu_limit / 2 };
         let mut next_cpu_check = started + first.max(Duration::from_millis(5));
-        // The pipes are first looked at after PIPES_FIRST_LOOK (with a
-        // pidfd to learn of the exit meanwhile): most programs write less
-        // than a pipe holds and exit sooner, and are then watched with one
-        // wake-up (the exit), not three (the output, the pipes' end, the
-        // exit). What they wrote is read after the exit (`drain`).
-        let pipes_from = started + PIPES_FIRST_LOOK;
         loop {
             let now = Instant::now();
             if now >= self.deadline {
@@ -101,25 +95,19 @@ impl Watch {
                 // No pidfd (an old kernel): look at the child every 5 ms.
                 wait = wait.min(Duration::from_millis(5));
             }
-            let pipes = self.pidfd.is_none() || now >= pipes_from;
-            if !pipes {
-                wait = wait.min(pipes_from - now);
-            }
             let timeout = Timespec {
                 tv_sec: wait.as_secs() as i64,
                 tv_nsec: i64::from(wait.subsec_nanos()),
             };
             let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(4);
             let mut roles = Vec::with_capacity(4);
-            if pipes
-                && w.stdout_open
+            if w.stdout_open
                 && let Some(fd) = &self.stdout
             {
                 fds.push(PollFd::new(fd, PollFlags::IN));
                 roles.push(Role::Stdout);
             }
-            if pipes
-                && w.stderr_open
+            if w.stderr_open
                 && let Some(fd) = &self.stderr
             {
                 fds.push(PollFd::new(fd, PollFlags::IN));
@@ -178,11 +166,6 @@ impl Watch {
         }
     }
 }
-
-/// How long after the start the pipes are first looked at (see
-/// `Watch::run`). A program that fills a pipe before then waits at most
-/// this long for it to be read.
-const PIPES_FIRST_LOOK: Duration = Duration::from_millis(5);
 
 #[derive(Clone, Copy)]
 pub(super) enum Role {
