@@ -12,6 +12,10 @@
 //! namespace needs a single-threaded caller, which a memory-sharing child
 //! is not; for that the child is a real `fork`.
 //!
+//! A slot with a PID namespace starts its untrusted programs through its
+//! launcher instead (`sandbox::launcher`, from `SlotGuard::spawn`); this
+//! is the path for trusted tools, plain mode, and slots without one.
+//!
 //! A PID namespace moves only the caller's future children. As root the
 //! spawning thread enters the slot's around the clone. Without root the
 //! judge has no right to (`setns(CLONE_NEWPID)` wants `CAP_SYS_ADMIN` in
