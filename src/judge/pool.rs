@@ -102,9 +102,8 @@ fn work(
 /// says it will not count), send the result; stop on `--fail-fast` or an
 /// interrupt.
 ///
-/// A case's result travels with the start of the next case, in one message:
-/// the calling thread is woken once a case, not twice (each wake-up is a
-/// hand-off between threads, and on a busy core it preempts the worker).
+/// A case's result travels with the start of the next case, in one message
+/// (one hand-off a case, not two; the [`Inbox`] gathers them further).
 /// Neither waits: the result is sent as soon as the next job is taken, the
 /// start before the job runs, and the last result alone.
 fn worker(
