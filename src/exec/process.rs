@@ -20,7 +20,7 @@ use super::{
     RunRequest, Runner,
 };
 use crate::exec::sandbox::{SANDBOX_PATH, Sandbox};
-use crate::exec::spawn::{self, SpawnPlan, Streams};
+use crate::exec::spawn::{SpawnPlan, Streams};
 use crate::exec::watch::{Watch, watch_fds};
 use std::ffi::OsString;
 use std::fs::File;
@@ -380,7 +380,7 @@ pub fn launch_with(
     let setup = slot.child_setup(limits, launch.address_space);
     let start = Instant::now();
     slot.before_spawn();
-    let spawned = spawn::spawn(
+    let spawned = slot.spawn(
         &plan,
         Streams {
             stdin: stdin.as_raw_fd(),

@@ -12,6 +12,10 @@
 //! namespace needs a single-threaded caller, which a memory-sharing child
 //! is not; for that the child is a real `fork`.
 //!
+//! A slot with a PID namespace starts its untrusted programs through its
+//! launcher instead (`sandbox::launcher`, from `SlotGuard::spawn`); this
+//! is the path for trusted tools, plain mode, and slots without one.
+//!
 //! A PID namespace moves only the caller's future children. As root the
 //! spawning thread enters the slot's around the clone. Without root the
 //! judge has no right to (`setns(CLONE_NEWPID)` wants `CAP_SYS_ADMIN` in
@@ -63,6 +67,14 @@ impl SpawnPlan {
             envp,
             cwd: c(cwd.as_os_str().as_bytes(), "the working directory")?,
         })
+    }
+}
+
+impl SpawnPlan {
+    /// The program, its arguments (the program first), its environment
+    /// and its working directory (a slot's launcher sends them on).
+    pub(crate) fn parts(&self) -> (&CString, &[CString], &[CString], &CString) {
+        (&self.program, &self.argv, &self.envp, &self.cwd)
     }
 }
 

@@ -16,8 +16,8 @@ use super::{CaseResult, Digest, Event, Plan, Report, Reporter, RunInfo, RunOptio
 use crate::verdict::Verdict;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::Instant;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// Run the plan, streaming events to `reporter`.
 pub fn run(
@@ -71,23 +71,26 @@ fn work(
     let stop = AtomicBool::new(false);
     let failures = &Failures::default();
     let total = plan.jobs.len();
-    // Bounded: workers faster than the reporter (a built-in solver, a slow
-    // report sink) wait instead of queueing results without end.
-    let (tx, rx) = mpsc::sync_channel::<Message>(threads * 64);
+    let workers = threads.min(total.max(1));
+    let inbox = &Inbox::new(workers);
     pool.in_place_scope(|scope| {
-        for _ in 0..threads.min(total.max(1)) {
-            let tx = tx.clone();
+        for _ in 0..workers {
             let (next, stop) = (&next, &stop);
-            scope.spawn(move |_| worker(plan, options, failures, next, stop, &tx));
+            scope.spawn(move |_| {
+                // Left even if the worker panics: the calling thread stops waiting.
+                let _leave = Leave(inbox);
+                worker(plan, options, failures, next, stop, inbox);
+            });
         }
-        drop(tx);
         let mut done = 0;
-        for message in rx {
-            match message {
-                Message::Started(position) => settle.started(plan, position),
-                Message::Finished(position, result) => {
+        while let Some(batch) = inbox.receive() {
+            for message in batch {
+                if let Some((position, result)) = message.finished {
                     done += 1;
                     settle.finished(position, *result, done, total);
+                }
+                if let Some(position) = message.started {
+                    settle.started(plan, position);
                 }
             }
         }
@@ -98,14 +101,20 @@ fn work(
 /// One worker: take the next job, run it (or skip it when a scoring rule
 /// says it will not count), send the result; stop on `--fail-fast` or an
 /// interrupt.
+///
+/// A case's result travels with the start of the next case, in one message
+/// (one hand-off a case, not two; the [`Inbox`] gathers them further).
+/// Neither waits: the result is sent as soon as the next job is taken, the
+/// start before the job runs, and the last result alone.
 fn worker(
     plan: &Plan,
     options: &RunOptions,
     failures: &Failures,
     next: &AtomicUsize,
     stop: &AtomicBool,
-    tx: &mpsc::SyncSender<Message>,
+    inbox: &Inbox,
 ) {
+    let mut finished = None;
     loop {
         if stop.load(Ordering::SeqCst) || options.is_interrupted() {
             break;
@@ -114,9 +123,11 @@ fn worker(
         let Some(job) = plan.jobs.get(position) else {
             break;
         };
-        if tx.send(Message::Started(position)).is_err() {
-            break;
-        }
+        let message = Message {
+            finished: finished.take(),
+            started: Some(position),
+        };
+        inbox.send(message);
         let slot = rayon::current_thread_index().unwrap_or(0);
         let result = match failures.stopping(plan, &job, options.fail_fast) {
             Some(why) => skipped(plan, &job, &why),
@@ -132,12 +143,13 @@ fn worker(
         {
             stop.store(true, Ordering::SeqCst);
         }
-        if tx
-            .send(Message::Finished(position, Box::new(result)))
-            .is_err()
-        {
-            break;
-        }
+        finished = Some((position, Box::new(result)));
+    }
+    if finished.is_some() {
+        inbox.send(Message {
+            finished,
+            started: None,
+        });
     }
 }
 
@@ -146,9 +158,114 @@ fn not_run(plan: &Plan, position: usize, why: &str) -> Option<CaseResult> {
     plan.jobs.get(position).map(|job| skipped(plan, &job, why))
 }
 
-enum Message {
-    Started(usize),
-    Finished(usize, Box<CaseResult>),
+/// What a worker tells the calling thread: a case it finished, then the
+/// case it starts.
+struct Message {
+    finished: Option<(usize, Box<CaseResult>)>,
+    started: Option<usize>,
+}
+
+/// How long the calling thread lets messages gather while cases stream
+/// in: the longest a result or a start waits to be reported.
+const BATCH: Duration = Duration::from_millis(10);
+
+/// The workers' messages to the calling thread, in batches. While cases
+/// stream in, the calling thread looks every [`BATCH`] and takes all that
+/// came (a worker does not wake it: each wake-up is a hand-off between
+/// threads that costs the worker about as much as a system call of the
+/// sandbox, and on a busy core preempts it); once a look finds nothing it
+/// sleeps until a worker's next message wakes it, or the last worker
+/// leaves.
+struct Inbox {
+    state: Mutex<InboxState>,
+    wake: Condvar,
+    /// Workers waiting for room (see [`BACKLOG`]).
+    drained: Condvar,
+}
+
+/// The most messages the inbox holds before a worker waits for the calling
+/// thread to take them.
+const BACKLOG: usize = 1024;
+
+/// A worker's presence in the [`Inbox`]: it leaves when this is dropped.
+struct Leave<'a>(&'a Inbox);
+
+impl Drop for Leave<'_> {
+    fn drop(&mut self) {
+        let mut state = self.0.lock();
+        state.workers -= 1;
+        self.0.wake.notify_one();
+    }
+}
+
+struct InboxState {
+    messages: Vec<Message>,
+    /// The calling thread sleeps until woken (not for a while).
+    asleep: bool,
+    workers: usize,
+}
+
+impl Inbox {
+    fn new(workers: usize) -> Inbox {
+        Inbox {
+            state: Mutex::new(InboxState {
+                messages: Vec::new(),
+                asleep: false,
+                workers,
+            }),
+            wake: Condvar::new(),
+            drained: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, InboxState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn send(&self, message: Message) {
+        let mut state = self.lock();
+        // Bounded: workers faster than the reporter (an in-process solver,
+        // a slow report sink) wait for the calling thread instead of
+        // queueing results without end.
+        while state.messages.len() >= BACKLOG {
+            state.asleep = false;
+            self.wake.notify_one();
+            state = self.drained.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        state.messages.push(message);
+        if state.asleep {
+            state.asleep = false;
+            self.wake.notify_one();
+        }
+    }
+
+    /// The messages that came, in order; `None` once every worker has left
+    /// and every message is taken.
+    fn receive(&self) -> Option<Vec<Message>> {
+        let mut state = self.lock();
+        let mut looked = false;
+        loop {
+            if !state.messages.is_empty() {
+                self.drained.notify_all();
+                return Some(std::mem::take(&mut state.messages));
+            }
+            if state.workers == 0 {
+                return None;
+            }
+            if looked {
+                state.asleep = true;
+                state = self.wake.wait(state).unwrap_or_else(|e| e.into_inner());
+                state.asleep = false;
+            } else {
+                state = self
+                    .wake
+                    .wait_timeout(state, BATCH)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+                looked = true;
+            }
+        }
+    }
 }
 
 /// The receiving side: events as they come, and each case settled once,

@@ -50,14 +50,9 @@ impl ChildSetup {
     /// the caller can start in: see `spawn`), and the working directory
     /// again.
     pub fn enter(&self) -> std::io::Result<()> {
+        join_cgroups(&self.cgroup_procs_fds)?;
         // SAFETY: each call is a plain system call on data owned by `self`.
         unsafe {
-            for &fd in &self.cgroup_procs_fds {
-                let zero = b"0\n";
-                if libc::write(fd, zero.as_ptr().cast(), zero.len()) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-            }
             for &(fd, kind) in &self.namespaces {
                 check(libc::setns(fd, kind))?;
             }
@@ -72,6 +67,45 @@ impl ChildSetup {
     /// execs: its own process group, a fresh IPC namespace, the limits,
     /// the user, the parent-death signal, no new privileges, seccomp.
     pub fn restrict(&self) -> std::io::Result<()> {
+        Restrictions {
+            rlimits: &self.rlimits,
+            user: self.user,
+            no_new_privs: self.no_new_privs,
+            seccomp: self.seccomp,
+            own_ipc_namespace: self.own_ipc_namespace,
+        }
+        .apply()
+    }
+}
+
+/// Write "0" to each open `cgroup.procs` file: the writer joins each
+/// cgroup. A system call per file.
+pub(super) fn join_cgroups(fds: &[i32]) -> std::io::Result<()> {
+    for &fd in fds {
+        let zero = b"0\n";
+        // SAFETY: a plain write of a static buffer.
+        if unsafe { libc::write(fd, zero.as_ptr().cast(), zero.len()) } < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// The second half of a child's setup, borrowed: from a [`ChildSetup`],
+/// or decoded from a request by a slot's launcher (see `launcher`), which
+/// has made the fresh IPC namespace and installed the seccomp filter on
+/// itself ahead of the case (its children inherit both).
+pub(super) struct Restrictions<'a> {
+    pub(super) rlimits: &'a [(libc::__rlimit_resource_t, u64, u64)],
+    pub(super) user: Option<(u32, u32)>,
+    pub(super) no_new_privs: bool,
+    pub(super) seccomp: bool,
+    pub(super) own_ipc_namespace: bool,
+}
+
+impl Restrictions<'_> {
+    /// Apply them to the calling process (system calls only).
+    pub(super) fn apply(&self) -> std::io::Result<()> {
         // SAFETY: each call is a plain system call on data owned by `self`.
         unsafe {
             check(libc::setpgid(0, 0))?;
@@ -81,7 +115,7 @@ impl ChildSetup {
             if self.own_ipc_namespace {
                 check(libc::unshare(libc::CLONE_NEWIPC))?;
             }
-            for &(resource, soft, hard) in &self.rlimits {
+            for &(resource, soft, hard) in self.rlimits {
                 let limit = libc::rlimit {
                     rlim_cur: soft,
                     rlim_max: hard,

@@ -37,6 +37,7 @@
 pub mod cgroup;
 pub mod child;
 mod isolation;
+mod launcher;
 mod leftovers;
 pub mod namespaces;
 mod pid_init;

@@ -1,6 +1,8 @@
-//! Linux namespaces for untrusted runs, made once per worker slot and
-//! entered by each case with `setns` (creating a network namespace per case
-//! costs milliseconds; entering one costs microseconds).
+//! Linux namespaces for untrusted runs, made once per worker slot
+//! (creating a network namespace per case costs milliseconds) and entered
+//! once by the slot's launcher, which starts every program of the slot
+//! (see `launcher`), or, in a slot without a PID namespace, by each case
+//! with `setns` (microseconds).
 //!
 //! A short-lived holder process unshares mount, network, IPC and UTS
 //! namespaces (first a user namespace when the judge is not root), arranges
@@ -19,10 +21,11 @@
 //! from the judge kills every other process of the namespace and reaps
 //! them (after a case, nothing it started is left, whatever it did to
 //! escape its group); when the judge's end of its pipe closes (the judge
-//! finished or died), it does so one last time and exits. Cases enter the
-//! PID namespace through the spawning thread as root, through a forked
-//! child inside the user namespace otherwise (see `spawn`), since
-//! `setns(CLONE_NEWPID)` moves only the caller's future children. Where
+//! finished or died), it does so one last time and exits. Programs start
+//! in the PID namespace as the launcher's clones (or, without a launcher,
+//! through the spawning thread as root, through a forked child inside the
+//! user namespace otherwise: see `spawn`), since `setns(CLONE_NEWPID)`
+//! moves only the caller's future children. Where
 //! the kernel refuses the PID namespace (a masked /proc refuses a new proc
 //! mount), the slot has the others and the report says so.
 //!

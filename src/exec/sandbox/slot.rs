@@ -5,10 +5,12 @@
 
 use super::cgroup::{CgroupReport, SlotCgroup};
 use super::child::ChildSetup;
+use super::launcher::Launcher;
 use super::namespaces::{self, SlotNamespaces};
 use super::{Isolation, Sandbox};
 use crate::exec::Limits;
 use crate::exec::process::{Trust, cpu_soft_limit};
+use crate::exec::spawn::{SpawnPlan, Streams};
 use std::ffi::{CString, OsString};
 use std::os::fd::AsRawFd;
 use std::path::Path;
@@ -21,6 +23,9 @@ pub(super) struct SlotState {
     pub(super) cgroup: Option<Mutex<SlotCgroup>>,
     /// (uid, gid) its programs run as (root isolation).
     pub(super) user: Option<(u32, u32)>,
+    /// The process that starts its programs inside its namespaces (see
+    /// `launcher`); none without a PID namespace, or if it failed to start.
+    pub(super) launcher: Option<Launcher>,
 }
 
 impl Sandbox {
@@ -57,11 +62,28 @@ impl Sandbox {
             let id = self.uid_base + slot as u32;
             (id, id)
         });
+        let launcher = namespaces.as_ref().and_then(|ns| self.start_launcher(ns));
         Ok(SlotState {
             namespaces,
             cgroup,
             user,
+            launcher,
         })
+    }
+
+    /// The slot's launcher, registered as no orphan to sweep; `None` (its
+    /// programs started by the judge itself, as the protections are the
+    /// same) if the slot has no PID namespace or it cannot start.
+    fn start_launcher(&self, ns: &SlotNamespaces) -> Option<Launcher> {
+        ns.pid.as_ref()?;
+        // A child of the judge: no sweep until it is registered.
+        let _no_sweep = self.spawn_lock.read().unwrap_or_else(|e| e.into_inner());
+        let launcher = Launcher::start(ns, self.seccomp).ok()?;
+        self.active
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(launcher.pid);
+        Some(launcher)
     }
 }
 
@@ -225,6 +247,24 @@ impl SlotGuard<'_> {
                 .read()
                 .unwrap_or_else(|e| e.into_inner()),
         );
+    }
+
+    /// Start the program: through the slot's launcher when it has one
+    /// (an untrusted program in a slot with a PID namespace), else from
+    /// this thread (`spawn::spawn`). Its pid once it has exec'd.
+    pub fn spawn(
+        &self,
+        plan: &SpawnPlan,
+        streams: Streams,
+        setup: &ChildSetup,
+    ) -> Result<i32, String> {
+        if self.trust == Trust::Untrusted
+            && let Some(launcher) = self.state.and_then(|s| s.launcher.as_ref())
+            && let Some(started) = launcher.spawn(plan, streams, setup)
+        {
+            return started;
+        }
+        crate::exec::spawn::spawn(plan, streams, setup)
     }
 
     /// Called right after spawning (successfully or not).
