@@ -119,7 +119,7 @@ int main(int argc, char **argv) {
         .arg(format!("{} {}", program.display(), pid_file.display()))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
-    let child = judge.spawn().expect("start the judge");
+    let child = common::spawn(&mut judge);
     std::fs::write(&pid_file, child.id().to_string()).unwrap();
     let out = child.wait_with_output().expect("the judge ends");
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -85,24 +85,35 @@ impl Ran {
     }
 }
 
-pub fn run(mut command: Command) -> Ran {
-    // A binary copied a moment ago (`unprivileged_judge`) can be "busy":
-    // while it was written, another test thread forked, and its child held
-    // the written descriptor until its own exec. That passes at once.
+/// Start `command`, as [`run`] does, and return the child.
+#[allow(dead_code)]
+pub fn spawn(command: &mut Command) -> std::process::Child {
+    retry_busy(|| command.spawn()).expect("start the judge")
+}
+
+/// Retry a start while the binary is "busy": a binary copied a moment ago
+/// (`unprivileged_judge`) can be, when another test thread forked while it
+/// was written and its child held the written descriptor until its own
+/// exec. That passes at once.
+fn retry_busy<T>(mut start: impl FnMut() -> std::io::Result<T>) -> std::io::Result<T> {
     let mut tries = 0;
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = loop {
-        match command.output() {
+    loop {
+        match start() {
             Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
                 tries += 1;
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
-            other => break other.expect("run judge"),
+            other => return other,
         }
-    };
+    }
+}
+
+pub fn run(mut command: Command) -> Ran {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = retry_busy(|| command.output()).expect("run judge");
     Ran {
         code: status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
