@@ -184,21 +184,8 @@ fn build_script(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
         } else {
             (PathBuf::from("/bin/sh"), vec![script.into_os_string()])
         };
-    let limits = compile_limits();
-    let outcome = launch(
-        sandbox,
-        &Launch {
-            program: &program,
-            args: &args,
-            stdin: None,
-            limits: &limits,
-            slot: 0,
-            trust: Trust::Trusted,
-            address_space: true,
-            workdir: Some(work.path()),
-        },
-    )
-    .map_err(|e| build(e.to_string()))?;
+    let outcome =
+        run_build(sandbox, &program, &args, Some(work.path())).map_err(|e| build(e.to_string()))?;
     if outcome.limit_hit.is_some() || !outcome.exit.success() {
         return Err(build(format!(
             "its build script failed ({}):\n{}",
@@ -283,21 +270,8 @@ fn compile(
     if language == Language::C {
         args.push("-lm".into());
     }
-    let limits = compile_limits();
-    let outcome = launch(
-        sandbox,
-        &Launch {
-            program: &compiler_path,
-            args: &args,
-            stdin: None,
-            limits: &limits,
-            slot: 0,
-            trust: Trust::Trusted,
-            address_space: true,
-            workdir: None,
-        },
-    )
-    .map_err(|e| build(e.to_string()))?;
+    let outcome =
+        run_build(sandbox, &compiler_path, &args, None).map_err(|e| build(e.to_string()))?;
     if outcome.limit_hit.is_some() || !outcome.exit.success() || !binary.is_file() {
         let why = if matches!(outcome.limit_hit, Some(LimitHit::Wall | LimitHit::Cpu)) {
             format!("timed out after {}s", COMPILE_TIME_LIMIT.as_secs())
@@ -400,11 +374,17 @@ fn tool_key(compiler: &Path, std: &str, sources: &[PathBuf], includes: &[PathBuf
     digest[..16].iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The limits of a build (a compiler, a build script): the compile time
+/// Run a build (a compiler, a build script) as a trusted program, in
+/// `workdir` or a private one, under the compile limits: the compile time
 /// limit, no memory cap (compilers of large checkers need it), 1 MiB of
 /// output, 1 GiB files.
-fn compile_limits() -> Limits {
-    Limits {
+fn run_build(
+    sandbox: &Sandbox,
+    program: &Path,
+    args: &[OsString],
+    workdir: Option<&Path>,
+) -> Result<crate::exec::RunOutcome, crate::exec::RunError> {
+    let limits = Limits {
         time: COMPILE_TIME_LIMIT,
         wall: COMPILE_TIME_LIMIT,
         memory: None,
@@ -412,5 +392,18 @@ fn compile_limits() -> Limits {
         output: 1 << 20,
         file_size: 1 << 30,
         processes: 64,
-    }
+    };
+    launch(
+        sandbox,
+        &Launch {
+            program,
+            args,
+            stdin: None,
+            limits: &limits,
+            slot: 0,
+            trust: Trust::Trusted,
+            address_space: true,
+            workdir,
+        },
+    )
 }
