@@ -48,6 +48,22 @@ pub const DEFAULT_OUTPUT_LIMIT: u64 = 64 << 20;
 pub const DEFAULT_PROCESSES: u32 = 64;
 
 impl Limits {
+    /// The limits of a build (a compiler, an interpreter's check, a
+    /// setter's build script): `time` of CPU and of wall clock, no address
+    /// space limit (compilers reserve much: rustc, LLVM), 1 MiB of output,
+    /// 1 GiB files, 512 processes and threads (parallel builds).
+    pub fn build(time: Duration) -> Limits {
+        Limits {
+            time,
+            wall: time,
+            memory: None,
+            stack: None,
+            output: 1 << 20,
+            file_size: 1 << 30,
+            processes: 512,
+        }
+    }
+
     /// The wall-clock limit that goes with a CPU limit unless one is set:
     /// 2 × CPU + 1 s (room for I/O and a busy machine, none for sleepers).
     pub fn default_wall(time: Duration) -> Duration {

@@ -320,6 +320,31 @@ pub fn launch(sandbox: &Sandbox, launch: &Launch<'_>) -> Result<RunOutcome, RunE
     launch_with(sandbox, launch, Piped::default())
 }
 
+/// Run a build (trusted, no input, under [`Limits::build`] of `time`) in
+/// `workdir` or a private directory.
+pub fn launch_build(
+    sandbox: &Sandbox,
+    slot: usize,
+    program: &Path,
+    args: &[OsString],
+    workdir: Option<&Path>,
+    time: Duration,
+) -> Result<RunOutcome, RunError> {
+    launch(
+        sandbox,
+        &Launch {
+            program,
+            args,
+            stdin: None,
+            limits: &Limits::build(time),
+            slot,
+            trust: Trust::Trusted,
+            address_space: true,
+            workdir,
+        },
+    )
+}
+
 /// Standard input and output given as pipe ends instead of a file and a
 /// captured pipe (an interactive run: the other side is the validator).
 /// The launch owns them and closes its copies once the child has them.

@@ -22,9 +22,9 @@ pub mod cache;
 pub mod languages;
 mod source;
 
-use crate::exec::process::{Launch, Trust, launch, resolve_program, resolve_sandboxed_program};
+use crate::exec::RunError;
+use crate::exec::process::{launch_build, resolve_program, resolve_sandboxed_program};
 use crate::exec::sandbox::Sandbox;
-use crate::exec::{Limits, RunError};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -278,36 +278,12 @@ impl Toolchain {
         program: &std::path::Path,
         args: &[OsString],
     ) -> Result<crate::exec::RunOutcome, BuildError> {
-        launch(
-            sandbox,
-            &Launch {
-                program,
-                args,
-                stdin: None,
-                limits: &self.compile_limits(),
-                slot,
-                trust: Trust::Trusted,
-                address_space: true,
-                workdir: None,
-            },
-        )
-        .map_err(|e| match e {
-            RunError::Interrupted => BuildError::Interrupted,
-            RunError::Internal(m) => BuildError::Internal(m),
+        launch_build(sandbox, slot, program, args, None, self.compile_time_limit).map_err(|e| {
+            match e {
+                RunError::Interrupted => BuildError::Interrupted,
+                RunError::Internal(m) => BuildError::Internal(m),
+            }
         })
-    }
-
-    fn compile_limits(&self) -> Limits {
-        Limits {
-            time: self.compile_time_limit,
-            wall: self.compile_time_limit,
-            // Compilers reserve much address space (rustc, LLVM): no RLIMIT_AS.
-            memory: None,
-            stack: None,
-            output: 1 << 20,
-            file_size: 1 << 30,
-            processes: 512,
-        }
     }
 
     /// Run the interpreter command; its first output line is the path.

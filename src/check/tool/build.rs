@@ -2,9 +2,9 @@
 //! [`checker_program`], with its compile cache.
 
 use super::{COMPILE_TIME_LIMIT, Ready, Source, ToolError};
-use crate::exec::process::{Launch, Trust, launch, resolve_program};
+use crate::exec::LimitHit;
+use crate::exec::process::{launch_build, resolve_program};
 use crate::exec::sandbox::Sandbox;
-use crate::exec::{LimitHit, Limits};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -184,8 +184,15 @@ fn build_script(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
         } else {
             (PathBuf::from("/bin/sh"), vec![script.into_os_string()])
         };
-    let outcome =
-        run_build(sandbox, &program, &args, Some(work.path())).map_err(|e| build(e.to_string()))?;
+    let outcome = launch_build(
+        sandbox,
+        0,
+        &program,
+        &args,
+        Some(work.path()),
+        COMPILE_TIME_LIMIT,
+    )
+    .map_err(|e| build(e.to_string()))?;
     if outcome.limit_hit.is_some() || !outcome.exit.success() {
         return Err(build(format!(
             "its build script failed ({}):\n{}",
@@ -270,8 +277,8 @@ fn compile(
     if language == Language::C {
         args.push("-lm".into());
     }
-    let outcome =
-        run_build(sandbox, &compiler_path, &args, None).map_err(|e| build(e.to_string()))?;
+    let outcome = launch_build(sandbox, 0, &compiler_path, &args, None, COMPILE_TIME_LIMIT)
+        .map_err(|e| build(e.to_string()))?;
     if outcome.limit_hit.is_some() || !outcome.exit.success() || !binary.is_file() {
         let why = if matches!(outcome.limit_hit, Some(LimitHit::Wall | LimitHit::Cpu)) {
             format!("timed out after {}s", COMPILE_TIME_LIMIT.as_secs())
@@ -372,38 +379,4 @@ fn tool_key(compiler: &Path, std: &str, sources: &[PathBuf], includes: &[PathBuf
     }
     let digest = hash.finalize();
     digest[..16].iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Run a build (a compiler, a build script) as a trusted program, in
-/// `workdir` or a private one, under the compile limits: the compile time
-/// limit, no memory cap (compilers of large checkers need it), 1 MiB of
-/// output, 1 GiB files.
-fn run_build(
-    sandbox: &Sandbox,
-    program: &Path,
-    args: &[OsString],
-    workdir: Option<&Path>,
-) -> Result<crate::exec::RunOutcome, crate::exec::RunError> {
-    let limits = Limits {
-        time: COMPILE_TIME_LIMIT,
-        wall: COMPILE_TIME_LIMIT,
-        memory: None,
-        stack: None,
-        output: 1 << 20,
-        file_size: 1 << 30,
-        processes: 64,
-    };
-    launch(
-        sandbox,
-        &Launch {
-            program,
-            args,
-            stdin: None,
-            limits: &limits,
-            slot: 0,
-            trust: Trust::Trusted,
-            address_space: true,
-            workdir,
-        },
-    )
 }
