@@ -236,10 +236,12 @@ fn discover(
     let mut cases = discovery.cases;
     if let Some(under) = &chosen.under {
         let under = std::fs::canonicalize(under).unwrap_or_else(|_| under.clone());
-        cases.retain(|_, input| std::fs::canonicalize(input).is_ok_and(|p| p.starts_with(&under)));
+        cases.retain_inputs(|input| {
+            std::fs::canonicalize(input).is_ok_and(|p| p.starts_with(&under))
+        });
     }
     if let Some(filter) = filter {
-        cases.retain(|name, _| filter.keeps(&problem.name, name));
+        cases.retain_names(|name| filter.keeps(&problem.name, name));
     }
     // What each case's group changes (a package's testdata.yaml).
     cases

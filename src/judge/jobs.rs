@@ -45,6 +45,20 @@ impl Jobs {
             Jobs::Lazy(lazy) => lazy.get(position).map(Cow::Owned),
         }
     }
+
+    /// The job at `position`'s index in the whole run, problem and case
+    /// name, without making the case (a start to report).
+    pub fn name(&self, position: usize) -> Option<(usize, usize, Cow<'_, str>)> {
+        match self {
+            Jobs::Listed(jobs) => jobs
+                .get(position)
+                .map(|j| (j.index, j.problem, Cow::Borrowed(j.case.name.as_str()))),
+            Jobs::Lazy(lazy) => {
+                let (index, problem, i) = lazy.locate(position)?;
+                Some((index, problem, lazy.lists[problem].name(i)?))
+            }
+        }
+    }
 }
 
 /// Each problem's cases run by its program; with `--partition`, only this
@@ -117,7 +131,9 @@ impl LazyJobs {
         self.kept.as_ref().map_or(self.total, Vec::len)
     }
 
-    fn get(&self, position: usize) -> Option<Job> {
+    /// The job at `position`: its index in the whole run, its problem, and
+    /// the case's place in that problem's list.
+    fn locate(&self, position: usize) -> Option<(usize, usize, usize)> {
         let index = match &self.kept {
             Some(kept) => *kept.get(position)? as usize,
             None => position,
@@ -127,7 +143,12 @@ impl LazyJobs {
             .starts
             .partition_point(|&s| s <= index)
             .checked_sub(1)?;
-        let case = self.lists[problem].get(index - self.starts[problem])?;
+        Some((index, problem, index - self.starts[problem]))
+    }
+
+    fn get(&self, position: usize) -> Option<Job> {
+        let (index, problem, i) = self.locate(position)?;
+        let case = self.lists[problem].get(i)?;
         Some(Job {
             index,
             problem,
@@ -174,6 +195,13 @@ mod tests {
             ]
         );
         assert_eq!(jobs.get(0).unwrap().case.input, a.path().join("1.in"));
+        let named = jobs.name(2).map(|(i, p, n)| (i, p, n.into_owned()));
+        assert_eq!(
+            named,
+            Some((2, 2, "x.in".to_string())),
+            "the name without the case"
+        );
+        assert!(jobs.name(3).is_none());
     }
 
     #[test]

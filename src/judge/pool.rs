@@ -311,13 +311,13 @@ impl<'r> Settle<'r> {
     }
 
     fn started(&mut self, plan: &Plan, position: usize) {
-        let Some(job) = plan.jobs.get(position) else {
+        let Some((index, problem, case)) = plan.jobs.name(position) else {
             return;
         };
         self.send(&Event::CaseStarted {
-            index: job.index,
-            problem: &plan.problems[job.problem].name,
-            case: &job.case.name,
+            index,
+            problem: &plan.problems[problem].name,
+            case: &case,
         });
     }
 
