@@ -194,34 +194,16 @@ impl Merger {
         &mut self,
         mut f: impl FnMut(CaseResult) -> Result<(), MergeError>,
     ) -> Result<(), MergeError> {
-        let spool_error = |name: &str, e: ShardError| MergeError::Read {
-            path: PathBuf::from(name),
-            source: match e {
-                ShardError::Spool(e) => e,
-                ShardError::Parse(e) => std::io::Error::other(e.to_string()),
-            },
-        };
-        let mut streams = Vec::with_capacity(self.shards.len());
+        let mut merge = KWay::default();
         for shard in &mut self.shards {
-            let cases = shard.cases().map_err(|e| spool_error(&shard.name, e))?;
-            streams.push((shard.name.clone(), cases.peekable()));
-        }
-        // The next case of each shard, smallest key first.
-        let mut heads: BinaryHeap<Reverse<(Key, usize)>> = BinaryHeap::new();
-        let mut current: Vec<Option<CaseResult>> = Vec::with_capacity(streams.len());
-        for (i, (name, stream)) in streams.iter_mut().enumerate() {
-            let next = stream
-                .next()
-                .transpose()
-                .map_err(|e| spool_error(name, e))?;
-            if let Some(case) = &next {
-                heads.push(Reverse((key(case), i)));
-            }
-            current.push(next);
+            let cases = shard.cases().map_err(|e| read_error(&shard.name, e))?;
+            merge.streams.push((shard.name.clone(), cases));
+            merge.current.push(None);
+            merge.advance(merge.streams.len() - 1)?;
         }
         let mut last: Option<(Key, usize)> = None;
-        while let Some(Reverse((k, i))) = heads.pop() {
-            let Some(case) = current[i].take() else {
+        while let Some(Reverse((k, i))) = merge.heads.pop() {
+            let Some(case) = merge.current[i].take() else {
                 continue;
             };
             if let Some((last_key, from)) = &last
@@ -230,23 +212,44 @@ impl Merger {
                 return Err(MergeError::Duplicate {
                     case: format!("{}/{}", case.problem, case.case),
                     index: case.index,
-                    first: streams[*from].0.clone(),
-                    second: streams[i].0.clone(),
+                    first: merge.streams[*from].0.clone(),
+                    second: merge.streams[i].0.clone(),
                 });
             }
-            let (name, stream) = &mut streams[i];
-            let next = stream
-                .next()
-                .transpose()
-                .map_err(|e| spool_error(name, e))?;
-            if let Some(next) = &next {
-                heads.push(Reverse((key(next), i)));
-            }
-            current[i] = next;
+            merge.advance(i)?;
             last = Some((k, i));
             f(case)?;
         }
         Ok(())
+    }
+}
+
+/// The shards' spools side by side: each one's next case, and their keys
+/// smallest first.
+#[derive(Default)]
+struct KWay {
+    streams: Vec<(String, shard::Cases)>,
+    current: Vec<Option<CaseResult>>,
+    heads: BinaryHeap<Reverse<(Key, usize)>>,
+}
+
+impl KWay {
+    /// Read shard `i`'s next case, if it has one.
+    fn advance(&mut self, i: usize) -> Result<(), MergeError> {
+        let (name, stream) = &mut self.streams[i];
+        let next = stream.next().transpose().map_err(|e| read_error(name, e))?;
+        if let Some(case) = &next {
+            self.heads.push(Reverse((key(case), i)));
+        }
+        self.current[i] = next;
+        Ok(())
+    }
+}
+
+fn read_error(name: &str, source: std::io::Error) -> MergeError {
+    MergeError::Read {
+        path: PathBuf::from(name),
+        source,
     }
 }
 

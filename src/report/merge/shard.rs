@@ -67,34 +67,32 @@ impl Shard {
             spool: Some(spool),
         };
         if !sorted {
-            shard.sort()?;
+            shard.sort().map_err(ShardError::Spool)?;
         }
         Ok(shard)
     }
 
     /// Sort an out-of-order shard's spool (in memory).
-    fn sort(&mut self) -> Result<(), ShardError> {
+    fn sort(&mut self) -> std::io::Result<()> {
         let mut cases: Vec<CaseResult> = self.cases()?.collect::<Result<_, _>>()?;
         cases.sort_by_key(key);
-        let file = tempfile::tempfile().map_err(ShardError::Spool)?;
-        let mut spool = BufWriter::new(file);
+        let mut spool = BufWriter::new(tempfile::tempfile()?);
         for case in &cases {
-            serde_json::to_writer(&mut spool, case).map_err(|e| ShardError::Spool(e.into()))?;
-            spool.write_all(b"\n").map_err(ShardError::Spool)?;
+            serde_json::to_writer(&mut spool, case)?;
+            spool.write_all(b"\n")?;
         }
         self.spool = Some(spool);
         Ok(())
     }
 
     /// The cases, in case order (read once).
-    pub fn cases(&mut self) -> Result<Cases, ShardError> {
-        let spool = self.spool.take().ok_or_else(|| {
-            ShardError::Spool(std::io::Error::other("the shard's cases were read already"))
-        })?;
-        let mut file = spool
-            .into_inner()
-            .map_err(|e| ShardError::Spool(e.into_error()))?;
-        file.rewind().map_err(ShardError::Spool)?;
+    pub fn cases(&mut self) -> std::io::Result<Cases> {
+        let spool = self
+            .spool
+            .take()
+            .ok_or_else(|| std::io::Error::other("the shard's cases were read already"))?;
+        let mut file = spool.into_inner().map_err(|e| e.into_error())?;
+        file.rewind()?;
         Ok(Cases {
             lines: BufReader::with_capacity(1 << 16, file),
             line: String::new(),
@@ -109,16 +107,14 @@ pub struct Cases {
 }
 
 impl Iterator for Cases {
-    type Item = Result<CaseResult, ShardError>;
+    type Item = std::io::Result<CaseResult>;
 
     fn next(&mut self) -> Option<Self::Item> {
         self.line.clear();
         match self.lines.read_line(&mut self.line) {
             Ok(0) => None,
-            Ok(_) => {
-                Some(serde_json::from_str(&self.line).map_err(|e| ShardError::Spool(e.into())))
-            }
-            Err(e) => Some(Err(ShardError::Spool(e))),
+            Ok(_) => Some(serde_json::from_str(&self.line).map_err(std::io::Error::from)),
+            Err(e) => Some(Err(e)),
         }
     }
 }
