@@ -16,7 +16,7 @@ mod discover;
 mod list;
 
 pub use discover::{discover, discover_groups};
-pub use list::{Answer, CaseList};
+pub use list::CaseList;
 
 use crate::check::Comparison;
 use crate::check::external::InputValidator;

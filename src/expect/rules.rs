@@ -24,6 +24,22 @@ pub struct SubmissionRule {
     pub nodes: Vec<NodeExpectation>,
 }
 
+impl SubmissionRule {
+    /// An entry for `pattern` that says nothing yet.
+    pub fn new(pattern: &str) -> SubmissionRule {
+        SubmissionRule {
+            pattern: pattern.to_string(),
+            permitted: None,
+            required: None,
+            entrypoint: None,
+            language: None,
+            score: None,
+            group_scores: Vec::new(),
+            nodes: Vec::new(),
+        }
+    }
+}
+
 impl Expectation {
     /// A folder's expectation (or none) as a package's submissions.yaml
     /// entries that match the submission change it: the entries' `permitted`

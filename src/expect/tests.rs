@@ -151,18 +151,12 @@ fn a_node_covers_its_cases_and_the_cases_below_it() {
 #[test]
 fn two_entries_on_one_node_both_hold() {
     let rule = |permitted: Option<Vec<Verdict>>, required: Option<Vec<Verdict>>| SubmissionRule {
-        pattern: "wrong_answer/*".to_string(),
-        permitted: None,
-        required: None,
-        entrypoint: None,
-        language: None,
-        score: None,
-        group_scores: Vec::new(),
         nodes: vec![NodeExpectation {
             pattern: "sample".to_string(),
             permitted,
             required,
         }],
+        ..SubmissionRule::new("wrong_answer/*")
     };
     let first = rule(Some(vec![Accepted]), None);
     let second = rule(None, Some(vec![Accepted]));

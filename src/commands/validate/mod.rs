@@ -62,6 +62,14 @@ impl Tally {
     fn count(&mut self, path: &Path) {
         self.files.insert(path.to_path_buf());
     }
+
+    /// Count and read a file; one that cannot be read is an error.
+    fn read(&mut self, path: &Path) -> Option<Vec<u8>> {
+        self.count(path);
+        std::fs::read(path)
+            .map_err(|e| self.error(format!("{}: cannot read: {e}", path.display())))
+            .ok()
+    }
 }
 
 pub fn validate(config_path: Option<&Path>, args: ValidateArgs) -> Outcome {
@@ -399,13 +407,8 @@ fn validate_answers(
             continue;
         };
         answers += 1;
-        tally.count(answer_path);
-        let answer = match std::fs::read(answer_path) {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                tally.error(format!("{}: cannot read: {e}", answer_path.display()));
-                continue;
-            }
+        let Some(answer) = tally.read(answer_path) else {
+            continue;
         };
         let judgement = checker.check(context, &case.input, Some(answer_path), &answer);
         match judgement.verdict {

@@ -16,13 +16,8 @@ pub(super) fn validate_puzzle(
     tally: &mut Tally,
 ) {
     for case in cases {
-        tally.count(&case.input);
-        let input = match std::fs::read(&case.input) {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                tally.error(format!("{}: cannot read: {e}", case.input.display()));
-                continue;
-            }
+        let Some(input) = tally.read(&case.input) else {
+            continue;
         };
         if let Err(e) = puzzle.validate(&input) {
             tally.error(e.with_path(&case.input).to_string());
@@ -31,13 +26,8 @@ pub(super) fn validate_puzzle(
         let Some(answer_path) = &case.answer else {
             continue;
         };
-        tally.count(answer_path);
-        let answer = match std::fs::read(answer_path) {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                tally.error(format!("{}: cannot read: {e}", answer_path.display()));
-                continue;
-            }
+        let Some(answer) = tally.read(answer_path) else {
+            continue;
         };
         // The answer file stands in for a contestant's output: the
         // checker proves it right or says what is wrong with it.

@@ -45,16 +45,7 @@ pub(super) fn submission_rules(
                 "expected a map (permitted, required, …)".to_string(),
             ));
         };
-        let mut rule = SubmissionRule {
-            pattern: pattern.to_string(),
-            permitted: None,
-            required: None,
-            entrypoint: None,
-            language: None,
-            score: None,
-            group_scores: Vec::new(),
-            nodes: Vec::new(),
-        };
+        let mut rule = SubmissionRule::new(pattern);
         for (key, value) in fields {
             let key = key.as_str().unwrap_or("");
             let verdicts =

@@ -181,6 +181,20 @@ mod tests {
         CString::new(s).unwrap()
     }
 
+    /// A request for `program` with `argv` in `cwd` and nothing else.
+    fn plain<'a>(program: &'a CString, argv: &'a [CString], cwd: &'a CString) -> Spec<'a> {
+        Spec {
+            program,
+            argv,
+            envp: &[],
+            cwd,
+            rlimits: &[],
+            user: None,
+            no_new_privs: false,
+            cgroup_fds: 0,
+        }
+    }
+
     #[test]
     fn a_request_reads_back_as_it_was_written() {
         let (program, cwd) = (c("/usr/bin/prog"), c("/tmp/w0"));
@@ -225,17 +239,7 @@ mod tests {
     fn truncated_or_foreign_requests_are_refused() {
         let (program, cwd) = (c("/p"), c("/"));
         let argv = [c("/p")];
-        let bytes = encode(&Spec {
-            program: &program,
-            argv: &argv,
-            envp: &[],
-            cwd: &cwd,
-            rlimits: &[],
-            user: None,
-            no_new_privs: false,
-            cgroup_fds: 0,
-        })
-        .unwrap();
+        let bytes = encode(&plain(&program, &argv, &cwd)).unwrap();
         let mut pointers = vec![std::ptr::null(); POINTERS_MAX];
         assert!(decode(&bytes, &mut pointers).is_some());
         for cut in 0..bytes.len() {
@@ -255,16 +259,6 @@ mod tests {
     fn what_does_not_fit_is_not_encoded() {
         let (program, cwd) = (c("/p"), c("/"));
         let big = [c(&"x".repeat(REQUEST_MAX))];
-        let spec = Spec {
-            program: &program,
-            argv: &big,
-            envp: &[],
-            cwd: &cwd,
-            rlimits: &[],
-            user: None,
-            no_new_privs: false,
-            cgroup_fds: 0,
-        };
-        assert!(encode(&spec).is_none());
+        assert!(encode(&plain(&program, &big, &cwd)).is_none());
     }
 }
