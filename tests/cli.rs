@@ -188,6 +188,33 @@ fn shards_merge_into_the_unsharded_report() {
         "{}",
         ran.stderr
     );
+    // Two whole runs share every case: the merge stops at the first one
+    // found twice, after it began streaming, and prints nothing of its
+    // half-made report; a --report target is left as it was.
+    let text = serde_json::to_string(&whole).unwrap();
+    s.write("run-a.json", &text);
+    s.write("run-b.json", &text);
+    let mut cmd = s.judge();
+    cmd.args(["merge", "run-a.json", "run-b.json"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("is in both run-a.json and run-b.json"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(ran.stdout, "", "a failed merge printed part of a report");
+    s.write("merged.json", "before\n");
+    let mut cmd = s.judge();
+    cmd.args([
+        "merge",
+        "run-a.json",
+        "run-b.json",
+        "--report",
+        "merged.json",
+    ]);
+    assert_eq!(run(cmd).code, 2);
+    assert_eq!(s.read("merged.json"), "before\n");
     // Malformed JSON names the file, line and column.
     s.write("bad.json", "{\n  \"verdict\": \n");
     let mut cmd = s.judge();

@@ -65,6 +65,7 @@ pub fn discover_groups(root: &Path, groups: &[String]) -> Result<Discovery, Disc
     if !walk.errors.is_empty() {
         return Err(DiscoveryError::Unreadable(walk.errors));
     }
+    walk.list.shrink();
     Ok(Discovery {
         cases: walk.list,
         warnings: walk.warnings,
@@ -401,5 +402,23 @@ mod tests {
         assert_eq!(cases[0].name, "x.in");
         assert_eq!(cases[0].input, input);
         assert_eq!(cases[0].answer, Some(dir.path().join("x.out")));
+    }
+
+    #[test]
+    fn a_case_costs_twelve_bytes_and_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = 3000;
+        for i in 0..n {
+            std::fs::write(dir.path().join(format!("case-{i}.in")), "1\n").unwrap();
+            std::fs::write(dir.path().join(format!("case-{i}.ans")), "1\n").unwrap();
+        }
+        let found = discover(dir.path()).unwrap();
+        let names: usize = (0..n).map(|i| format!("case-{i}.in").len()).sum();
+        assert_eq!(found.cases.len(), n);
+        assert!(
+            found.cases.heap_bytes() <= 12 * n + names + 64,
+            "{} bytes for {n} cases whose names take {names}",
+            found.cases.heap_bytes()
+        );
     }
 }

@@ -286,6 +286,13 @@ impl CaseList {
         Ok(())
     }
 
+    /// Give back what growing left unused (a vector that doubled holds up
+    /// to twice its cases).
+    pub(super) fn shrink(&mut self) {
+        self.names.shrink_to_fit();
+        self.entries.shrink_to_fit();
+    }
+
     /// The bytes the list holds, for the memory budget's tests.
     pub fn heap_bytes(&self) -> usize {
         self.names.capacity() + self.entries.capacity() * std::mem::size_of::<Entry>()

@@ -392,3 +392,45 @@ impl<'r> Settle<'r> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(position: usize) -> Message {
+        Message {
+            finished: None,
+            started: Some(position),
+        }
+    }
+
+    #[test]
+    fn a_worker_waits_for_room_when_the_inbox_is_full() {
+        let inbox = Inbox::new(1);
+        std::thread::scope(|scope| {
+            let sender = scope.spawn(|| {
+                let _leave = Leave(&inbox);
+                for position in 0..BACKLOG + 10 {
+                    inbox.send(start(position));
+                }
+            });
+            // The worker fills the inbox, then waits: nothing is taken yet.
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while inbox.lock().messages.len() < BACKLOG && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+            assert_eq!(inbox.lock().messages.len(), BACKLOG);
+            assert!(
+                !sender.is_finished(),
+                "the worker went on past a full inbox"
+            );
+            // Taking the messages lets it finish; every one arrives, in order.
+            let mut got = Vec::new();
+            while let Some(batch) = inbox.receive() {
+                got.extend(batch.into_iter().filter_map(|m| m.started));
+            }
+            assert_eq!(got, (0..BACKLOG + 10).collect::<Vec<_>>());
+        });
+    }
+}
