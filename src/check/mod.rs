@@ -190,6 +190,20 @@ pub fn classify_run(outcome: &RunOutcome, limits: &Limits) -> Option<Judgement> 
             .memory
             .map(|m| Size(m).to_string())
             .unwrap_or_else(|| "?".into());
+        // A run that reached the process limit is judged by it first: a
+        // fork bomb's processes, and each fork the cap refuses, charge
+        // kernel memory (page tables, stacks) to the run's cgroup, and on
+        // a loaded machine that alone fills the memory limit. The verdict
+        // then follows the cause, RE, and the message names both.
+        if outcome.process_cap_hit && !outcome.exit.success() {
+            return Some(Judgement::new(
+                Verdict::RuntimeError,
+                format!(
+                    "{}; the memory limit {limit} was hit too, as the kernel charges a process bomb's forks to its memory: {evidence}",
+                    processes(&format!("killed by {}", outcome.exit.describe()))
+                ),
+            ));
+        }
         return Some(Judgement::new(
             Verdict::MemoryLimit,
             format!(
@@ -425,6 +439,27 @@ mod tests {
         assert_eq!(
             j.message,
             "memory limit 256MiB: an allocation failed; SIGABRT (signal 6)"
+        );
+    }
+
+    #[test]
+    fn a_process_bomb_that_fills_memory_is_judged_by_the_process_cap() {
+        let limits = Limits::default();
+        let mut o = outcome(Exit::Signal(libc::SIGKILL));
+        o.limit_hit = Some(LimitHit::Memory);
+        o.memory_evidence = Some("the cgroup memory limit was hit (56 times)".into());
+        o.process_cap_hit = true;
+        let j = classify_run(&o, &limits).unwrap();
+        assert_eq!(j.verdict, Verdict::RuntimeError);
+        assert_eq!(
+            j.message,
+            "killed by SIGKILL (signal 9) (the process limit of 64 was reached); the memory limit 256MiB was hit too, as the kernel charges a process bomb's forks to its memory: the cgroup memory limit was hit (56 times)"
+        );
+        o.process_cap_hit = false;
+        assert_eq!(
+            classify_run(&o, &limits).unwrap().verdict,
+            Verdict::MemoryLimit,
+            "without the cap, memory decides"
         );
     }
 
