@@ -16,11 +16,11 @@
 //! as `ChildSetup` describes; the launcher replies with its pid (or the
 //! stage that failed) once it has exec'd.
 //!
-//! Two protections are done ahead, off the path between one case and the
-//! next: the seccomp filter is installed once on the launcher (its
-//! children inherit it), and right after each clone the launcher unshares
-//! a fresh IPC namespace, which the next case's program inherits. No
-//! IPC namespace serves two cases.
+//! Two protections are done once, off the path between one case and the
+//! next: the seccomp filter is installed on the launcher (its children
+//! inherit it), and so is the IPC namespace its programs start in, which
+//! the launcher replaces before any case that would find something in it
+//! (see `ipc`): no case sees what another left there.
 //!
 //! What can reach it: nothing a program holds. It is outside the slot's
 //! PID namespace (a program cannot name it: not in its /proc, not its
@@ -36,6 +36,7 @@
 //! its parent exits, and `CLONE_PARENT` makes that the launcher's parent).
 //! It ends when the judge closes its end of the socket, or dies.
 
+mod ipc;
 mod request;
 mod serve;
 
@@ -55,6 +56,9 @@ pub struct Launcher {
     pub pid: i32,
     /// The launcher has the seccomp filter its programs inherit.
     seccomp: bool,
+    /// A run of the slot ended with a process the judge could not end: the
+    /// next program starts in a fresh IPC namespace.
+    unclean: std::sync::atomic::AtomicBool,
 }
 
 impl Launcher {
@@ -103,6 +107,7 @@ impl Launcher {
             socket: Mutex::new(judge_end),
             pid,
             seccomp,
+            unclean: std::sync::atomic::AtomicBool::new(false),
         };
         // Its report: a stage and an errno, stage -1 when it is ready.
         let socket = launcher.socket.lock().unwrap_or_else(|e| e.into_inner());
@@ -148,6 +153,9 @@ impl Launcher {
             user: setup.user,
             no_new_privs: setup.no_new_privs,
             cgroup_fds: setup.cgroup_procs_fds.len(),
+            fresh_ipc: self
+                .unclean
+                .swap(false, std::sync::atomic::Ordering::Relaxed),
         })?;
         let mut fds = vec![streams.stdin, streams.stdout, streams.stderr];
         fds.extend_from_slice(&setup.cgroup_procs_fds);
@@ -181,6 +189,14 @@ impl Launcher {
             "{stage}: {}",
             std::io::Error::from_raw_os_error(errno)
         )))
+    }
+}
+
+impl Launcher {
+    /// A run of the slot ended, and not every process of it is known dead.
+    pub fn mark_unclean(&self) {
+        self.unclean
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 

@@ -394,8 +394,14 @@ impl Drop for SlotGuard<'_> {
                 .unwrap_or_else(|e| e.into_inner())
                 .remove(&pid);
         }
+        let clean = self.clean.load(std::sync::atomic::Ordering::Relaxed);
+        if !clean
+            && self.trust == Trust::Untrusted
+            && let Some(launcher) = self.state.and_then(|s| s.launcher.as_ref())
+        {
+            launcher.mark_unclean();
+        }
         if let Some(dir) = self.workdir.take() {
-            let clean = self.clean.load(std::sync::atomic::Ordering::Relaxed);
             self.sandbox.workdirs.give_back(dir, clean);
         }
     }

@@ -26,6 +26,7 @@ pub(super) const RLIMITS_MAX: usize = 16;
 const MAGIC: u32 = 0x4a4c_5231; // "JLR1"
 const NO_NEW_PRIVS: u32 = 1;
 const HAS_USER: u32 = 2;
+const FRESH_IPC: u32 = 4;
 
 /// One program to start, as the judge has it.
 pub(super) struct Spec<'a> {
@@ -37,6 +38,10 @@ pub(super) struct Spec<'a> {
     pub(super) user: Option<(u32, u32)>,
     pub(super) no_new_privs: bool,
     pub(super) cgroup_fds: usize,
+    /// Start it in a fresh IPC namespace whatever the present one holds
+    /// (the slot's last run may have left a process the judge could not
+    /// end).
+    pub(super) fresh_ipc: bool,
 }
 
 /// The request's bytes, or `None` when it does not fit the launcher's
@@ -55,6 +60,9 @@ pub(super) fn encode(spec: &Spec<'_>) -> Option<Vec<u8>> {
     }
     if spec.user.is_some() {
         flags |= HAS_USER;
+    }
+    if spec.fresh_ipc {
+        flags |= FRESH_IPC;
     }
     let (uid, gid) = spec.user.unwrap_or((0, 0));
     for word in [
@@ -96,6 +104,7 @@ pub(super) struct Decoded {
     pub(super) user: Option<(u32, u32)>,
     pub(super) no_new_privs: bool,
     pub(super) cgroup_fds: usize,
+    pub(super) fresh_ipc: bool,
 }
 
 /// Read a request (`bytes`, its strings terminated in place) into
@@ -169,6 +178,7 @@ pub(super) fn decode(bytes: &[u8], pointers: &mut [*const c_char]) -> Option<Dec
         user: (flags & HAS_USER != 0).then_some((uid, gid)),
         no_new_privs: flags & NO_NEW_PRIVS != 0,
         cgroup_fds,
+        fresh_ipc: flags & FRESH_IPC != 0,
     })
 }
 
@@ -192,6 +202,7 @@ mod tests {
             user: None,
             no_new_privs: false,
             cgroup_fds: 0,
+            fresh_ipc: false,
         }
     }
 
@@ -210,6 +221,7 @@ mod tests {
             user: Some((61000, 61001)),
             no_new_privs: true,
             cgroup_fds: 3,
+            fresh_ipc: true,
         })
         .unwrap();
         let mut pointers = vec![std::ptr::null(); POINTERS_MAX];
@@ -233,6 +245,7 @@ mod tests {
         assert_eq!(d.user, Some((61000, 61001)));
         assert!(d.no_new_privs);
         assert_eq!(d.cgroup_fds, 3);
+        assert!(d.fresh_ipc);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! system calls on buffers allocated before the fork, nothing else (no
 //! allocation, no locks, no formatting).
 
+use super::ipc::{Ipc, MQUEUE};
 use super::request::{self, Decoded, FDS_MAX};
 use crate::exec::sandbox::child::{Restrictions, join_cgroups};
 use std::ffi::c_char;
@@ -54,7 +55,7 @@ const STAGE_REQUEST: i32 = 6;
 /// The launcher's socket once it is set up.
 const SOCKET: i32 = 3;
 
-fn errno() -> i32 {
+pub(super) fn errno() -> i32 {
     std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
 }
 
@@ -127,18 +128,16 @@ pub(super) fn serve(setup: &Setup<'_>, buffers: &mut Buffers) -> ! {
         {
             fail(SOCKET, 4);
         }
-        if libc::unshare(libc::CLONE_NEWIPC) != 0 {
-            fail(SOCKET, 5);
-        }
+        let Ok(ipc) = Ipc::fresh() else {
+            fail(SOCKET, 5)
+        };
         ready(SOCKET, -1, 0);
-        serve_requests(buffers)
+        serve_requests(buffers, ipc)
     }
 }
 
 /// One program per request, until the judge closes its end.
-fn serve_requests(buffers: &mut Buffers) -> ! {
-    // The error of the last fresh IPC namespace, retried before the next case.
-    let mut ipc_error = 0;
+fn serve_requests(buffers: &mut Buffers, mut ipc: Ipc) -> ! {
     loop {
         let mut fds = [-1i32; FDS_MAX];
         // SAFETY: receives into buffers of the sizes given.
@@ -158,19 +157,6 @@ fn serve_requests(buffers: &mut Buffers) -> ! {
             reply(0, STAGE_REQUEST, libc::EMSGSIZE);
             continue;
         }
-        if ipc_error != 0 {
-            // SAFETY: a plain system call.
-            ipc_error = if unsafe { libc::unshare(libc::CLONE_NEWIPC) } == 0 {
-                0
-            } else {
-                errno()
-            };
-            if ipc_error != 0 {
-                close(&fds[..nfds]);
-                reply(0, STAGE_IPC, ipc_error);
-                continue;
-            }
-        }
         let Some(decoded) = request::decode(&buffers.request[..n as usize], &mut buffers.pointers)
             .filter(|d| d.cgroup_fds + 3 == nfds)
         else {
@@ -178,6 +164,16 @@ fn serve_requests(buffers: &mut Buffers) -> ! {
             reply(0, STAGE_REQUEST, libc::EINVAL);
             continue;
         };
+        // The slot's last run has ended with all its processes (else the
+        // judge asks for a fresh namespace): what it left in the IPC
+        // namespace stays as it is, so a used one is replaced.
+        if (decoded.fresh_ipc || ipc.used())
+            && let Err(error) = ipc.renew()
+        {
+            close(&fds[..nfds]);
+            reply(0, STAGE_IPC, error);
+            continue;
+        }
         let mut job = Job {
             request: &decoded,
             fds,
@@ -204,16 +200,10 @@ fn serve_requests(buffers: &mut Buffers) -> ! {
         } else {
             reply(pid, job.failed_stage, job.errno);
         }
-        // The received descriptors are all it holds above its socket: closed
-        // in one call.
+        // The received descriptors are all it holds above its socket and
+        // its message-queue view: closed in one call.
         // SAFETY: a plain system call on this process's descriptors.
-        unsafe { libc::syscall(libc::SYS_close_range, (SOCKET + 1) as u32, u32::MAX, 0u32) };
-        // The next case's IPC namespace, made now: while this case runs,
-        // not while the judge waits for the next one to start.
-        // SAFETY: a plain system call.
-        if unsafe { libc::unshare(libc::CLONE_NEWIPC) } != 0 {
-            ipc_error = errno();
-        }
+        unsafe { libc::syscall(libc::SYS_close_range, (MQUEUE + 1) as u32, u32::MAX, 0u32) };
     }
 }
 
@@ -307,8 +297,8 @@ extern "C" fn launched(arg: *mut libc::c_void) -> libc::c_int {
         if libc::chdir(r.cwd) != 0 {
             fail(job, 1);
         }
-        // The fresh IPC namespace is the launcher's, made after the last
-        // case; the seccomp filter is the launcher's too: both inherited.
+        // The IPC namespace is the launcher's, checked before this clone;
+        // the seccomp filter is the launcher's too: both inherited.
         let restrictions = Restrictions {
             rlimits: &r.rlimits[..r.rlimit_count],
             user: r.user,
