@@ -123,6 +123,9 @@ int main(void){ pthread_t t; int n = 0;
         // The pids cgroup counts the refusals: the verdict names the cap.
         let message = c["message"].as_str().unwrap();
         assert!(message.contains("process limit of 16"), "{c:#}");
+        // And the cap is exact: the main thread and 15 more, whatever else
+        // lives in the slot's cgroup (its launcher, under cgroup v1).
+        assert_eq!(made, 15, "{c:#}");
     }
 }
 

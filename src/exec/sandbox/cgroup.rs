@@ -10,6 +10,9 @@
 //! judge's own cgroup (so a container's limits still apply) and is removed
 //! when the run ends.
 
+mod knobs;
+
+use knobs::{Knob, Knobs};
 use std::fs;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
@@ -199,6 +202,7 @@ impl CgroupRoot {
             cpu_baseline: std::time::Duration::ZERO,
             last: std::cell::Cell::new(None),
             last_cpu: std::cell::Cell::new(None),
+            resident: None,
         })
     }
 
@@ -265,131 +269,22 @@ pub struct SlotCgroup {
     /// The cgroup's CPU time at the end of the last case: the next case's
     /// CPU baseline.
     last_cpu: std::cell::Cell<Option<std::time::Duration>>,
+    /// The slot's launcher, when it lives in the cgroup (see
+    /// [`SlotCgroup::adopt`]): its pid, and the pid as `cgroup.procs`
+    /// lists it.
+    resident: Option<(i32, String)>,
 }
 
-/// An open cgroup control file, read from its start and written whole.
-#[derive(Debug)]
-struct Knob(fs::File);
-
-impl Knob {
-    fn open(dir: &Path, name: &str, write: bool) -> Option<Knob> {
-        fs::OpenOptions::new()
-            .read(true)
-            .write(write)
-            .open(dir.join(name))
-            .ok()
-            .map(Knob)
-    }
-
-    /// The whole file, given to `f`. A control file is read in one
-    /// `pread` when it fits with room to spare (a short read far from the
-    /// buffer's end is the end of the file: the kernel fills the buffer
-    /// with whole lines until the next would not fit, and no line of these
-    /// files is near 512 bytes long); a longer one is read on.
-    fn with<R>(&self, f: impl FnOnce(&str) -> R) -> R {
-        use std::os::unix::fs::FileExt;
-        let mut buf = [0u8; 4096];
-        let n: usize = self.0.read_at(&mut buf, 0).unwrap_or_default();
-        if n + 512 <= buf.len() {
-            return f(&String::from_utf8_lossy(&buf[..n]));
-        }
-        let mut out = buf[..n].to_vec();
-        loop {
-            match self.0.read_at(&mut buf, out.len() as u64) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => out.extend_from_slice(&buf[..n]),
-            }
-        }
-        f(&String::from_utf8_lossy(&out))
-    }
-
-    fn number(&self) -> Option<u64> {
-        self.with(|text| text.trim().parse().ok())
-    }
-
-    fn keyed(&self, key: &str) -> Option<u64> {
-        self.with(|text| {
-            text.lines().find_map(|line| {
-                let (k, v) = line.split_once(' ')?;
-                (k == key).then(|| v.trim().parse().ok()).flatten()
-            })
-        })
-    }
-
-    fn write(&self, value: &str) {
-        use std::os::unix::fs::FileExt;
-        let _ = self.0.write_at(value.as_bytes(), 0);
-    }
-}
-
-/// The control files of a slot's cgroup.
-#[derive(Debug, Default)]
-struct Knobs {
-    procs: Vec<Knob>,
-    pids_max: Option<Knob>,
-    pids_events: Option<Knob>,
-    memory_limit: Option<Knob>,
-    swap_max: Option<Knob>,
-    /// v1 `memory.max_usage_in_bytes`, v2 `memory.peak` (both reset by "0").
-    memory_peak: Option<Knob>,
-    /// v1 `memory.failcnt`.
-    failcnt: Option<Knob>,
-    /// v1 `memory.oom_control`, v2 `memory.events`.
-    memory_events: Option<Knob>,
-    /// v1 `cpuacct.usage` (nanoseconds), v2 `cpu.stat` (`usage_usec`).
-    cpu_usage: Option<Knob>,
-}
-
-impl Knobs {
-    fn open(layout: &Layout) -> Knobs {
-        let procs = layout
-            .dirs()
-            .into_iter()
-            .filter_map(|d| Knob::open(d, "cgroup.procs", false))
-            .collect();
-        match layout {
-            Layout::V1 {
-                pids,
-                memory,
-                cpuacct,
-            } => Knobs {
-                procs,
-                cpu_usage: cpuacct
-                    .as_deref()
-                    .and_then(|c| Knob::open(c, "cpuacct.usage", false)),
-                pids_max: pids
-                    .as_deref()
-                    .and_then(|p| Knob::open(p, "pids.max", true)),
-                pids_events: pids
-                    .as_deref()
-                    .and_then(|p| Knob::open(p, "pids.events", false)),
-                memory_limit: memory
-                    .as_deref()
-                    .and_then(|m| Knob::open(m, "memory.limit_in_bytes", true)),
-                swap_max: None,
-                memory_peak: memory
-                    .as_deref()
-                    .and_then(|m| Knob::open(m, "memory.max_usage_in_bytes", true)),
-                failcnt: memory
-                    .as_deref()
-                    .and_then(|m| Knob::open(m, "memory.failcnt", true)),
-                memory_events: memory
-                    .as_deref()
-                    .and_then(|m| Knob::open(m, "memory.oom_control", false)),
-            },
-            Layout::V2 { dir } => Knobs {
-                procs,
-                pids_max: Knob::open(dir, "pids.max", true),
-                pids_events: Knob::open(dir, "pids.events", false),
-                memory_limit: Knob::open(dir, "memory.max", true),
-                swap_max: Knob::open(dir, "memory.swap.max", true),
-                memory_peak: Knob::open(dir, "memory.peak", true),
-                failcnt: None,
-                memory_events: Knob::open(dir, "memory.events", false),
-                cpu_usage: Knob::open(dir, "cpu.stat", false),
-            },
-        }
-    }
+/// What came of making the launcher a member of the slot's cgroups.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Adoption {
+    /// It is in the cgroups these join descriptors join: its programs are
+    /// born there.
+    Done(Vec<i32>),
+    /// Nothing was done (cgroup v2, or no such hierarchy).
+    NotApplicable,
+    /// It is in some but not all: it must not be used.
+    Partial(String),
 }
 
 /// What the cgroup saw of one case.
@@ -420,6 +315,54 @@ impl SlotCgroup {
         }
     }
 
+    /// Make `pid`, the slot's launcher, a lasting member of the slot's
+    /// cgroup v1 `pids` and `cpuacct` hierarchies, so that the programs it
+    /// clones are born in them and join only the memory cgroup. A join is
+    /// a cgroup migration, and joining these two was the largest cost
+    /// left of starting a program in the sandbox (v1 has no
+    /// `CLONE_INTO_CGROUP`). The memory cgroup is left out on purpose: a
+    /// member there could be the OOM killer's victim, and lowering its
+    /// `oom_score_adj` takes `CAP_SYS_RESOURCE`, which containers drop.
+    /// What membership changes, and how it is kept out of the figures:
+    /// - the process cap counts it: `pids.max` is the cap plus one;
+    /// - it is not among the run's processes: not counted, not killed;
+    /// - its CPU time to start a program (receiving the request, cloning:
+    ///   tens of microseconds) counts to the case, as the child's own
+    ///   setup before exec always did.
+    ///
+    /// Under cgroup v2 (one hierarchy, memory included) nothing is done.
+    /// Returns the join descriptors of the cgroups it is now in.
+    pub fn adopt(&mut self, pid: i32) -> Adoption {
+        let Layout::V1 { pids, cpuacct, .. } = &self.layout else {
+            return Adoption::NotApplicable;
+        };
+        let text = pid.to_string();
+        let mut joined = Vec::new();
+        for (fd, dir) in self.procs.iter().zip(self.layout.dirs()) {
+            let wanted = [pids, cpuacct].iter().any(|d| d.as_deref() == Some(dir));
+            if !wanted {
+                continue;
+            }
+            // SAFETY: a write of a buffer to a descriptor we own.
+            let n = unsafe { libc::write(fd.as_raw_fd(), text.as_ptr().cast(), text.len()) };
+            if n != text.len() as isize {
+                return Adoption::Partial(format!(
+                    "{}: {}",
+                    dir.join("cgroup.procs").display(),
+                    std::io::Error::last_os_error()
+                ));
+            }
+            joined.push(fd.as_raw_fd());
+        }
+        if joined.is_empty() {
+            return Adoption::NotApplicable;
+        }
+        self.resident = Some((pid, text));
+        // The cap now counts the launcher: written again before the next case.
+        self.limits = None;
+        Adoption::Done(joined)
+    }
+
     /// The raw descriptors a child writes "0" to, to join.
     pub fn join_fds(&self) -> Vec<i32> {
         self.procs.iter().map(|f| f.as_raw_fd()).collect()
@@ -436,7 +379,8 @@ impl SlotCgroup {
                 "max"
             };
             if let Some(f) = &k.pids_max {
-                f.write(&processes.to_string());
+                let resident = u32::from(self.resident.is_some());
+                f.write(&processes.saturating_add(resident).to_string());
             }
             if let Some(f) = &k.memory_limit {
                 f.write(&limit_text(memory, unlimited));
@@ -546,6 +490,9 @@ impl SlotCgroup {
         }
         all.sort_unstable();
         all.dedup();
+        if let Some((resident, _)) = &self.resident {
+            all.retain(|p| p != resident);
+        }
         all
     }
 
@@ -556,12 +503,12 @@ impl SlotCgroup {
         // (root only) a process of the run is in every hierarchy (the child
         // joins them all before exec, and as the slot's user cannot move
         // itself: the cgroup files are root's).
-        if self
-            .knobs
-            .procs
-            .first()
-            .is_none_or(|k| k.with(|text| text.trim().is_empty()))
-        {
+        if self.knobs.procs.first().is_none_or(|k| {
+            k.with(|text| {
+                let text = text.trim();
+                text.is_empty() || self.resident.as_ref().is_some_and(|(_, pid)| text == pid)
+            })
+        }) {
             return false;
         }
         let pids = self.processes();

@@ -56,6 +56,9 @@ pub struct Launcher {
     pub pid: i32,
     /// The launcher has the seccomp filter its programs inherit.
     seccomp: bool,
+    /// The join descriptors of the slot's cgroups it lives in
+    /// (`SlotCgroup::adopt`): its programs are born there and skip them.
+    pub joined: Vec<i32>,
     /// A run of the slot ended with a process the judge could not end: the
     /// next program starts in a fresh IPC namespace.
     unclean: std::sync::atomic::AtomicBool,
@@ -107,6 +110,7 @@ impl Launcher {
             socket: Mutex::new(judge_end),
             pid,
             seccomp,
+            joined: Vec::new(),
             unclean: std::sync::atomic::AtomicBool::new(false),
         };
         // Its report: a stage and an errno, stage -1 when it is ready.
@@ -144,6 +148,12 @@ impl Launcher {
             return None;
         }
         let (program, argv, envp, cwd) = plan.parts();
+        let joins: Vec<i32> = setup
+            .cgroup_procs_fds
+            .iter()
+            .copied()
+            .filter(|fd| !self.joined.contains(fd))
+            .collect();
         let bytes = request::encode(&request::Spec {
             program,
             argv,
@@ -152,13 +162,13 @@ impl Launcher {
             rlimits: &setup.rlimits,
             user: setup.user,
             no_new_privs: setup.no_new_privs,
-            cgroup_fds: setup.cgroup_procs_fds.len(),
+            cgroup_fds: joins.len(),
             fresh_ipc: self
                 .unclean
                 .swap(false, std::sync::atomic::Ordering::Relaxed),
         })?;
         let mut fds = vec![streams.stdin, streams.stdout, streams.stderr];
-        fds.extend_from_slice(&setup.cgroup_procs_fds);
+        fds.extend_from_slice(&joins);
         let socket = self.socket.lock().unwrap_or_else(|e| e.into_inner());
         if let Err(e) = send(&socket, &bytes, &fds) {
             return Some(Err(format!("the slot's launcher: {e}")));

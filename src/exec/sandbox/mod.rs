@@ -427,11 +427,13 @@ impl Sandbox {
 impl Drop for Sandbox {
     fn drop(&mut self) {
         self.workdirs.clear();
-        for cell in &self.slots {
-            if let Some(Ok(state)) = cell.get()
-                && let Some(cg) = &state.cgroup
-            {
-                cg.lock().unwrap_or_else(|e| e.into_inner()).remove();
+        for cell in &mut self.slots {
+            if let Some(Ok(mut state)) = cell.take() {
+                // The launcher first: it may live in the slot's cgroups.
+                drop(state.launcher.take());
+                if let Some(cg) = &state.cgroup {
+                    cg.lock().unwrap_or_else(|e| e.into_inner()).remove();
+                }
             }
         }
         if let Some(root) = &self.cgroups {

@@ -3,7 +3,7 @@
 //! program's environment and limits, spawn registration, process counting
 //! and the kill-everything sweep when the run ends.
 
-use super::cgroup::{CgroupReport, SlotCgroup};
+use super::cgroup::{Adoption, CgroupReport, SlotCgroup};
 use super::child::ChildSetup;
 use super::launcher::Launcher;
 use super::namespaces::{self, SlotNamespaces};
@@ -62,7 +62,9 @@ impl Sandbox {
             let id = self.uid_base + slot as u32;
             (id, id)
         });
-        let launcher = namespaces.as_ref().and_then(|ns| self.start_launcher(ns));
+        let launcher = namespaces
+            .as_ref()
+            .and_then(|ns| self.start_launcher(ns, cgroup.as_ref()));
         Ok(SlotState {
             namespaces,
             cgroup,
@@ -74,11 +76,29 @@ impl Sandbox {
     /// The slot's launcher, registered as no orphan to sweep; `None` (its
     /// programs started by the judge itself, as the protections are the
     /// same) if the slot has no PID namespace or it cannot start.
-    fn start_launcher(&self, ns: &SlotNamespaces) -> Option<Launcher> {
+    /// With a cgroup v1, the launcher becomes a member of its `pids` and
+    /// `cpuacct` hierarchies (see `SlotCgroup::adopt`); one left in only
+    /// one of them is ended.
+    fn start_launcher(
+        &self,
+        ns: &SlotNamespaces,
+        cgroup: Option<&Mutex<SlotCgroup>>,
+    ) -> Option<Launcher> {
         ns.pid.as_ref()?;
         // A child of the judge: no sweep until it is registered.
         let _no_sweep = self.spawn_lock.read().unwrap_or_else(|e| e.into_inner());
-        let launcher = Launcher::start(ns, self.seccomp).ok()?;
+        let mut launcher = Launcher::start(ns, self.seccomp).ok()?;
+        if let Some(cg) = cgroup {
+            match cg
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .adopt(launcher.pid)
+            {
+                Adoption::Done(joined) => launcher.joined = joined,
+                Adoption::NotApplicable => {}
+                Adoption::Partial(_) => return None,
+            }
+        }
         self.active
             .lock()
             .unwrap_or_else(|e| e.into_inner())
