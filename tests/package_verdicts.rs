@@ -299,4 +299,46 @@ fn submissions_yaml_verdicts_per_test_data_node() {
         out.contains("on secret/huge (required); no case is in it"),
         "{out}"
     );
+
+    // A node --filter left no case of is not checked, and that is said;
+    // the nodes that have cases among those run still are.
+    yaml(
+        "wrong_answer/five.c:\n  secret/big:\n    required: [WA]\n  sample:\n    permitted: [AC]\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args(["verify", "p", "--filter", "sample/*"]);
+    let ran = run(cmd);
+    let out = format!("{}\n{}", ran.stdout, ran.stderr);
+    assert_eq!(ran.code, 0, "{out}");
+    assert!(
+        out.contains(
+            "the expectation on secret/big (required WA) was not checked: --filter left none of its cases"
+        ),
+        "{out}"
+    );
+    yaml(
+        "wrong_answer/five.c:\n  secret/big:\n    required: [WA]\n  sample:\n    required: [WA]\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args(["verify", "p", "--filter", "sample/*"]);
+    let ran = run(cmd);
+    let out = format!("{}\n{}", ran.stdout, ran.stderr);
+    assert_eq!(ran.code, 0, "{out}");
+    assert!(
+        out.contains("the required WA on sample was not checked: --filter chose the cases"),
+        "{out}"
+    );
+    // The folder's own required WA, not shown on the samples, is said too.
+    assert!(
+        out.contains("the required verdict was not checked"),
+        "{out}"
+    );
+    // A permitted verdict is checked on whatever ran.
+    yaml("wrong_answer/five.c:\n  sample:\n    permitted: [WA]\n");
+    let mut cmd = s.judge();
+    cmd.args(["verify", "p", "--filter", "sample/*"]);
+    let ran = run(cmd);
+    let out = format!("{}\n{}", ran.stdout, ran.stderr);
+    assert_eq!(ran.code, 1, "{out}");
+    assert!(out.contains("on sample; got AC on sample/1.in"), "{out}");
 }

@@ -21,6 +21,9 @@ pub(super) struct Assessed {
     pub sensitive: Vec<String>,
     /// The slowest case that ran: (case, cpu ms, share of the limit).
     pub slowest: Option<(String, f64, f64)>,
+    /// Expectations not checked, and why (a test data node `--filter`
+    /// left no case of).
+    pub unchecked: Vec<String>,
 }
 
 /// The report's record of a submission, before it is decided.
@@ -168,18 +171,24 @@ pub(super) fn not_run(
         outcome,
         sensitive: Vec::new(),
         slowest: None,
+        unchecked: Vec::new(),
     }
 }
 
 /// Decide a submission from its results as run (`raw`, at the margin) and
-/// graded at the limit, in case order.
+/// graded at the limit, in case order. `filtered`: `--filter` chose the
+/// cases, so none of them may show a required verdict, and a test data
+/// node may have none among them: such expectations are reported as not
+/// checked, not as disagreements.
 pub(super) fn assess(
     problem: &str,
     submission: &Submission,
     raw: &[&CaseResult],
     graded: &[CaseResult],
     score: Option<ScoreReport>,
+    filtered: bool,
 ) -> Assessed {
+    let mut unchecked = Vec::new();
     let mut counts = BTreeMap::new();
     for g in graded {
         *counts.entry(g.verdict).or_insert(0) += 1;
@@ -230,6 +239,14 @@ pub(super) fn assess(
                 out.case = Some(g.case.clone());
                 out.case_index = Some(g.index);
             }
+            // The cases --filter chose may hold none that shows it: said,
+            // not failed (every case run still had to be permitted).
+            Err(Disagreement::Missing { required }) if filtered => {
+                unchecked.push(format!(
+                    "the required verdict was not checked: {}",
+                    missing(&required, &counts, graded)
+                ));
+            }
             Err(Disagreement::Missing { required }) => {
                 out.status = Status::Fail;
                 out.reason = Some(missing(&required, &counts, graded));
@@ -238,7 +255,7 @@ pub(super) fn assess(
     }
     // What the submission must get on named test data nodes, on top.
     if out.status == Status::Ok
-        && let Some((why, case)) = node_disagreement(e, graded)
+        && let Some((why, case)) = node_disagreement(e, graded, filtered, &mut unchecked)
     {
         out.status = Status::Fail;
         out.reason = Some(why);
@@ -255,15 +272,21 @@ pub(super) fn assess(
         outcome: out,
         sensitive: sensitive(raw, graded),
         slowest: slowest(graded),
+        unchecked,
     }
 }
 
 /// Why the cases of a test data node the expectation names (submissions.yaml
 /// `sample: {permitted: [AC]}`) disagree with it, and the case at fault.
-/// A node with no case cannot show a required verdict: that disagrees too.
+/// A node with no case cannot show a required verdict: that disagrees too,
+/// unless `--filter` chose the cases (`filtered`): then an empty node, or
+/// a required verdict its cases run do not show, is not checked, and
+/// `unchecked` says so (a permitted verdict is always checked).
 fn node_disagreement<'g>(
     e: &Expectation,
     graded: &'g [CaseResult],
+    filtered: bool,
+    unchecked: &mut Vec<String>,
 ) -> Option<(String, Option<&'g CaseResult>)> {
     for node in &e.nodes {
         let Ok(matcher) = node.matcher() else {
@@ -283,6 +306,13 @@ fn node_disagreement<'g>(
             group_scores: Vec::new(),
             nodes: Vec::new(),
         };
+        if cases.is_empty() && filtered {
+            unchecked.push(format!(
+                "the expectation on {} ({expected}) was not checked: --filter left none of its cases",
+                node.pattern
+            ));
+            continue;
+        }
         let verdicts: Vec<Verdict> = cases.iter().map(|g| g.verdict).collect();
         match expected.assess(&verdicts) {
             Ok(()) => {}
@@ -297,6 +327,14 @@ fn node_disagreement<'g>(
                         g.message
                     ),
                     Some(g),
+                ));
+            }
+            Err(Disagreement::Missing { required }) if filtered => {
+                let codes: Vec<&str> = required.iter().map(|v| v.code()).collect();
+                unchecked.push(format!(
+                    "the required {} on {} was not checked: --filter chose the cases, and none of those run shows it",
+                    codes.join(" or "),
+                    node.pattern
                 ));
             }
             Err(Disagreement::Missing { required }) => {

@@ -241,7 +241,14 @@ fn grade(
             .scoring
             .as_ref()
             .map(|plan| crate::judge::score_program(plan, &mut graded));
-        assessed.push(assess::assess(name, submission, &raw, &graded, score));
+        assessed.push(assess::assess(
+            name,
+            submission,
+            &raw,
+            &graded,
+            score,
+            args.filter.is_some(),
+        ));
         graded_cases.extend(graded);
     }
     graded_cases.sort_by_key(|c| c.index);
