@@ -12,9 +12,7 @@ fn config_errors_name_the_key_and_line_and_exit_2() {
         "judge.toml",
         "[problem.sum]\ncheck = \"tokens\"\ntime_limit = \"2 sec\"\n",
     );
-    let mut cmd = s.judge();
-    cmd.args(["run", "--submission", "true"]);
-    let ran = run(cmd);
+    let ran = s.run_judge(&["run", "--submission", "true"]);
     assert_eq!(ran.code, 2);
     assert_eq!(
         ran.stderr.trim(),
@@ -40,9 +38,7 @@ fn flags_override_the_file_and_config_picks_another_file() {
         "other.toml",
         "[problem.sum]\ncases = \"cases/sum\"\ntime_limit = \"3s\"\nmemory_limit = \"64MiB\"\n",
     );
-    let mut cmd = s.judge();
-    cmd.args(["--config", "other.toml", "list"]);
-    let ran = run(cmd);
+    let ran = s.run_judge(&["--config", "other.toml", "list"]);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     let row = ran.stdout.lines().find(|l| l.starts_with("sum")).unwrap();
     assert!(
@@ -148,9 +144,7 @@ fn shards_merge_into_the_unsharded_report() {
         assert_eq!(merged["summary"], whole["summary"]);
     }
     // A shard given twice is an error naming both files.
-    let mut cmd = s.judge();
-    cmd.args(["merge", "count-1.json", "count-1.json"]);
-    let ran = run(cmd);
+    let ran = s.run_judge(&["merge", "count-1.json", "count-1.json"]);
     assert_eq!(ran.code, 2);
     assert!(
         ran.stderr
@@ -160,18 +154,14 @@ fn shards_merge_into_the_unsharded_report() {
     );
     // Missing shards (a CI job that died) are an error, or with --partial
     // a warning in the merged report; shards of two partitions never mix.
-    let mut cmd = s.judge();
-    cmd.args(["merge", "count-1.json", "count-3.json"]);
-    let ran = run(cmd);
+    let ran = s.run_judge(&["merge", "count-1.json", "count-3.json"]);
     assert_eq!(ran.code, 2);
     assert!(
         ran.stderr.contains("shards count:2/4, count:4/4 missing"),
         "{}",
         ran.stderr
     );
-    let mut cmd = s.judge();
-    cmd.args(["merge", "--partial", "count-1.json", "count-3.json"]);
-    let ran = run(cmd);
+    let ran = s.run_judge(&["merge", "--partial", "count-1.json", "count-3.json"]);
     let partial = ran.json();
     assert!(
         partial["warnings"]
@@ -179,9 +169,7 @@ fn shards_merge_into_the_unsharded_report() {
             .contains("incomplete: shards count:2/4, count:4/4 missing"),
         "{partial:#}"
     );
-    let mut cmd = s.judge();
-    cmd.args(["merge", "count-1.json", "hash-2.json"]);
-    let ran = run(cmd);
+    let ran = s.run_judge(&["merge", "count-1.json", "hash-2.json"]);
     assert_eq!(ran.code, 2);
     assert!(
         ran.stderr.contains("different --partition settings"),
@@ -194,9 +182,7 @@ fn shards_merge_into_the_unsharded_report() {
     let text = serde_json::to_string(&whole).unwrap();
     s.write("run-a.json", &text);
     s.write("run-b.json", &text);
-    let mut cmd = s.judge();
-    cmd.args(["merge", "run-a.json", "run-b.json"]);
-    let ran = run(cmd);
+    let ran = s.run_judge(&["merge", "run-a.json", "run-b.json"]);
     assert_eq!(ran.code, 2);
     assert!(
         ran.stderr.contains("is in both run-a.json and run-b.json"),
@@ -217,9 +203,7 @@ fn shards_merge_into_the_unsharded_report() {
     assert_eq!(s.read("merged.json"), "before\n");
     // Malformed JSON names the file, line and column.
     s.write("bad.json", "{\n  \"verdict\": \n");
-    let mut cmd = s.judge();
-    cmd.args(["merge", "bad.json"]);
-    let ran = run(cmd);
+    let ran = s.run_judge(&["merge", "bad.json"]);
     assert_eq!(ran.code, 2);
     assert!(
         ran.stderr.contains("bad.json: line 3, column 0"),
@@ -386,9 +370,7 @@ fn symlink_loop_in_cases_is_an_error_naming_the_path() {
     let s = Scratch::new();
     sum_cases(&s);
     std::os::unix::fs::symlink("..", s.path().join("cases/sum/loop")).unwrap();
-    let mut cmd = s.judge();
-    cmd.args(["run", "--submission", "true"]);
-    let ran = run(cmd);
+    let ran = s.run_judge(&["run", "--submission", "true"]);
     assert_eq!(ran.code, 2);
     assert!(
         ran.stderr
@@ -419,9 +401,7 @@ fn reference_solution_runs_without_submission_and_missing_reference_is_usage() {
             ab.display()
         ),
     );
-    let mut cmd = s.judge();
-    cmd.args(["run", "-q"]);
-    let ran = run(cmd);
+    let ran = s.run_judge(&["run", "-q"]);
     assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
     assert_eq!(
         ran.stdout.lines().count(),

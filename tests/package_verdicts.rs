@@ -254,47 +254,51 @@ fn submissions_yaml_verdicts_per_test_data_node() {
         "p/submissions/wrong_answer/five.c",
         "#include <stdio.h>\nint main(){int x;scanf(\"%d\",&x);printf(\"%d\\n\",x==5?0:x+1);}\n",
     );
-    let yaml = |text: &str| s.write("p/submissions/submissions.yaml", text);
-    yaml(
+    // submissions.yaml as given, then `judge verify p -v` and these
+    // arguments: (exit code, stdout and stderr).
+    let verify_with = |yaml: &str, args: &[&str]| -> (i32, String) {
+        s.write("p/submissions/submissions.yaml", yaml);
+        let ran = s.run_judge(&[&["verify", "p", "-v"], args].concat());
+        (ran.code, format!("{}\n{}", ran.stdout, ran.stderr))
+    };
+    let (code, out) = verify_with(
         "wrong_answer/five.c:\n  sample:\n    permitted: [AC]\n  \"secret/*\":\n    required: [WA]\n  secret/1:\n    permitted: [WA]\n",
+        &[],
     );
-    let ran = verify(&s);
-    let out = format!("{}\n{}", ran.stdout, ran.stderr);
-    assert_eq!(ran.code, 0, "{out}");
-    assert!(
-        row(&ran, "wrong_answer/five.c")
-            .trim_start()
-            .starts_with("ok"),
-        "{out}"
-    );
+    assert_eq!(code, 0, "{out}");
+    let row = out
+        .lines()
+        .find(|l| l.contains("wrong_answer/five.c"))
+        .unwrap_or_default();
+    assert!(row.trim_start().starts_with("ok"), "{out}");
     assert!(!out.contains("not acted on"), "{out}");
 
     // The samples must fail: they do not, and the verdict names the node
     // and the case.
-    yaml("wrong_answer/five.c:\n  sample:\n    required: [WA]\n");
-    let ran = verify(&s);
-    let out = format!("{}\n{}", ran.stdout, ran.stderr);
-    assert_eq!(ran.code, 1, "{out}");
+    let (code, out) = verify_with("wrong_answer/five.c:\n  sample:\n    required: [WA]\n", &[]);
+    assert_eq!(code, 1, "{out}");
     assert!(
         out.contains("expected WA on sample (required); got 1 AC"),
         "{out}"
     );
 
     // Only AC is permitted under secret/big: the case that got WA is named.
-    yaml("wrong_answer/five.c:\n  secret/big:\n    permitted: [AC]\n");
-    let ran = verify(&s);
-    let out = format!("{}\n{}", ran.stdout, ran.stderr);
-    assert_eq!(ran.code, 1, "{out}");
+    let (code, out) = verify_with(
+        "wrong_answer/five.c:\n  secret/big:\n    permitted: [AC]\n",
+        &[],
+    );
+    assert_eq!(code, 1, "{out}");
     assert!(
         out.contains("on secret/big; got WA on secret/big/2.in"),
         "{out}"
     );
 
     // A node no case is in cannot show a required verdict.
-    yaml("wrong_answer/five.c:\n  secret/huge:\n    required: [TLE]\n");
-    let ran = verify(&s);
-    let out = format!("{}\n{}", ran.stdout, ran.stderr);
-    assert_eq!(ran.code, 1, "{out}");
+    let (code, out) = verify_with(
+        "wrong_answer/five.c:\n  secret/huge:\n    required: [TLE]\n",
+        &[],
+    );
+    assert_eq!(code, 1, "{out}");
     assert!(
         out.contains("on secret/huge (required); no case is in it"),
         "{out}"
@@ -302,28 +306,23 @@ fn submissions_yaml_verdicts_per_test_data_node() {
 
     // A node --filter left no case of is not checked, and that is said;
     // the nodes that have cases among those run still are.
-    yaml(
+    let samples = ["--filter", "sample/*"];
+    let (code, out) = verify_with(
         "wrong_answer/five.c:\n  secret/big:\n    required: [WA]\n  sample:\n    permitted: [AC]\n",
+        &samples,
     );
-    let mut cmd = s.judge();
-    cmd.args(["verify", "p", "--filter", "sample/*"]);
-    let ran = run(cmd);
-    let out = format!("{}\n{}", ran.stdout, ran.stderr);
-    assert_eq!(ran.code, 0, "{out}");
+    assert_eq!(code, 0, "{out}");
     assert!(
         out.contains(
             "the expectation on secret/big (required WA) was not checked: --filter left none of its cases"
         ),
         "{out}"
     );
-    yaml(
+    let (code, out) = verify_with(
         "wrong_answer/five.c:\n  secret/big:\n    required: [WA]\n  sample:\n    required: [WA]\n",
+        &samples,
     );
-    let mut cmd = s.judge();
-    cmd.args(["verify", "p", "--filter", "sample/*"]);
-    let ran = run(cmd);
-    let out = format!("{}\n{}", ran.stdout, ran.stderr);
-    assert_eq!(ran.code, 0, "{out}");
+    assert_eq!(code, 0, "{out}");
     assert!(
         out.contains("the required WA on sample was not checked: --filter chose the cases"),
         "{out}"
@@ -334,11 +333,10 @@ fn submissions_yaml_verdicts_per_test_data_node() {
         "{out}"
     );
     // A permitted verdict is checked on whatever ran.
-    yaml("wrong_answer/five.c:\n  sample:\n    permitted: [WA]\n");
-    let mut cmd = s.judge();
-    cmd.args(["verify", "p", "--filter", "sample/*"]);
-    let ran = run(cmd);
-    let out = format!("{}\n{}", ran.stdout, ran.stderr);
-    assert_eq!(ran.code, 1, "{out}");
+    let (code, out) = verify_with(
+        "wrong_answer/five.c:\n  sample:\n    permitted: [WA]\n",
+        &samples,
+    );
+    assert_eq!(code, 1, "{out}");
     assert!(out.contains("on sample; got AC on sample/1.in"), "{out}");
 }

@@ -51,6 +51,13 @@ impl Scratch {
         c
     }
 
+    /// Run the judge here with these arguments.
+    pub fn run_judge(&self, args: &[&str]) -> Ran {
+        let mut cmd = self.judge();
+        cmd.args(args);
+        run(cmd)
+    }
+
     /// Copy a directory tree into this scratch directory, under `rel`.
     pub fn copy_tree(&self, from: &Path, rel: &str) -> PathBuf {
         let to = self.path().join(rel);
