@@ -90,31 +90,23 @@ impl Knobs {
                 pids,
                 memory,
                 cpuacct,
-            } => Knobs {
-                procs,
-                cpu_usage: cpuacct
-                    .as_deref()
-                    .and_then(|c| Knob::open(c, "cpuacct.usage", false)),
-                pids_max: pids
-                    .as_deref()
-                    .and_then(|p| Knob::open(p, "pids.max", true)),
-                pids_events: pids
-                    .as_deref()
-                    .and_then(|p| Knob::open(p, "pids.events", false)),
-                memory_limit: memory
-                    .as_deref()
-                    .and_then(|m| Knob::open(m, "memory.limit_in_bytes", true)),
-                swap_max: None,
-                memory_peak: memory
-                    .as_deref()
-                    .and_then(|m| Knob::open(m, "memory.max_usage_in_bytes", true)),
-                failcnt: memory
-                    .as_deref()
-                    .and_then(|m| Knob::open(m, "memory.failcnt", true)),
-                memory_events: memory
-                    .as_deref()
-                    .and_then(|m| Knob::open(m, "memory.oom_control", false)),
-            },
+            } => {
+                // A file of a hierarchy that may be missing.
+                let at = |dir: &Option<std::path::PathBuf>, name: &str, write: bool| {
+                    dir.as_deref().and_then(|d| Knob::open(d, name, write))
+                };
+                Knobs {
+                    procs,
+                    cpu_usage: at(cpuacct, "cpuacct.usage", false),
+                    pids_max: at(pids, "pids.max", true),
+                    pids_events: at(pids, "pids.events", false),
+                    memory_limit: at(memory, "memory.limit_in_bytes", true),
+                    swap_max: None,
+                    memory_peak: at(memory, "memory.max_usage_in_bytes", true),
+                    failcnt: at(memory, "memory.failcnt", true),
+                    memory_events: at(memory, "memory.oom_control", false),
+                }
+            }
             Layout::V2 { dir } => Knobs {
                 procs,
                 pids_max: Knob::open(dir, "pids.max", true),
