@@ -148,12 +148,16 @@ impl Launcher {
             return None;
         }
         let (program, argv, envp, cwd) = plan.parts();
-        let joins: Vec<i32> = setup
-            .cgroup_procs_fds
-            .iter()
-            .copied()
-            .filter(|fd| !self.joined.contains(fd))
-            .collect();
+        // The streams, then the cgroups the program must join: those the
+        // launcher is not in already.
+        let mut fds = vec![streams.stdin, streams.stdout, streams.stderr];
+        fds.extend(
+            setup
+                .cgroup_procs_fds
+                .iter()
+                .filter(|fd| !self.joined.contains(fd)),
+        );
+        let fresh_ipc = self.unclean.load(std::sync::atomic::Ordering::Relaxed);
         let bytes = request::encode(&request::Spec {
             program,
             argv,
@@ -162,16 +166,17 @@ impl Launcher {
             rlimits: &setup.rlimits,
             user: setup.user,
             no_new_privs: setup.no_new_privs,
-            cgroup_fds: joins.len(),
-            fresh_ipc: self
-                .unclean
-                .swap(false, std::sync::atomic::Ordering::Relaxed),
+            cgroup_fds: fds.len() - 3,
+            fresh_ipc,
         })?;
-        let mut fds = vec![streams.stdin, streams.stdout, streams.stderr];
-        fds.extend_from_slice(&joins);
         let socket = self.socket.lock().unwrap_or_else(|e| e.into_inner());
         if let Err(e) = send(&socket, &bytes, &fds) {
             return Some(Err(format!("the slot's launcher: {e}")));
+        }
+        if fresh_ipc {
+            // Asked for: a request that was not sent still asks.
+            self.unclean
+                .store(false, std::sync::atomic::Ordering::Relaxed);
         }
         let mut answer = [0u8; 12];
         let got = receive(&socket, &mut answer);
