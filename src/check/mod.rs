@@ -185,29 +185,26 @@ pub fn classify_run(outcome: &RunOutcome, limits: &Limits) -> Option<Judgement> 
         }
         _ => {}
     }
-    if let Some(evidence) = &outcome.memory_evidence {
-        let limit = limits
+    let memory_limit = || {
+        limits
             .memory
             .map(|m| Size(m).to_string())
-            .unwrap_or_else(|| "?".into());
-        // A run that reached the process limit is judged by it first: a
-        // fork bomb's processes, and each fork the cap refuses, charge
-        // kernel memory (page tables, stacks) to the run's cgroup, and on
-        // a loaded machine that alone fills the memory limit. The verdict
-        // then follows the cause, RE, and the message names both.
-        if outcome.process_cap_hit && !outcome.exit.success() {
-            return Some(Judgement::new(
-                Verdict::RuntimeError,
-                format!(
-                    "{}; the memory limit {limit} was hit too, as the kernel charges a process bomb's forks to its memory: {evidence}",
-                    processes(&format!("killed by {}", outcome.exit.describe()))
-                ),
-            ));
-        }
+            .unwrap_or_else(|| "?".into())
+    };
+    // A failed run that reached the process limit is judged by it, not by
+    // memory: a fork bomb's processes, and each fork the cap refuses,
+    // charge kernel memory (page tables, stacks) to the run's cgroup, and
+    // on a loaded machine that alone fills the memory limit. The verdict
+    // follows the cause, RE, and the message names both (below).
+    let process_bomb = outcome.process_cap_hit && !outcome.exit.success();
+    if let Some(evidence) = &outcome.memory_evidence
+        && !process_bomb
+    {
         return Some(Judgement::new(
             Verdict::MemoryLimit,
             format!(
-                "memory limit {limit}: {evidence}; {}",
+                "memory limit {}: {evidence}; {}",
+                memory_limit(),
                 outcome.exit.describe()
             ),
         ));
@@ -228,6 +225,12 @@ pub fn classify_run(outcome: &RunOutcome, limits: &Limits) -> Option<Judgement> 
         });
         if let Some(note) = stack_overflow_note(outcome, limits) {
             message.push_str(&note);
+        }
+        if let Some(evidence) = &outcome.memory_evidence {
+            message.push_str(&format!(
+                "; the memory limit {} was hit too, as the kernel charges a process bomb's forks to its memory: {evidence}",
+                memory_limit()
+            ));
         }
         return Some(Judgement::new(Verdict::RuntimeError, message));
     }
@@ -454,6 +457,14 @@ mod tests {
         assert_eq!(
             j.message,
             "killed by SIGKILL (signal 9) (the process limit of 64 was reached); the memory limit 256MiB was hit too, as the kernel charges a process bomb's forks to its memory: the cgroup memory limit was hit (56 times)"
+        );
+        o.exit = Exit::Code(1);
+        let j = classify_run(&o, &limits).unwrap();
+        assert_eq!(j.verdict, Verdict::RuntimeError);
+        assert!(
+            j.message.starts_with("exit code 1 (the process limit of 64 was reached); the memory limit 256MiB was hit too"),
+            "{}",
+            j.message
         );
         o.process_cap_hit = false;
         assert_eq!(
