@@ -168,6 +168,18 @@ fn check(attack: &Attack, who: &str, ran: &Ran, tmp: &Path) {
             report["protections"]
         );
     }
+    // An IPC attack must really leave its object behind each time (its
+    // program exits 3 when it cannot make it): WA on every case proves the
+    // object was made and not found by the next case.
+    if attack.setup == "ipc" {
+        for case in cases {
+            assert_eq!(
+                case["verdict"], "WA",
+                "{} ({who}): the attack did not make its object: {case:#}",
+                attack.name
+            );
+        }
+    }
     assert_eq!(
         leftovers(tmp),
         Vec::<String>::new(),

@@ -12,7 +12,8 @@ int main(void) {
         attr.mq_maxmsg = 1;
         attr.mq_msgsize = 8;
         q = mq_open("/judge-attack", O_RDWR | O_CREAT, 0666, &attr);
-        if (q != (mqd_t)-1) mq_send(q, "x", 1, 0);
+        // Not made: the attack was never tried (the test wants WA, not RE).
+        if (q == (mqd_t)-1 || mq_send(q, "x", 1, 0) != 0) return 3;
     }
     int n, a, b;
     if (scanf("%d", &n) != 1) return 1;

@@ -9,8 +9,9 @@
 int main(void) {
     int found = semget(0x5eee, 0, 0) >= 0 || msgget(0x5eef, 0) >= 0;
     if (!found) {
-        semget(0x5eee, 1, IPC_CREAT | 0666);
-        msgget(0x5eef, IPC_CREAT | 0666);
+        // Not made: the attack was never tried (the test wants WA, not RE).
+        if (semget(0x5eee, 1, IPC_CREAT | 0666) < 0 || msgget(0x5eef, IPC_CREAT | 0666) < 0)
+            return 3;
     }
     int n, a, b;
     if (scanf("%d", &n) != 1) return 1;

@@ -11,10 +11,10 @@ int main(void) {
     int found = id >= 0;
     if (!found) {
         id = shmget(0x5eed, 200 << 20, IPC_CREAT | 0666);
-        if (id >= 0) {
-            char *p = shmat(id, 0, 0);
-            if (p != (void *)-1) memset(p, 1, 200 << 20);
-        }
+        char *p = id >= 0 ? shmat(id, 0, 0) : (void *)-1;
+        // Not made: the attack was never tried (the test wants WA, not RE).
+        if (p == (void *)-1) return 3;
+        memset(p, 1, 200 << 20);
     }
     int n, a, b;
     if (scanf("%d", &n) != 1) return 1;
