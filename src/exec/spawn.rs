@@ -419,17 +419,7 @@ fn exec_program(args: &mut ChildArgs<'_>) -> ! {
         // was started with (`judge run … 7<secret`), which are not
         // close-on-exec. close_range (Linux 5.9) closes them in one call;
         // before it, each possible descriptor is closed in turn.
-        if libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) != 0 {
-            let mut limit: libc::rlimit = std::mem::zeroed();
-            let top = if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
-                limit.rlim_cur.min(1 << 16) as i32
-            } else {
-                1024
-            };
-            for fd in 3..top {
-                libc::close(fd);
-            }
-        }
+        close_from(3);
         libc::execve(args.program, args.argv, args.envp);
         fail(args, 3)
     }
@@ -495,4 +485,29 @@ extern "C" fn program_entry(arg: *mut libc::c_void) -> libc::c_int {
     // (CLONE_VFORK), whose memory this clone shares.
     let args = unsafe { &mut *(arg as *mut ChildArgs) };
     exec_program(args)
+}
+
+/// Close every descriptor from `first` up: `close_range` (Linux 5.9) in one
+/// call, before it each possible descriptor in turn. System calls only:
+/// safe between fork and exec, and in the launcher.
+///
+/// # Safety
+/// Closes descriptors the caller may still hold: only for a process about
+/// to exec, or one that owns every descriptor above `first`.
+pub(crate) unsafe fn close_from(first: i32) {
+    // SAFETY: plain system calls.
+    unsafe {
+        if libc::syscall(libc::SYS_close_range, first as u32, u32::MAX, 0u32) == 0 {
+            return;
+        }
+        let mut limit: libc::rlimit = std::mem::zeroed();
+        let top = if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
+            limit.rlim_cur.min(1 << 16) as i32
+        } else {
+            1024
+        };
+        for fd in first..top {
+            libc::close(fd);
+        }
+    }
 }

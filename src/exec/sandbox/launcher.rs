@@ -59,6 +59,8 @@ pub struct Launcher {
     /// The join descriptors of the slot's cgroups it lives in
     /// (`SlotCgroup::adopt`): its programs are born there and skip them.
     pub joined: Vec<i32>,
+    /// It died: the slot's programs are started by the judge itself.
+    dead: std::sync::atomic::AtomicBool,
     /// A run of the slot ended with a process the judge could not end: the
     /// next program starts in a fresh IPC namespace.
     unclean: std::sync::atomic::AtomicBool,
@@ -111,6 +113,7 @@ impl Launcher {
             pid,
             seccomp,
             joined: Vec::new(),
+            dead: std::sync::atomic::AtomicBool::new(false),
             unclean: std::sync::atomic::AtomicBool::new(false),
         };
         // Its report: a stage and an errno, stage -1 when it is ready.
@@ -144,7 +147,10 @@ impl Launcher {
         streams: Streams,
         setup: &ChildSetup,
     ) -> Option<Result<i32, String>> {
-        if setup.seccomp != self.seccomp || !setup.own_ipc_namespace {
+        if setup.seccomp != self.seccomp
+            || !setup.own_ipc_namespace
+            || self.dead.load(std::sync::atomic::Ordering::Relaxed)
+        {
             return None;
         }
         let (program, argv, envp, cwd) = plan.parts();
@@ -170,8 +176,11 @@ impl Launcher {
             fresh_ipc,
         })?;
         let socket = self.socket.lock().unwrap_or_else(|e| e.into_inner());
-        if let Err(e) = send(&socket, &bytes, &fds) {
-            return Some(Err(format!("the slot's launcher: {e}")));
+        if send(&socket, &bytes, &fds).is_err() {
+            // Gone (nothing was started): the caller starts this program
+            // and the slot's next ones itself.
+            self.dead.store(true, std::sync::atomic::Ordering::Relaxed);
+            return None;
         }
         if fresh_ipc {
             // Asked for: a request that was not sent still asks.
@@ -182,6 +191,7 @@ impl Launcher {
         let got = receive(&socket, &mut answer);
         drop(socket);
         if got != answer.len() {
+            self.dead.store(true, std::sync::atomic::Ordering::Relaxed);
             return Some(Err("the slot's launcher is gone".into()));
         }
         let word =

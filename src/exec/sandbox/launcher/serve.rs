@@ -8,6 +8,7 @@
 use super::ipc::{Ipc, MQUEUE};
 use super::request::{self, Decoded, FDS_MAX};
 use crate::exec::sandbox::child::{Restrictions, join_cgroups};
+use crate::exec::spawn::close_from;
 use std::ffi::c_char;
 
 /// Buffers allocated before the fork.
@@ -115,7 +116,7 @@ pub(super) fn serve(setup: &Setup<'_>, buffers: &mut Buffers) -> ! {
         if libc::dup3(high, SOCKET, libc::O_CLOEXEC) < 0 {
             fail(high, 0);
         }
-        libc::syscall(libc::SYS_close_range, (SOCKET + 1) as u32, u32::MAX, 0u32);
+        close_from(SOCKET + 1);
         // Nothing reads its memory through /proc (no one else can name
         // it either: see the module doc of `launcher`).
         libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -138,6 +139,9 @@ pub(super) fn serve(setup: &Setup<'_>, buffers: &mut Buffers) -> ! {
 
 /// One program per request, until the judge closes its end.
 fn serve_requests(buffers: &mut Buffers, mut ipc: Ipc) -> ! {
+    // A fresh namespace was asked for and not yet made (a renewal that
+    // failed is tried again before the next program).
+    let mut must_renew = false;
     loop {
         let mut fds = [-1i32; FDS_MAX];
         // SAFETY: receives into buffers of the sizes given.
@@ -167,12 +171,14 @@ fn serve_requests(buffers: &mut Buffers, mut ipc: Ipc) -> ! {
         // The slot's last run has ended with all its processes (else the
         // judge asks for a fresh namespace): what it left in the IPC
         // namespace stays as it is, so a used one is replaced.
-        if (decoded.fresh_ipc || ipc.used())
-            && let Err(error) = ipc.renew()
-        {
-            close(&fds[..nfds]);
-            reply(0, STAGE_IPC, error);
-            continue;
+        must_renew |= decoded.fresh_ipc;
+        if must_renew || ipc.used() {
+            if let Err(error) = ipc.renew() {
+                close(&fds[..nfds]);
+                reply(0, STAGE_IPC, error);
+                continue;
+            }
+            must_renew = false;
         }
         let mut job = Job {
             request: &decoded,
@@ -201,9 +207,9 @@ fn serve_requests(buffers: &mut Buffers, mut ipc: Ipc) -> ! {
             reply(pid, job.failed_stage, job.errno);
         }
         // The received descriptors are all it holds above its socket and
-        // its message-queue view: closed in one call.
-        // SAFETY: a plain system call on this process's descriptors.
-        unsafe { libc::syscall(libc::SYS_close_range, (MQUEUE + 1) as u32, u32::MAX, 0u32) };
+        // its message-queue view.
+        // SAFETY: the launcher owns every descriptor above MQUEUE.
+        unsafe { close_from(MQUEUE + 1) };
     }
 }
 
@@ -311,7 +317,7 @@ extern "C" fn launched(arg: *mut libc::c_void) -> libc::c_int {
         }
         // Nothing of the launcher's reaches the program: its socket and
         // the received descriptors (all close-on-exec) closed outright.
-        libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
+        close_from(3);
         libc::execve(r.program, r.argv, r.envp);
         fail(job, 3)
     }

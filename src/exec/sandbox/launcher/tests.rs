@@ -73,3 +73,40 @@ fn a_program_cannot_reach_its_slots_launcher() {
     let (again, err) = run(&sandbox, "echo again");
     assert_eq!(again, "again\n", "{err}");
 }
+
+/// A launcher that died (killed here, as the OOM killer or an operator
+/// might) costs no case: the slot's programs are started by the judge
+/// itself from then on.
+#[test]
+fn a_dead_launchers_slot_starts_its_programs_itself() {
+    let sandbox = Sandbox::new(SandboxOptions {
+        slots: 1,
+        ..SandboxOptions::default()
+    })
+    .expect("a sandbox");
+    let (first, _) = run(&sandbox, "echo started");
+    assert_eq!(first, "started\n");
+    let Some(Ok(state)) = sandbox.slots[0].get() else {
+        return;
+    };
+    let Some(launcher) = state.launcher.as_ref() else {
+        eprintln!("no launcher on this machine (no PID namespace): nothing to kill");
+        return;
+    };
+    // SAFETY: signalling a child of ours and waiting for its end, left to
+    // be reaped by the launcher's owner (WNOWAIT).
+    unsafe {
+        libc::kill(launcher.pid, libc::SIGKILL);
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        libc::waitid(
+            libc::P_PID,
+            launcher.pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOWAIT,
+        );
+    }
+    for round in ["one", "two"] {
+        let (out, err) = run(&sandbox, &format!("echo {round}"));
+        assert_eq!(out, format!("{round}\n"), "{err}");
+    }
+}
