@@ -332,6 +332,17 @@ fn submissions_yaml_verdicts_per_test_data_node() {
         out.contains("the required verdict was not checked"),
         "{out}"
     );
+    // Said with -q too, and kept in the JSON report.
+    let ran = s.run_judge(&["verify", "p", "-q", "--filter", "sample/*"]);
+    assert!(ran.stderr.contains("was not checked"), "{}", ran.stderr);
+    let ran = s.run_judge(&["verify", "p", "--format", "json", "--filter", "sample/*"]);
+    assert!(
+        ran.json()["warnings"]
+            .to_string()
+            .contains("was not checked"),
+        "{}",
+        ran.stdout
+    );
     // A permitted verdict is checked on whatever ran.
     let (code, out) = verify_with(
         "wrong_answer/five.c:\n  sample:\n    permitted: [WA]\n",

@@ -253,6 +253,18 @@ fn grade(
     }
     graded_cases.sort_by_key(|c| c.index);
     let mut info = trial.report.info.clone();
+    // Expectations --filter left unchecked: said on stderr whatever the
+    // format or -q, and kept in the report.
+    for (a, submission) in assessed.iter().zip(all) {
+        for line in &a.unchecked {
+            let warning = format!(
+                "{}/{}: {line}",
+                problems[submission.problem].name, submission.rel
+            );
+            eprintln!("warning: {warning}");
+            info.warnings.push(warning);
+        }
+    }
     info.problems = problems
         .iter()
         .zip(margin_limits)

@@ -203,9 +203,6 @@ fn problem_rows(
                 format!("{:.3}s {:>3.0}% {case}", cpu / 1000.0, ratio * 100.0)
             })
             .unwrap_or_default();
-        for line in &a.unchecked {
-            notes.warnings.push(format!("{name}: {line}"));
-        }
         for line in &a.sensitive {
             notes
                 .warnings
