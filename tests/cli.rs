@@ -191,15 +191,14 @@ fn shards_merge_into_the_unsharded_report() {
     );
     assert_eq!(ran.stdout, "", "a failed merge printed part of a report");
     s.write("merged.json", "before\n");
-    let mut cmd = s.judge();
-    cmd.args([
+    let ran = s.run_judge(&[
         "merge",
         "run-a.json",
         "run-b.json",
         "--report",
         "merged.json",
     ]);
-    assert_eq!(run(cmd).code, 2);
+    assert_eq!(ran.code, 2);
     assert_eq!(s.read("merged.json"), "before\n");
     // Malformed JSON names the file, line and column.
     s.write("bad.json", "{\n  \"verdict\": \n");
