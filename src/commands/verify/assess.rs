@@ -195,11 +195,9 @@ pub(super) fn assess(
     }
     let mut out = outcome(problem, submission, Status::Ok);
     // Cases a scoring problem's rules leave unjudged count as nothing.
-    let judged: Vec<Verdict> = graded
-        .iter()
-        .filter(|g| !not_judged_by_rules(g))
-        .map(|g| g.verdict)
-        .collect();
+    let judged_cases: Vec<&CaseResult> =
+        graded.iter().filter(|g| !not_judged_by_rules(g)).collect();
+    let judged: Vec<Verdict> = judged_cases.iter().map(|g| g.verdict).collect();
     let e = &submission.expectation;
     // On a scoring problem partially_accepted/ is a score (some points,
     // not all), not a verdict pattern: partial credit may come with every
@@ -227,7 +225,8 @@ pub(super) fn assess(
         match submission.expectation.assess(&judged) {
             Ok(()) => {}
             Err(Disagreement::Forbidden { position, verdict }) => {
-                let g = &graded[position];
+                // `position` is among the judged cases, not all graded.
+                let g = judged_cases[position];
                 out.status = Status::Fail;
                 out.reason = Some(format!(
                     "expected {}; got {} on {}: {}",
