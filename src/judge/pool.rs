@@ -82,6 +82,9 @@ fn work(
                 worker(plan, options, failures, next, stop, inbox);
             });
         }
+        // Closed when this loop ends, panic or not: a worker waiting for
+        // room then stops instead of waiting for ever.
+        let _close = Close(inbox);
         let mut done = 0;
         while let Some(batch) = inbox.receive() {
             for message in batch {
@@ -127,7 +130,9 @@ fn worker(
             finished: finished.take(),
             started: Some(position),
         };
-        inbox.send(message);
+        if !inbox.send(message) {
+            break;
+        }
         let slot = rayon::current_thread_index().unwrap_or(0);
         let result = match failures.stopping(plan, &job, options.fail_fast) {
             Some(why) => skipped(plan, &job, &why),
@@ -146,7 +151,9 @@ fn worker(
         finished = Some((position, Box::new(result)));
     }
     if finished.is_some() {
-        inbox.send(Message {
+        // The last result; if no one takes it any more, nothing is lost
+        // that anyone would read.
+        let _ = inbox.send(Message {
             finished,
             started: None,
         });
@@ -190,6 +197,17 @@ const BACKLOG: usize = 1024;
 /// A worker's presence in the [`Inbox`]: it leaves when this is dropped.
 struct Leave<'a>(&'a Inbox);
 
+/// The calling thread's hold on the [`Inbox`]: closed when this is
+/// dropped.
+struct Close<'a>(&'a Inbox);
+
+impl Drop for Close<'_> {
+    fn drop(&mut self) {
+        self.0.lock().closed = true;
+        self.0.drained.notify_all();
+    }
+}
+
 impl Drop for Leave<'_> {
     fn drop(&mut self) {
         let mut state = self.0.lock();
@@ -203,6 +221,8 @@ struct InboxState {
     /// The calling thread sleeps until woken (not for a while).
     asleep: bool,
     workers: usize,
+    /// No one takes messages any more (the calling thread stopped).
+    closed: bool,
 }
 
 impl Inbox {
@@ -212,6 +232,7 @@ impl Inbox {
                 messages: Vec::new(),
                 asleep: false,
                 workers,
+                closed: false,
             }),
             wake: Condvar::new(),
             drained: Condvar::new(),
@@ -222,21 +243,26 @@ impl Inbox {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn send(&self, message: Message) {
+    /// False when no one takes messages any more: the worker stops.
+    fn send(&self, message: Message) -> bool {
         let mut state = self.lock();
         // Bounded: workers faster than the reporter (an in-process solver,
         // a slow report sink) wait for the calling thread instead of
         // queueing results without end.
-        while state.messages.len() >= BACKLOG {
+        while state.messages.len() >= BACKLOG && !state.closed {
             state.asleep = false;
             self.wake.notify_one();
             state = self.drained.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        if state.closed {
+            return false;
         }
         state.messages.push(message);
         if state.asleep {
             state.asleep = false;
             self.wake.notify_one();
         }
+        true
     }
 
     /// The messages that came, in order; `None` once every worker has left
@@ -402,6 +428,24 @@ mod tests {
             finished: None,
             started: Some(position),
         }
+    }
+
+    /// The calling thread gone (its reporter panicked): a worker waiting
+    /// for room is told to stop, not left waiting for ever.
+    #[test]
+    fn a_worker_waiting_for_room_stops_when_the_inbox_closes() {
+        let inbox = Inbox::new(1);
+        for position in 0..BACKLOG {
+            assert!(inbox.send(start(position)));
+        }
+        std::thread::scope(|scope| {
+            let sender = scope.spawn(|| inbox.send(start(BACKLOG)));
+            std::thread::sleep(Duration::from_millis(50));
+            assert!(!sender.is_finished(), "the full inbox made it wait");
+            drop(Close(&inbox));
+            assert!(!sender.join().unwrap(), "told to stop");
+        });
+        assert!(!inbox.send(start(0)), "a closed inbox takes nothing");
     }
 
     #[test]
