@@ -29,12 +29,9 @@ fn run(sandbox: &Sandbox, script: &str) -> (String, String) {
     )
 }
 
-/// A program told its launcher's pid can neither signal it nor see it,
-/// and `kill(-1)` does not reach it: the next case starts as usual. A
-/// slot has a launcher exactly when it has a PID namespace (where there is
-/// none, nothing more to show).
-#[test]
-fn a_program_cannot_reach_its_slots_launcher() {
+/// A sandbox of one slot, whose first program has run (so the slot and
+/// its launcher, if any, are made).
+fn one_slot() -> Sandbox {
     let sandbox = Sandbox::new(SandboxOptions {
         slots: 1,
         ..SandboxOptions::default()
@@ -42,6 +39,16 @@ fn a_program_cannot_reach_its_slots_launcher() {
     .expect("a sandbox");
     let (first, _) = run(&sandbox, "echo started");
     assert_eq!(first, "started\n");
+    sandbox
+}
+
+/// A program told its launcher's pid can neither signal it nor see it,
+/// and `kill(-1)` does not reach it: the next case starts as usual. A
+/// slot has a launcher exactly when it has a PID namespace (where there is
+/// none, nothing more to show).
+#[test]
+fn a_program_cannot_reach_its_slots_launcher() {
+    let sandbox = one_slot();
     let pid_namespace = sandbox
         .protections()
         .on
@@ -79,13 +86,7 @@ fn a_program_cannot_reach_its_slots_launcher() {
 /// itself from then on.
 #[test]
 fn a_dead_launchers_slot_starts_its_programs_itself() {
-    let sandbox = Sandbox::new(SandboxOptions {
-        slots: 1,
-        ..SandboxOptions::default()
-    })
-    .expect("a sandbox");
-    let (first, _) = run(&sandbox, "echo started");
-    assert_eq!(first, "started\n");
+    let sandbox = one_slot();
     let Some(Ok(state)) = sandbox.slots[0].get() else {
         return;
     };
