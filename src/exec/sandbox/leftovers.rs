@@ -220,6 +220,37 @@ pub(super) fn clean(temp_root: &Path) -> Vec<Cleaned> {
     cleaned
 }
 
+/// Take the directory's lock. It is held while its judge runs; a judge
+/// just killed may leave it held a moment longer by a process it forked
+/// (its launchers, its PID namespaces' init, a child between fork and
+/// exec), which share the lock and die with it (their parent-death
+/// signal). So when the judge the mark names is dead, the lock is tried
+/// again for up to 2 s.
+fn lock_if_owner_dead(fd: &OwnedFd, me: u32) -> bool {
+    let try_lock = || {
+        rustix::fs::flock(
+            fd.as_fd(),
+            rustix::fs::FlockOperation::NonBlockingLockExclusive,
+        )
+        .is_ok()
+    };
+    if try_lock() {
+        return true;
+    }
+    let owner_dead = read_mark(fd, me).is_some_and(|mark| start_time(mark.pid) != Some(mark.start));
+    if !owner_dead {
+        return false;
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    while std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        if try_lock() {
+            return true;
+        }
+    }
+    false
+}
+
 /// One scratch directory: cleaned if its judge is dead (see the module doc).
 fn clean_one(dir: &Path, me: u32) -> Option<Cleaned> {
     let fd = open_dir(dir).ok()?;
@@ -229,11 +260,9 @@ fn clean_one(dir: &Path, me: u32) -> Option<Cleaned> {
         return None;
     }
     // Held by a judge that runs: not ours to touch.
-    rustix::fs::flock(
-        fd.as_fd(),
-        rustix::fs::FlockOperation::NonBlockingLockExclusive,
-    )
-    .ok()?;
+    if !lock_if_owner_dead(&fd, me) {
+        return None;
+    }
     let mark = read_mark(&fd, me)?;
     // Defence in depth: the process the mark names, still alive.
     let alive_pid = start_time(mark.pid);
