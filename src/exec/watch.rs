@@ -76,6 +76,8 @@ impl Watch {
         };
         let first = if all { check_every } else { cpu_limit / 2 };
         let mut next_cpu_check = started + first.max(Duration::from_millis(5));
+        // A young program's pipes are not watched (see [`QUIET`]).
+        let quiet_until = self.pidfd.as_ref().map(|_| started + QUIET);
         loop {
             let now = Instant::now();
             if now >= self.deadline {
@@ -100,6 +102,10 @@ impl Watch {
                 // No pidfd (an old kernel): look at the child every 5 ms.
                 wait = wait.min(Duration::from_millis(5));
             }
+            let quiet = quiet_until.is_some_and(|until| now < until);
+            if let Some(until) = quiet_until.filter(|_| quiet) {
+                wait = wait.min(until - now);
+            }
             let timeout = Timespec {
                 tv_sec: wait.as_secs() as i64,
                 tv_nsec: i64::from(wait.subsec_nanos()),
@@ -107,12 +113,14 @@ impl Watch {
             let mut fds: Vec<PollFd<'_>> = Vec::with_capacity(5);
             let mut roles = Vec::with_capacity(5);
             if w.stdout_open
+                && !quiet
                 && let Some(fd) = &self.stdout
             {
                 fds.push(PollFd::new(fd, PollFlags::IN));
                 roles.push(Role::Stdout);
             }
             if w.stderr_open
+                && !quiet
                 && let Some(fd) = &self.stderr
             {
                 fds.push(PollFd::new(fd, PollFlags::IN));
@@ -184,6 +192,16 @@ impl Watch {
         }
     }
 }
+
+/// How long a program's pipes go unwatched after its start (with a pidfd
+/// to see its end): most programs write their answer and exit within it,
+/// and a pipe watched while its program writes wakes the judge for every
+/// write — a hand-off between cores, or on a busy machine a preemption of
+/// the program — only for the judge to read a few bytes it could read at
+/// the end. A program that fills a pipe (64 KiB) sooner waits for the
+/// first look, at most this long of wall-clock time and no CPU time; the
+/// output limit is checked at that look as at any other.
+const QUIET: Duration = Duration::from_millis(2);
 
 #[derive(Clone, Copy)]
 pub(super) enum Role {
