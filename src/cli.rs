@@ -175,6 +175,13 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = SandboxMode::Auto)]
     pub sandbox: SandboxMode,
 
+    /// Leave the judge's worker threads to the scheduler: by default, when
+    /// there are no more workers than CPUs, each worker and the process
+    /// that starts its programs keep to a core of their own (the programs
+    /// themselves are never held to one).
+    #[arg(long)]
+    pub no_pin: bool,
+
     /// One line at the end.
     #[arg(long, short = 'q', conflicts_with = "verbose")]
     pub quiet: bool,

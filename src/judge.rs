@@ -98,6 +98,9 @@ pub struct RunOptions {
     /// keeps only its [`Digest`], and reporters get each case once in
     /// `Event::CaseSettled`: memory stays flat however many cases run.
     pub keep_cases: bool,
+    /// Leave the worker threads and launchers to the scheduler instead of
+    /// a core each (`--no-pin`; see `exec::affinity`).
+    pub unpinned: bool,
 }
 
 impl RunOptions {

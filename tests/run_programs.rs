@@ -278,3 +278,57 @@ fn bare_names_resolve_on_the_sandbox_path_first() {
         assert_eq!(report["verdict"], verdict, "{submission}: {report:#}");
     }
 }
+
+/// The judge keeps its own side of each slot to a core (README "Cores"),
+/// never the programs: a program sees every CPU the judge was started
+/// with, through the launcher (the full sandbox) and as the judge's own
+/// child (`--sandbox plain`), and with `--no-pin`.
+#[test]
+fn programs_get_every_cpu_of_the_judge() {
+    // SAFETY: sched_getaffinity of this process into a zeroed set.
+    let cpus = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set);
+        libc::CPU_COUNT(&set)
+    };
+    if cpus < 2 {
+        println!("one CPU: the placement of the judge's threads is not tested");
+        return;
+    }
+    let s = Scratch::new();
+    for i in 1..=6 {
+        s.write(&format!("cases/{i}.in"), "");
+        s.write(&format!("cases/{i}.ans"), format!("{cpus}\n"));
+    }
+    let count = build(
+        "c",
+        "cpu_count",
+        r#"#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+int main(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    printf("%d\n", CPU_COUNT(&set));
+    return 0;
+}
+"#,
+    );
+    for extra in [&[][..], &["--sandbox", "plain"], &["--no-pin"]] {
+        let mut cmd = s.judge();
+        cmd.args([
+            "run",
+            "cases",
+            "--format",
+            "json",
+            "-j",
+            "2",
+            "--submission",
+        ])
+        .arg(&count)
+        .args(extra);
+        let ran = run(cmd);
+        let report = ran.json();
+        assert_eq!(report["summary"]["AC"], 6, "{extra:?}: {report:#}");
+    }
+}

@@ -68,6 +68,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         fail_fast: args.fail_fast,
         interrupted: Some(interrupt.flag()),
         keep_cases: false,
+        unpinned: args.no_pin,
     };
     let report = judge::run(&plan, info, &options, reporter.as_mut())
         .map_err(|e| Failure::Internal(format!("cannot write the report: {e}")))?;

@@ -534,6 +534,7 @@ pub fn trial(
         interrupted,
         // Verify, limits and stress look at every case afterwards.
         keep_cases: true,
+        unpinned: false,
     };
     let mut report = judge::run(&plan, info, &options, &mut reporter)
         .map_err(|e| Failure::Internal(format!("cannot report: {e}")))?;

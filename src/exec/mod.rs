@@ -6,6 +6,7 @@
 //! process, [`builtin::BuiltinRunner`] calls a built-in solver in process,
 //! and tests of the orchestration and the reporters use a fake.
 
+pub mod affinity;
 pub mod builtin;
 pub mod interactive;
 pub mod interrupt;

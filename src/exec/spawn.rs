@@ -107,6 +107,9 @@ struct ChildArgs<'a> {
     cwd: *const libc::c_char,
     streams: Streams,
     setup: &'a ChildSetup,
+    /// The CPUs to take back when this thread is placed on one core
+    /// (`exec::affinity`).
+    cpus: Option<&'a rustix::thread::CpuSet>,
     /// A forked child that enters a PID namespace itself: the namespace,
     /// and the pipe that carries the program's pid or the failure (see
     /// the module doc); -1 for none.
@@ -138,6 +141,7 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         cwd: plan.cwd.as_ptr(),
         streams,
         setup,
+        cpus: super::affinity::for_children(),
         pid_namespace: -1,
         report: -1,
         failed_stage: -1,
@@ -342,6 +346,7 @@ fn child_main(args: &mut ChildArgs<'_>) -> ! {
                 libc::sigaction(sig, &dfl, std::ptr::null_mut());
             }
         }
+        super::affinity::restore(args.cpus);
         let s = args.streams;
         if s.stdin > 2 && s.stdout > 2 && s.stderr > 2 {
             // The usual case (the judge keeps its own 0, 1 and 2 open):

@@ -15,6 +15,7 @@ use super::held::Held;
 use super::job::{run_job, skipped};
 use super::scoring::Failures;
 use super::{CaseResult, Digest, Event, Plan, Report, Reporter, RunInfo, RunOptions};
+use crate::exec::affinity;
 use crate::verdict::Verdict;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -64,6 +65,11 @@ fn work(
     threads: usize,
     settle: &mut Settle<'_>,
 ) -> std::io::Result<()> {
+    let total = plan.jobs.len();
+    let workers = threads.min(total.max(1));
+    // Each slot's worker and launcher on a core of their own (read before
+    // any worker exists: see `exec::affinity`).
+    let _placement = affinity::Placement::new(workers, !options.unpinned);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("judge-worker-{i}"))
@@ -72,8 +78,6 @@ fn work(
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let failures = &Failures::default();
-    let total = plan.jobs.len();
-    let workers = threads.min(total.max(1));
     let inbox = &Inbox::new(workers);
     pool.in_place_scope(|scope| {
         for _ in 0..workers {
@@ -120,6 +124,8 @@ fn worker(
     inbox: &Inbox,
 ) {
     let mut finished = None;
+    let slot = rayon::current_thread_index().unwrap_or(0);
+    affinity::place_this_thread(slot);
     loop {
         if stop.load(Ordering::SeqCst) || options.is_interrupted() {
             break;
@@ -135,7 +141,6 @@ fn worker(
         if !inbox.send(message) {
             break;
         }
-        let slot = rayon::current_thread_index().unwrap_or(0);
         let result = match failures.stopping(plan, &job, options.fail_fast) {
             Some(why) => skipped(plan, &job, &why),
             None => run_job(plan, &job, slot),
@@ -152,6 +157,7 @@ fn worker(
         }
         finished = Some((position, Box::new(result)));
     }
+    affinity::release_this_thread();
     if finished.is_some() {
         // The last result; if no one takes it any more, nothing is lost
         // that anyone would read.

@@ -41,6 +41,7 @@ mod request;
 mod serve;
 
 use super::namespaces::SlotNamespaces;
+use crate::exec::affinity;
 use crate::exec::sandbox::child::ChildSetup;
 use crate::exec::spawn::{SpawnPlan, Streams};
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -64,11 +65,16 @@ pub struct Launcher {
     /// A run of the slot ended with a process the judge could not end: the
     /// next program starts in a fresh IPC namespace.
     unclean: std::sync::atomic::AtomicBool,
+    /// The core it is placed on (`exec::affinity::follow`).
+    core: std::sync::atomic::AtomicUsize,
 }
 
 impl Launcher {
     /// Start the launcher of a slot with a PID namespace.
     pub fn start(ns: &SlotNamespaces, seccomp: bool) -> Result<Launcher, String> {
+        // The CPUs its programs get back before exec: it may be placed on
+        // one core, as the worker it serves (`exec::affinity`).
+        let children_cpus = affinity::original().copied();
         let pid_namespace = ns
             .pid
             .as_ref()
@@ -98,6 +104,7 @@ impl Launcher {
                         namespaces: &namespaces,
                         pid_namespace,
                         seccomp,
+                        children_cpus,
                     },
                     &mut buffers,
                 );
@@ -115,6 +122,7 @@ impl Launcher {
             joined: Vec::new(),
             dead: std::sync::atomic::AtomicBool::new(false),
             unclean: std::sync::atomic::AtomicBool::new(false),
+            core: std::sync::atomic::AtomicUsize::new(affinity::NOT_PLACED),
         };
         // Its report: a stage and an errno, stage -1 when it is ready.
         let socket = launcher.socket.lock().unwrap_or_else(|e| e.into_inner());
@@ -153,6 +161,7 @@ impl Launcher {
         {
             return None;
         }
+        affinity::follow(self.pid, &self.core);
         let (program, argv, envp, cwd) = plan.parts();
         // The streams, then the cgroups the program must join: those the
         // launcher is not in already.
@@ -330,6 +339,9 @@ fn on_lasting_thread(fork: Fork) -> Result<i32, String> {
         std::thread::Builder::new()
             .name("judge-launchers".into())
             .spawn(move || {
+                // Started by a worker perhaps, placed on its core: the
+                // launchers it forks start from the judge's own CPUs.
+                affinity::restore(affinity::original());
                 for (fork, answer) in rx {
                     let pid = fork();
                     let pid = if pid < 0 {

@@ -26,6 +26,9 @@ pub(super) struct Setup<'a> {
     pub(super) namespaces: &'a [(i32, i32)],
     pub(super) pid_namespace: i32,
     pub(super) seccomp: bool,
+    /// The CPUs its programs get back before exec when the launcher is
+    /// placed on one core (see `exec::affinity`).
+    pub(super) children_cpus: Option<rustix::thread::CpuSet>,
 }
 
 /// Steps of the launcher's own setup, to say which one failed (the
@@ -133,12 +136,16 @@ pub(super) fn serve(setup: &Setup<'_>, buffers: &mut Buffers) -> ! {
             fail(SOCKET, 5)
         };
         ready(SOCKET, -1, 0);
-        serve_requests(buffers, ipc)
+        serve_requests(buffers, ipc, setup.children_cpus.as_ref())
     }
 }
 
 /// One program per request, until the judge closes its end.
-fn serve_requests(buffers: &mut Buffers, mut ipc: Ipc) -> ! {
+fn serve_requests(
+    buffers: &mut Buffers,
+    mut ipc: Ipc,
+    children_cpus: Option<&rustix::thread::CpuSet>,
+) -> ! {
     // A fresh namespace was asked for and not yet made (a renewal that
     // failed is tried again before the next program).
     let mut must_renew = false;
@@ -182,6 +189,7 @@ fn serve_requests(buffers: &mut Buffers, mut ipc: Ipc) -> ! {
         }
         let mut job = Job {
             request: &decoded,
+            cpus: children_cpus,
             fds,
             failed_stage: -1,
             errno: 0,
@@ -277,6 +285,8 @@ fn reply(pid: i32, stage: i32, errno: i32) {
 #[repr(C)]
 struct Job<'a> {
     request: &'a Decoded,
+    /// The CPUs the program runs on (the launcher's own are one core).
+    cpus: Option<&'a rustix::thread::CpuSet>,
     /// Standard input, output and error, then the cgroups to join.
     fds: [i32; FDS_MAX],
     failed_stage: i32,
@@ -294,6 +304,7 @@ extern "C" fn launched(arg: *mut libc::c_void) -> libc::c_int {
             libc::_exit(127)
         };
         let r = job.request;
+        crate::exec::affinity::restore(job.cpus);
         // The received descriptors are above the launcher's 0 to 3.
         for target in 0..3 {
             if libc::dup2(job.fds[target], target as i32) < 0 {

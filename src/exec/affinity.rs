@@ -1,0 +1,245 @@
+//! Each worker slot's own side kept on a core of its own; the programs
+//! never.
+//!
+//! A case is a chain of hand-offs within its slot: the worker asks the
+//! slot's launcher, the launcher clones the program, the program's end
+//! wakes the worker. Left to the scheduler, two slots' chains on two cores
+//! often pile onto one core while the other idles, and each hand-off
+//! between cores is an inter-processor wake-up (costly in a virtual
+//! machine). With each slot's worker thread and launcher on a core of
+//! their own, `-j 1` came from 1.20× to 1.12× of the physical floor and
+//! all cores (`-j 2`) from 0.73× to 0.68× (BENCHMARKS.md, "fifth pass").
+//!
+//! Only the judge's side is placed. Every program, tool and build gets the
+//! CPUs the judge itself was started with (`taskset` is honoured): a
+//! multi-threaded submission or a JVM is not held to one core. The child
+//! restores them before exec, one system call, in [`Restrictions`] (see
+//! `sandbox::child`) and in `spawn`'s child.
+//!
+//! The judge places slots only when each gets a core of its own: at most as
+//! many workers as allowed CPUs, and at least two CPUs. The first slot
+//! goes on the core the judge runs on when it starts (two judges started
+//! side by side by a CI script with `-j 1` are spread by the scheduler, not
+//! both put on the first CPU). `judge run --no-pin` leaves everything to
+//! the scheduler.
+//!
+//! [`Restrictions`]: crate::exec::sandbox
+
+use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// The CPUs the judge was started with, read once before any thread is
+/// placed (`None`: the kernel would not say; nothing is placed then).
+static ORIGINAL: OnceLock<Option<CpuSet>> = OnceLock::new();
+
+/// The core of each slot of the current run (empty: no placement).
+static CORES: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// The core this thread is placed on: its children restore [`ORIGINAL`].
+    static PLACED: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// A launcher's core (see [`follow`]), `NOT_PLACED` when it has the
+/// judge's CPUs.
+pub const NOT_PLACED: usize = usize::MAX;
+
+/// The CPUs the judge was started with. The first call reads them from the
+/// calling thread, which must not be placed: [`Placement::new`] makes it
+/// on the thread that starts the workers, before any of them is placed.
+pub fn original() -> Option<&'static CpuSet> {
+    ORIGINAL
+        .get_or_init(|| sched_getaffinity(None).ok())
+        .as_ref()
+}
+
+/// The cores of a run's slots, released (no later launcher is placed)
+/// when dropped.
+pub struct Placement {
+    placed: bool,
+}
+
+impl Placement {
+    /// Give each of `workers` slots a core of its own, when there are
+    /// enough (see the module doc); `enabled` false: none.
+    pub fn new(workers: usize, enabled: bool) -> Placement {
+        let cores = original().map(allowed).unwrap_or_default();
+        let placed = enabled && workers >= 1 && cores.len() >= 2 && workers <= cores.len();
+        let mut slots = CORES.lock().unwrap_or_else(|e| e.into_inner());
+        slots.clear();
+        if placed {
+            // SAFETY: sched_getcpu has no preconditions.
+            let here = unsafe { libc::sched_getcpu() };
+            slots.extend(cores_of_slots(workers, &cores, usize::try_from(here).ok()));
+        }
+        Placement { placed }
+    }
+
+    pub fn is_placed(&self) -> bool {
+        self.placed
+    }
+}
+
+impl Drop for Placement {
+    fn drop(&mut self) {
+        if self.placed {
+            CORES.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        }
+    }
+}
+
+/// The core of each of `workers` slots: consecutive allowed cores from
+/// the one the judge runs on (`here`), or from the first.
+fn cores_of_slots(workers: usize, cores: &[usize], here: Option<usize>) -> Vec<usize> {
+    let first = cores.iter().position(|&c| Some(c) == here).unwrap_or(0);
+    (0..workers)
+        .map(|i| cores[(first + i) % cores.len()])
+        .collect()
+}
+
+/// The allowed CPUs in `set`, in order.
+fn allowed(set: &CpuSet) -> Vec<usize> {
+    (0..CpuSet::MAX_CPU).filter(|&c| set.is_set(c)).collect()
+}
+
+/// The core of `slot` in the current run, if slots are placed.
+fn core_of(slot: usize) -> Option<usize> {
+    CORES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(slot)
+        .copied()
+}
+
+/// Place the calling thread (a worker of `slot`) on its core, if slots are
+/// placed. A placement that fails leaves the thread where it was.
+pub fn place_this_thread(slot: usize) {
+    if let Some(core) = core_of(slot) {
+        place_thread_on(core);
+    }
+}
+
+fn place_thread_on(core: usize) {
+    let mut set = CpuSet::new();
+    set.set(core);
+    if sched_setaffinity(None, &set).is_ok() {
+        PLACED.with(|p| p.set(Some(core)));
+    }
+}
+
+/// Undo [`place_this_thread`] (a worker leaving the run).
+pub fn release_this_thread() {
+    if PLACED.with(|p| p.replace(None)).is_some()
+        && let Some(set) = original()
+    {
+        let _ = sched_setaffinity(None, set);
+    }
+}
+
+/// Put process `pid` (a slot's launcher, which starts the calling
+/// worker's programs) on the calling thread's core, or back on the judge's
+/// CPUs when the thread is not placed; `placed` is where it is now
+/// ([`NOT_PLACED`] at first), so that a case costs an atomic load once it
+/// is there. A launcher lives as long as its slot, which may serve a run
+/// with placement and one without.
+pub fn follow(pid: i32, placed: &AtomicUsize) {
+    let here = PLACED.with(|p| p.get()).unwrap_or(NOT_PLACED);
+    if placed.load(Ordering::Relaxed) == here {
+        return;
+    }
+    let Some(target) = rustix::process::Pid::from_raw(pid) else {
+        return;
+    };
+    let set = if here == NOT_PLACED {
+        match original() {
+            Some(set) => *set,
+            None => return,
+        }
+    } else {
+        let mut set = CpuSet::new();
+        set.set(here);
+        set
+    };
+    if sched_setaffinity(Some(target), &set).is_ok() {
+        placed.store(here, Ordering::Relaxed);
+    }
+}
+
+/// The CPUs a child of the calling thread must restore before exec: the
+/// judge's own when this thread is placed, else none (it has them).
+pub fn for_children() -> Option<&'static CpuSet> {
+    if PLACED.with(|p| p.get()).is_some() {
+        original()
+    } else {
+        None
+    }
+}
+
+/// Take `set` as the CPUs the calling thread runs on: a child between
+/// clone and exec (a system call on prepared data), or a lasting thread
+/// of the judge that must not inherit a worker's core. A failure leaves
+/// it where it was (placement is about speed, never about what a program
+/// may do).
+pub fn restore(set: Option<&CpuSet>) {
+    if let Some(set) = set {
+        let _ = sched_setaffinity(None, set);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_placed_thread_runs_on_its_core_and_its_children_get_the_judges_cpus() {
+        let Some(all) = original() else {
+            println!("sched_getaffinity refused: placement not tested");
+            return;
+        };
+        let cores = allowed(all);
+        if cores.len() < 2 {
+            println!("one CPU: placement not tested");
+            return;
+        }
+        let core = cores[1];
+        std::thread::spawn(move || {
+            assert!(
+                for_children().is_none(),
+                "an unplaced thread's children keep its CPUs"
+            );
+            place_thread_on(core);
+            assert_eq!(allowed(&sched_getaffinity(None).unwrap()), vec![core]);
+            let children = for_children().expect("a placed thread's children restore");
+            assert_eq!(allowed(children), cores);
+            let expected = cores.clone();
+            std::thread::spawn(move || {
+                // What a child does before exec.
+                restore(for_children().or(original()));
+                assert_eq!(allowed(&sched_getaffinity(None).unwrap()), expected);
+            })
+            .join()
+            .unwrap();
+            release_this_thread();
+            assert_eq!(allowed(&sched_getaffinity(None).unwrap()), cores);
+            assert!(for_children().is_none());
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn slots_take_consecutive_cores_from_the_judges_own() {
+        assert_eq!(cores_of_slots(2, &[0, 1], Some(1)), vec![1, 0]);
+        assert_eq!(cores_of_slots(1, &[0, 1, 4, 5], Some(4)), vec![4]);
+        assert_eq!(cores_of_slots(3, &[2, 3, 6], None), vec![2, 3, 6]);
+        assert_eq!(cores_of_slots(2, &[2, 3], Some(9)), vec![2, 3]);
+    }
+
+    #[test]
+    fn more_workers_than_cpus_or_disabled_places_nothing() {
+        let n = original().map_or(1, |s| allowed(s).len());
+        assert!(!Placement::new(n + 1, true).is_placed());
+        assert!(!Placement::new(1, false).is_placed());
+    }
+}
