@@ -7,23 +7,23 @@
 //! often pile onto one core while the other idles, and each hand-off
 //! between cores is an inter-processor wake-up (costly in a virtual
 //! machine). With each slot's worker thread and launcher on a core of
-//! their own, `-j 1` came from 1.20× to 1.12× of the physical floor and
-//! all cores (`-j 2`) from 0.73× to 0.68× (BENCHMARKS.md, "fifth pass").
+//! their own, `-j 1` came from 1.27× to 1.14× of the physical floor and
+//! all cores (`-j 2`) from 0.75× to 0.66× (BENCHMARKS.md, "fifth pass").
 //!
 //! Only the judge's side is placed. Every program, tool and build gets the
 //! CPUs the judge itself was started with (`taskset` is honoured): a
 //! multi-threaded submission or a JVM is not held to one core. The child
-//! restores them before exec, one system call, in [`Restrictions`] (see
-//! `sandbox::child`) and in `spawn`'s child.
+//! takes them back before exec, one system call: `spawn`'s child when its
+//! thread is placed, a launcher's (which may be placed) always.
 //!
 //! The judge places slots only when each gets a core of its own: at most as
 //! many workers as allowed CPUs, and at least two CPUs. The first slot
 //! goes on the core the judge runs on when it starts (two judges started
 //! side by side by a CI script with `-j 1` are spread by the scheduler, not
 //! both put on the first CPU). `judge run --no-pin` leaves everything to
-//! the scheduler.
-//!
-//! [`Restrictions`]: crate::exec::sandbox
+//! the scheduler. Placement is process-wide: two runs at once in one
+//! process (tests) may move each other's launchers, which costs speed,
+//! never correctness.
 
 use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
 use std::sync::atomic::{AtomicUsize, Ordering};
