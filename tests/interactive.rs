@@ -130,6 +130,17 @@ fn every_verdict_path_of_an_interactive_problem() {
     assert_eq!(verdicts(&peek)[1], "AC", "{peek:#}");
     std::fs::remove_dir_all(s.path().join("g/data/secret/1.files")).unwrap();
 
+    // And a case's `args` (2025-09) are the submission's arguments there.
+    s.write("g/data/secret/1.yaml", "args: ['999']\n");
+    let told = run_on(
+        &s,
+        "g",
+        "told.c",
+        "#include <stdio.h>\n#include <stdlib.h>\nint main(int argc,char**argv){printf(\"%d\\n\",argc>1?atoi(argv[1]):1);fflush(stdout);return 0;}\n",
+    );
+    assert_eq!(verdicts(&told)[1], "AC", "{told:#}");
+    std::fs::remove_file(s.path().join("g/data/secret/1.yaml")).unwrap();
+
     // Spinning after the validator rejected: WA, and the submission is
     // stopped when the validator ends, not left to spend the time limit.
     let spin = run_on(&s, "g", "spin.c", SPIN_AFTER_WRONG_C);

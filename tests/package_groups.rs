@@ -395,6 +395,43 @@ fn a_cases_files_are_in_the_working_directory() {
     assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
 }
 
+/// 2025-09 `args`: a group's `test_group.yaml` gives the submission
+/// command-line arguments, a case's own `NAME.yaml` replaces them for that
+/// case, and a case with neither runs with none.
+#[test]
+fn args_reach_the_submission_from_the_group_or_the_case() {
+    let s = Scratch::new();
+    s.write(
+        "pkg/problem.yaml",
+        "problem_format_version: 2025-09\nname: Args\n",
+    );
+    s.write("pkg/data/sample/1.in", "0\n");
+    s.write("pkg/data/sample/1.ans", "none\n");
+    s.write(
+        "pkg/data/secret/g/test_group.yaml",
+        "args: [--from, group]\n",
+    );
+    s.write("pkg/data/secret/g/1.in", "0\n");
+    s.write("pkg/data/secret/g/1.ans", "--from|group\n");
+    s.write("pkg/data/secret/g/2.in", "0\n");
+    s.write("pkg/data/secret/g/2.yaml", "args: ['two words', x]\n");
+    // One argument with a space, not split into two.
+    s.write("pkg/data/secret/g/2.ans", "two words|x\n");
+    s.write(
+        "pkg/submissions/accepted/echo.c",
+        "#include <stdio.h>\nint main(int argc, char **argv){ if (argc == 1) puts(\"none\"); for (int i = 1; i < argc; i++) printf(\"%s%c\", argv[i], i + 1 < argc ? '|' : '\\n'); return 0; }\n",
+    );
+    s.write(
+        "pkg/submissions/wrong_answer/none.c",
+        "#include <stdio.h>\nint main(void){ puts(\"none\"); return 0; }\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args(["verify", "pkg", "-j", "2", "--format", "json"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    assert!(!ran.stderr.contains("args"), "no warning: {}", ran.stderr);
+}
+
 /// A group's output_validator_flags come after problem.yaml's
 /// validator_flags for the default validator too (they replaced them).
 #[test]

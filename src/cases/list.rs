@@ -364,6 +364,7 @@ mod tests {
             strict: Some(true),
             validators: None,
             output_args: None,
+            args: None,
             origin: "a/testdata.yaml".to_string(),
         });
         let mut asked = Vec::new();

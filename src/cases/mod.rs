@@ -62,6 +62,9 @@ pub struct CaseSettings {
     /// The group's `output_validator_args` as written (answer validators
     /// get them after the input's path).
     pub output_args: Option<Vec<String>>,
+    /// The submission's command-line arguments (2025-09 `args`), after
+    /// its own.
+    pub args: Option<Vec<String>>,
     /// The settings files, for messages.
     pub origin: String,
 }

@@ -24,7 +24,7 @@ use super::tool::{Tool, ToolContext};
 use super::{Judgement, classify_run};
 use crate::exec::interactive::{PairOutcome, Side};
 use crate::exec::process::{Launch, Trust};
-use crate::exec::{Exit, LimitHit, Limits, RunError, RunOutcome, RunRequest, Runner};
+use crate::exec::{Exit, Given, LimitHit, Limits, RunError, RunOutcome, RunRequest, Runner};
 use crate::verdict::Verdict;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -83,7 +83,7 @@ pub fn run_case(
     interaction: &Interaction,
     runner: &dyn Runner,
     context: ToolContext<'_>,
-    (input, answer, files): (&Path, Option<&Path>, Option<&Path>),
+    (input, answer, given): (&Path, Option<&Path>, Given<'_>),
     limits: &Limits,
 ) -> Interacted {
     let ie = Interacted::internal;
@@ -112,7 +112,7 @@ pub fn run_case(
                 &ready,
                 runner,
                 context,
-                (&pass_input, &answer, &feedback, files),
+                (&pass_input, &answer, &feedback, given),
                 limits,
                 &what,
             )
@@ -121,7 +121,7 @@ pub fn run_case(
                 interaction,
                 runner,
                 context,
-                (&pass_input, &answer, &feedback, files),
+                (&pass_input, &answer, &feedback, given),
                 limits,
                 &what,
             )
@@ -169,14 +169,14 @@ pub fn run_case(
     ie("no pass ran".to_string())
 }
 
-/// (this pass's input, the answer, the feedback dir, the case's files
-/// for the submission's working directory). A validator's
+/// (this pass's input, the answer, the feedback dir, what the case gives
+/// the submission beside its input). A validator's
 /// `input_file` is this pass's input: the spec's
 /// "the `.in` input data file given on standard input to the program whose
 /// results are being validated", which from the second pass on is the
 /// previous pass's `nextpass.in` (the spec's output visualizer alone keeps
 /// the case's `.in`; BAPCtools does the same).
-type Files<'a> = (&'a Path, &'a Path, &'a Path, Option<&'a Path>);
+type Files<'a> = (&'a Path, &'a Path, &'a Path, Given<'a>);
 
 /// One interactive pass: both programs connected.
 fn interactive_pass(
@@ -184,7 +184,7 @@ fn interactive_pass(
     ready: &[OsString],
     runner: &dyn Runner,
     context: ToolContext<'_>,
-    (input, answer, feedback, files): Files<'_>,
+    (input, answer, feedback, given): Files<'_>,
     limits: &Limits,
     what: &str,
 ) -> Interacted {
@@ -228,7 +228,7 @@ fn interactive_pass(
         input,
         limits,
         slot: context.slot,
-        files,
+        given,
     };
     // Any end of the validator but its acceptance settles the case (a
     // rejection is WA whatever the submission does after; a crash, a
@@ -383,7 +383,7 @@ fn plain_pass(
     interaction: &Interaction,
     runner: &dyn Runner,
     context: ToolContext<'_>,
-    (input, answer, feedback, files): Files<'_>,
+    (input, answer, feedback, given): Files<'_>,
     limits: &Limits,
     what: &str,
 ) -> Interacted {
@@ -392,7 +392,7 @@ fn plain_pass(
         input,
         limits,
         slot: context.slot,
-        files,
+        given,
     }) {
         Ok(o) => o,
         Err(RunError::Interrupted) => {

@@ -59,7 +59,12 @@ pub(super) fn resolve(
         };
         let validators = input_side(base, group, &origin, warnings);
         let output_args = group.output_args.clone();
-        if comparison.is_none() && strict.is_none() && validators.is_none() && output_args.is_none()
+        let args = group.args.clone().filter(|a| !a.is_empty());
+        if comparison.is_none()
+            && strict.is_none()
+            && validators.is_none()
+            && output_args.is_none()
+            && args.is_none()
         {
             continue;
         }
@@ -83,6 +88,7 @@ pub(super) fn resolve(
                 strict,
                 validators,
                 output_args,
+                args,
                 origin,
             }),
         ));

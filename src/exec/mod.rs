@@ -240,9 +240,19 @@ pub struct RunRequest<'a> {
     /// The worker running it (0-based): a sandbox gives each worker its own
     /// user id and cgroup.
     pub slot: usize,
-    /// Files for the working directory (a 2025-09 test case's
-    /// `NAME.files/`), copied there before the program starts.
+    /// What the test case gives the program beside its input.
+    pub given: Given<'a>,
+}
+
+/// What a test case gives the submission beside its standard input
+/// (2025-09 "Input"): files for its working directory (`NAME.files/`),
+/// copied there before it starts, and command-line arguments (`args` of
+/// the case's `NAME.yaml` or its group's settings), after the program's
+/// own.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Given<'a> {
     pub files: Option<&'a Path>,
+    pub args: &'a [String],
 }
 
 /// Why a run produced no outcome.

@@ -180,10 +180,10 @@ fn is_executable_file(path: &Path) -> bool {
 
 impl Runner for ProcessRunner {
     fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError> {
-        let sized = self.sized_args(request.limits);
+        let args = self.args_for(request);
         let launch_of = Launch {
             stdin: Some(request.input),
-            ..self.launch(request, sized.as_deref())
+            ..self.launch(request, args.as_deref())
         };
         launch(&self.sandbox, &launch_of)
     }
@@ -194,10 +194,10 @@ impl Runner for ProcessRunner {
         partner: &Launch<'_>,
         decides: crate::exec::interactive::Decides<'_>,
     ) -> Result<crate::exec::interactive::PairOutcome, RunError> {
-        let sized = self.sized_args(request.limits);
+        let args = self.args_for(request);
         crate::exec::interactive::launch_pair(
             &self.sandbox,
-            &self.launch(request, sized.as_deref()),
+            &self.launch(request, args.as_deref()),
             partner,
             decides,
         )
@@ -207,19 +207,31 @@ impl Runner for ProcessRunner {
 impl ProcessRunner {
     /// The submission's launch for `request` (no standard input: a plain
     /// run gives its input file, an interactive one its pipe), with the
-    /// arguments sized to the limits when they are.
-    fn launch<'a>(&'a self, request: &RunRequest<'a>, sized: Option<&'a [OsString]>) -> Launch<'a> {
+    /// arguments of [`Self::args_for`] when they differ from its own.
+    fn launch<'a>(&'a self, request: &RunRequest<'a>, args: Option<&'a [OsString]>) -> Launch<'a> {
         Launch {
             program: &self.program,
-            args: sized.unwrap_or(&self.args),
+            args: args.unwrap_or(&self.args),
             stdin: None,
             limits: request.limits,
             slot: request.slot,
             trust: Trust::Untrusted,
             address_space: self.address_space,
             workdir: None,
-            files: request.files,
+            files: request.given.files,
         }
+    }
+
+    /// Its arguments for `request`, when they are not its own as they
+    /// stand: sized to the limits, then the case's own arguments.
+    fn args_for(&self, request: &RunRequest<'_>) -> Option<Vec<OsString>> {
+        let sized = self.sized_args(request.limits);
+        if request.given.args.is_empty() {
+            return sized;
+        }
+        let mut args = sized.unwrap_or_else(|| self.args.clone());
+        args.extend(request.given.args.iter().map(OsString::from));
+        Some(args)
     }
 
     /// The arguments with `{memory_mib}` (the memory limit in MiB, or 1 GiB

@@ -5,7 +5,7 @@ use super::{Job, Plan};
 use crate::check::tool::ToolContext;
 use crate::check::{self, CaseFiles, CheckPlan, Judgement};
 use crate::config::Problem;
-use crate::exec::{MemorySource, RunError, RunOutcome, RunRequest};
+use crate::exec::{Given, MemorySource, RunError, RunOutcome, RunRequest};
 use crate::judge::CaseResult;
 use crate::text::format::millis as ms;
 use crate::verdict::Verdict;
@@ -100,7 +100,10 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
         input: &job.case.input,
         limits: &problem.limits,
         slot,
-        files: files.as_deref(),
+        given: Given {
+            files: files.as_deref(),
+            args: case_args(job),
+        },
     });
     match outcome {
         Err(RunError::Interrupted) => skipped(plan, job, "not run: the judge was interrupted"),
@@ -150,6 +153,15 @@ fn case_files(problem: &Problem, job: &Job) -> Option<std::path::PathBuf> {
         .filter(|d| d.is_dir())
 }
 
+/// The submission's arguments for this case (2025-09 `args`).
+fn case_args(job: &Job) -> &[String] {
+    job.case
+        .settings
+        .as_deref()
+        .and_then(|s| s.args.as_deref())
+        .unwrap_or(&[])
+}
+
 fn interactive_job(
     plan: &Plan,
     job: &Job,
@@ -173,7 +185,10 @@ fn interactive_job(
         (
             &job.case.input,
             job.case.answer.as_deref(),
-            files.as_deref(),
+            Given {
+                files: files.as_deref(),
+                args: case_args(job),
+            },
         ),
         &problem.limits,
     );

@@ -12,7 +12,7 @@ use crate::config::generators::{
 use crate::exec::process::{Launch, Trust, launch};
 use crate::exec::runner::ProcessRunner;
 use crate::exec::sandbox::Sandbox;
-use crate::exec::{Exit, Limits, RunRequest, Runner};
+use crate::exec::{Exit, Given, Limits, RunRequest, Runner};
 use crate::puzzles::{Puzzle, SolveOptions};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -465,7 +465,7 @@ fn run_solution(
             input: &input_path,
             limits: &tool_limits(),
             slot,
-            files: None,
+            given: Given::default(),
         })
         .map_err(|e| e.to_string())?;
     if outcome.limit_hit.is_some() || outcome.exit != Exit::Code(0) {

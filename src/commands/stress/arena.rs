@@ -8,7 +8,7 @@ use crate::check;
 use crate::commands::Failure;
 use crate::config::Problem;
 use crate::exec::sandbox::Sandbox;
-use crate::exec::{RunError, RunRequest};
+use crate::exec::{Given, RunError, RunRequest};
 use crate::judge::{self, CaseResult, Job, Plan, Program};
 use crate::puzzles::{GeneratedCase, Puzzle};
 use crate::score::Partial;
@@ -177,7 +177,7 @@ impl Arena<'_> {
                 input: input_path,
                 limits: &self.problem.limits,
                 slot: 0,
-                files: None,
+                given: Given::default(),
             })
             .map_err(|e| match e {
                 RunError::Interrupted => Failure::Interrupted,

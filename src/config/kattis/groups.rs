@@ -13,6 +13,7 @@
 //! - `output_validator_flags` / `output_validator_args`: arguments after the
 //!   problem's own `validator_flags`, for the custom output validator or
 //!   the default one (`float_tolerance 1e-6`, `case_sensitive`, …).
+//! - `args` (2025-09): the submission's command-line arguments.
 //!
 //! Scoring keys (`grading`, `grader_flags`, `accept_score`, `reject_score`,
 //! `range`, `on_reject`, `score`, `max_score`, `score_aggregation`,
@@ -32,6 +33,8 @@ pub struct GroupSettings {
     pub files: Vec<PathBuf>,
     pub input_args: Option<InputArgs>,
     pub output_args: Option<Vec<String>>,
+    /// The submission's arguments (2025-09 `args`).
+    pub args: Option<Vec<String>>,
     /// Scoring keys as written, inherited key by key (legacy and 2023-07
     /// grading reads them so).
     pub grading: BTreeMap<String, String>,
@@ -187,6 +190,7 @@ fn parse(
             "output_validator_flags" | "output_validator_args" => {
                 settings.output_args = Some(words(value).map_err(at)?);
             }
+            "args" => settings.args = Some(words(value).map_err(at)?),
             k if case && SCORING_KEYS.contains(&k) => warnings.push(format!(
                 "{}: {k}: a test data group's key, not a test case's; ignored",
                 file.display()
