@@ -70,6 +70,25 @@ fn include_and_multi_file_c_and_python() {
         "p/submissions/accepted/py/helper.py",
         "def inc(x):\n    return x + 1\n",
     );
+    // Two C files that both define main: one program, which the linker
+    // refuses (CE); a C directory whose main no line shows (a macro): the
+    // compiler builds it all the same.
+    s.write(
+        "p/submissions/compile_error/twice/a.c",
+        "int main(void){return 0;}\n",
+    );
+    s.write(
+        "p/submissions/compile_error/twice/b.c",
+        "int main(void){return 1;}\n",
+    );
+    s.write(
+        "p/submissions/accepted/macro/x.c",
+        "#include <stdio.h>\n#define ENTRY ma##in\nint inc(int);\nint ENTRY(void){int x; scanf(\"%d\",&x); printf(\"%d\\n\", inc(x)); return 0;}\n",
+    );
+    s.write(
+        "p/submissions/accepted/macro/y.c",
+        "int inc(int x) { return x + 1; }\n",
+    );
     // Two Python files, no entry point: named, not run.
     s.write("p/submissions/accepted/lost/a.py", "print(1)\n");
     s.write("p/submissions/accepted/lost/b.py", "print(2)\n");
@@ -78,6 +97,8 @@ fn include_and_multi_file_c_and_python() {
     assert!(agrees(&ran, "accepted/inc.cpp"), "{out}");
     assert!(agrees(&ran, "accepted/two"), "{out}");
     assert!(agrees(&ran, "accepted/cpp"), "{out}");
+    assert!(agrees(&ran, "compile_error/twice"), "{out}");
+    assert!(agrees(&ran, "accepted/macro"), "{out}");
     if installed("python3") {
         assert!(agrees(&ran, "accepted/py"), "{out}");
     } else {
@@ -142,6 +163,21 @@ fn java_single_file_and_multi_file() {
         "p/submissions/run_time_error/Hog.java",
         "import java.util.*;\npublic class Hog { public static void main(String[] a) { List<long[]> l = new ArrayList<>(); while (true) l.add(new long[1 << 20]); } }\n",
     );
+    // A directory of classes with two mains and no entrypoint, and one
+    // with none: the sources make no program, CE (DOMjudge's compile
+    // script fails on no main; the spec's entrypoint settles two).
+    for (dir, class) in [("two_mains", "A"), ("two_mains", "B"), ("no_main", "C")] {
+        let main = if dir == "two_mains" {
+            "public static void main(String[] a) { System.out.println(1); }"
+        } else {
+            "static int f() { return 1; }"
+        };
+        s.write(
+            &format!("p/submissions/compile_error/{dir}/{class}.java"),
+            format!("public class {class} {{ {main} }}\n"),
+        );
+    }
+    s.write("p/submissions/compile_error/no_main/D.java", "class D {}\n");
     s.write(
         "p/problem.yaml",
         "name: Plus one\nlimits:\n  time_limit: 4\n  memory: 256\n",
@@ -152,6 +188,17 @@ fn java_single_file_and_multi_file() {
     assert!(agrees(&ran, "accepted/PlusOne.java"), "{out}");
     assert!(agrees(&ran, "accepted/multi"), "{out}");
     assert!(agrees(&ran, "run_time_error/Hog.java"), "{out}");
+    assert!(agrees(&ran, "compile_error/two_mains"), "{out}");
+    assert!(agrees(&ran, "compile_error/no_main"), "{out}");
+    let mut cmd = s.judge();
+    cmd.args(["run", "p", "--format", "json", "--submission"])
+        .arg(s.path().join("p/submissions/compile_error/two_mains"));
+    let report = run(cmd).json();
+    let message = report["cases"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("2 java sources declare a main (A.java, B.java)"),
+        "the CE names both: {report:#}"
+    );
 
     // The same as an unprivileged user (RLIMIT_AS is not used for a JVM).
     if is_root() {

@@ -122,9 +122,24 @@ pub fn submission_program(
             }
             Some(Source::file(Path::new(text), language.clone()))
         }
-        None => toolchain
-            .find_source(Path::new(text))
-            .map_err(Failure::usage)?,
+        None => match toolchain.find_source(Path::new(text)) {
+            Ok(source) => source,
+            // Sources that make no program: every case CE, as a compile
+            // error (see `SourceError::NoProgram`).
+            Err(e) if e.is_compile_error() => {
+                if !quiet {
+                    eprintln!("judge: {e}: every case is CE");
+                }
+                return Ok(not_built(
+                    text,
+                    crate::submission::CompileError {
+                        message: format!("compile error: {e}"),
+                        output: String::new(),
+                    },
+                ));
+            }
+            Err(e) => return Err(Failure::usage(e)),
+        },
     };
     let Some(mut source) = source else {
         let single_word = shlex::split(text).is_some_and(|w| w.len() == 1);
@@ -179,9 +194,7 @@ pub fn submission_program(
                     source.language.name
                 );
             }
-            let mut program = Program::new(Arc::new(crate::submission::NotBuilt), text);
-            program.compile_error = Some(error);
-            Ok(program)
+            Ok(not_built(text, error))
         }
         Err(e @ (BuildError::MissingTool { .. } | BuildError::BrokenTool { .. })) => {
             Err(Failure::Usage(e.to_string()))
@@ -189,6 +202,13 @@ pub fn submission_program(
         Err(BuildError::Interrupted) => Err(Failure::Interrupted),
         Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
     }
+}
+
+/// A submission that did not compile: each of its cases is CE with `error`.
+pub fn not_built(label: &str, error: crate::submission::CompileError) -> Program {
+    let mut program = Program::new(Arc::new(crate::submission::NotBuilt), label);
+    program.compile_error = Some(error);
+    program
 }
 
 /// Build every external checker of these problems before any case runs (a

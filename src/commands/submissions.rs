@@ -32,7 +32,34 @@ pub struct Submission {
     pub path: PathBuf,
     pub expectation: Expectation,
     /// The source, or why the path is not one.
-    pub source: Result<Source, String>,
+    pub source: Result<Source, Unready>,
+}
+
+/// Why a submission has no source to build.
+#[derive(Clone, Debug)]
+pub enum Unready {
+    /// The judge cannot build it here (no language for the file, an
+    /// ambiguous directory): not run, named.
+    NotRun(String),
+    /// Its sources make no program (see `SourceError::NoProgram`): every
+    /// case is CE, as a compiler's refusal would be.
+    CompileError(String),
+}
+
+impl From<String> for Unready {
+    fn from(message: String) -> Unready {
+        Unready::NotRun(message)
+    }
+}
+
+impl From<crate::submission::SourceError> for Unready {
+    fn from(e: crate::submission::SourceError) -> Unready {
+        if e.is_compile_error() {
+            Unready::CompileError(e.to_string())
+        } else {
+            Unready::NotRun(e.to_string())
+        }
+    }
 }
 
 /// Find the submissions of `problem` and what each is expected to get: a
@@ -163,7 +190,7 @@ fn ruled_source(
     path: &Path,
     toolchain: &Toolchain,
     rules: &[&SubmissionRule],
-) -> Option<Result<Source, String>> {
+) -> Option<Result<Source, Unready>> {
     let entry = rules.iter().rev().find_map(|r| r.entrypoint.as_deref());
     let language = rules.iter().rev().find_map(|r| r.language.as_deref());
     if entry.is_none() && language.is_none() {
@@ -175,7 +202,8 @@ fn ruled_source(
             return Some(Err(format!(
                 "submissions.yaml: language: {:?} is not a language the judge builds (add a [language.NAME] table to judge.toml)",
                 language.unwrap_or_default()
-            )));
+            )
+            .into()));
         }
         None => None,
     };
@@ -190,8 +218,8 @@ fn ruled_source(
             }
             Ok(source)
         }
-        Ok(None) => Err(format!("{}: not a source", path.display())),
-        Err(e) => Err(e.to_string()),
+        Ok(None) => Err(format!("{}: not a source", path.display()).into()),
+        Err(e) => Err(e.into()),
     })
 }
 
@@ -203,23 +231,23 @@ fn source_of(
     path: &Path,
     toolchain: &Toolchain,
     in_folder: bool,
-) -> Option<Result<Source, String>> {
+) -> Option<Result<Source, Unready>> {
     if path.is_dir() {
         return Some(match toolchain.find_source(path) {
             Ok(Some(source)) => Ok(source),
-            Ok(None) => Err(format!("{}: not a source", path.display())),
-            Err(e) => Err(e.to_string()),
+            Ok(None) => Err(format!("{}: not a source", path.display()).into()),
+            Err(e) => Err(e.into()),
         });
     }
     match toolchain.language_of(path) {
         Some(l) => Some(Ok(Source::file(path, l.clone()))),
-        None if in_folder => Some(Err(match path.extension() {
+        None if in_folder => Some(Err(Unready::NotRun(match path.extension() {
             Some(ext) => format!(
                 "no language of the judge's builds .{} files (add a [language.NAME] table to judge.toml)",
                 ext.to_string_lossy()
             ),
             None => "a file with no extension names no language (name it .py, .cpp, …, or give its language in submissions.yaml)".to_string(),
-        })),
+        }))),
         None => None,
     }
 }
@@ -260,11 +288,11 @@ fn dialect_of(problem: &Problem) -> Dialect {
 /// DOMjudge's `@EXPECTED_RESULTS@:` line.
 fn declared_expectation(
     path: &Path,
-    source: &Result<Source, String>,
+    source: &Result<Source, Unready>,
     warnings: &mut Vec<String>,
 ) -> Result<Option<Expectation>, Failure> {
-    // A directory, whether or not it makes a source (two mains: not run,
-    // but its expectation still says whether that is expected).
+    // A directory, whether or not it makes a source (its expectation
+    // still says whether not running it, or its CE, is expected).
     if path.is_dir() {
         return directory_expected_results(path, warnings);
     }
@@ -404,7 +432,16 @@ pub fn build_all(
         .map(|(i, s)| {
             let source = match &s.source {
                 Ok(source) => source,
-                Err(e) => return Ok(Readiness::NotRun(e.clone())),
+                Err(Unready::NotRun(e)) => return Ok(Readiness::NotRun(e.clone())),
+                Err(Unready::CompileError(e)) => {
+                    return Ok(Readiness::Ready(super::prepare::not_built(
+                        &s.label,
+                        crate::submission::CompileError {
+                            message: format!("compile error: {e}"),
+                            output: String::new(),
+                        },
+                    )));
+                }
             };
             match toolchain.build(source, sandbox, i) {
                 Ok(Built::Ready(exe)) => {
@@ -427,9 +464,7 @@ pub fn build_all(
                     }
                 }
                 Ok(Built::CompileError(error)) => {
-                    let mut program = Program::new(Arc::new(crate::submission::NotBuilt), &s.label);
-                    program.compile_error = Some(error);
-                    Ok(Readiness::Ready(program))
+                    Ok(Readiness::Ready(super::prepare::not_built(&s.label, error)))
                 }
                 Err(BuildError::MissingTool {
                     language,

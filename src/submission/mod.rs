@@ -125,6 +125,20 @@ pub enum SourceError {
         reason: String,
         files: Vec<String>,
     },
+    /// The sources themselves make no program, as a compiler would say:
+    /// a Java or Kotlin directory with no `main`, or with several and no
+    /// entry point to choose (DOMjudge's compile script fails on the
+    /// first; the spec's `entrypoint` settles the second).
+    #[error("{}: {reason}", .dir.display())]
+    NoProgram { dir: PathBuf, reason: String },
+}
+
+impl SourceError {
+    /// The submission's own fault, judged CE, not a source the judge
+    /// cannot handle (not run).
+    pub fn is_compile_error(&self) -> bool {
+        matches!(self, SourceError::NoProgram { .. })
+    }
 }
 
 /// Why a source submission has no program: the compiler's verdict.

@@ -256,19 +256,45 @@ fn main_file(
         [one] => Some((*one).clone()),
         _ => None,
     };
+    let with_main = |needles: &[&str]| -> Result<PathBuf, SourceError> {
+        let mains: Vec<&PathBuf> = files.iter().filter(|f| contains(f, needles)).collect();
+        match mains.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(SourceError::NoProgram {
+                dir: dir.to_path_buf(),
+                reason: format!(
+                    "no {} source declares a main ({})",
+                    language.name,
+                    names(files).join(", ")
+                ),
+            }),
+            several => Err(SourceError::NoProgram {
+                dir: dir.to_path_buf(),
+                reason: format!(
+                    "{} {} sources declare a main ({}) and no entrypoint (submissions.yaml) says which",
+                    several.len(),
+                    language.name,
+                    several
+                        .iter()
+                        .map(|f| f.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }),
+        }
+    };
     let found = match language.name.as_str() {
-        "java" => only(
+        "java" => return with_main(&["static void main", "static public void main"]),
+        "kotlin" => return with_main(&["fun main"]),
+        // Every file is compiled into one program: which is "main" only
+        // names it, and the compiler says whether there is one main.
+        "c" | "cpp" => only(
             files
                 .iter()
-                .filter(|f| contains(f, &["static void main", "static public void main"]))
+                .filter(|f| contains(f, &["main(", "main ("]))
                 .collect(),
-        ),
-        "kotlin" => only(
-            files
-                .iter()
-                .filter(|f| contains(f, &["fun main"]))
-                .collect(),
-        ),
+        )
+        .or_else(|| files.first().cloned()),
         "python3" | "python2" => named(&["__main__.py", "main.py"])
             .or_else(|| {
                 only(
