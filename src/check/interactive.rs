@@ -223,6 +223,7 @@ fn interactive_pass(
         address_space: true,
         workdir: None,
         files: None,
+        companions: &[],
     };
     let request = RunRequest {
         input,

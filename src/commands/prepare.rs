@@ -174,17 +174,7 @@ pub fn submission_program(
                     ),
                 }
             }
-            let address_space = exe.address_space;
-            let mut runner = ProcessRunner::from_build(
-                exe.program,
-                exe.args,
-                exe.build_dir.as_deref(),
-                Arc::clone(sandbox),
-            )
-            .map_err(Failure::usage)?;
-            if !address_space {
-                runner = runner.without_address_space_limit();
-            }
+            let runner = runner_of(exe, sandbox).map_err(Failure::usage)?;
             Ok(Program::new(Arc::new(runner), text))
         }
         Ok(Built::CompileError(error)) => {
@@ -202,6 +192,27 @@ pub fn submission_program(
         Err(BuildError::Interrupted) => Err(Failure::Interrupted),
         Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
     }
+}
+
+/// The runner of a built submission: its build directory staged when it
+/// needs one, no address-space limit for a JVM, the package's included
+/// data in each run's working directory.
+pub fn runner_of(
+    exe: crate::submission::Executable,
+    sandbox: &Arc<Sandbox>,
+) -> Result<ProcessRunner, crate::exec::ProgramError> {
+    let runner = ProcessRunner::from_build(
+        exe.program,
+        exe.args,
+        exe.build_dir.as_deref(),
+        Arc::clone(sandbox),
+    )?;
+    let runner = if exe.address_space {
+        runner
+    } else {
+        runner.without_address_space_limit()
+    };
+    Ok(runner.with_companions(exe.included_data))
 }
 
 /// A submission that did not compile: each of its cases is CE with `error`.

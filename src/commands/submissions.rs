@@ -444,25 +444,10 @@ pub fn build_all(
                 }
             };
             match toolchain.build(source, sandbox, i) {
-                Ok(Built::Ready(exe)) => {
-                    let address_space = exe.address_space;
-                    match crate::exec::runner::ProcessRunner::from_build(
-                        exe.program,
-                        exe.args,
-                        exe.build_dir.as_deref(),
-                        Arc::clone(sandbox),
-                    ) {
-                        Ok(runner) => {
-                            let runner = if address_space {
-                                runner
-                            } else {
-                                runner.without_address_space_limit()
-                            };
-                            Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.label)))
-                        }
-                        Err(e) => Ok(Readiness::NotRun(e.to_string())),
-                    }
-                }
+                Ok(Built::Ready(exe)) => match super::prepare::runner_of(exe, sandbox) {
+                    Ok(runner) => Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.label))),
+                    Err(e) => Ok(Readiness::NotRun(e.to_string())),
+                },
                 Ok(Built::CompileError(error)) => {
                     Ok(Readiness::Ready(super::prepare::not_built(&s.label, error)))
                 }

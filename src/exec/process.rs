@@ -77,6 +77,9 @@ pub struct Launch<'a> {
     /// Files copied into the working directory before the program starts
     /// (a 2025-09 test case's `NAME.files/`).
     pub files: Option<&'a Path>,
+    /// Single files copied there first, (where it is, its name there): a
+    /// package's included data, which a case's `files` may overwrite.
+    pub companions: &'a [(std::path::PathBuf, std::path::PathBuf)],
 }
 
 /// Run a program once in its own private directory under the limits, and
@@ -108,6 +111,7 @@ pub fn launch_build(
             address_space: true,
             workdir,
             files: None,
+            companions: &[],
         },
     )
 }
@@ -167,6 +171,14 @@ pub fn launch_with(
         (Some(dir), Trust::Trusted) => dir,
         _ => slot.workdir(),
     };
+    for (from, name) in launch.companions {
+        crate::exec::sandbox::copy_file(from, &workdir.join(name)).map_err(|e| {
+            RunError::Internal(format!(
+                "cannot copy {} into the working directory: {e}",
+                from.display()
+            ))
+        })?;
+    }
     if let Some(files) = launch.files {
         crate::exec::sandbox::copy_tree(files, workdir).map_err(|e| {
             RunError::Internal(format!(

@@ -20,6 +20,9 @@ pub struct ProcessRunner {
     /// Arguments holding `{memory_mib}`, filled in per run from the memory
     /// limit (a JVM's `-Xmx{memory_mib}m`).
     memory_args: bool,
+    /// Files copied into every run's working directory: (where it is,
+    /// its name there) — a package's included data.
+    companions: Vec<(PathBuf, PathBuf)>,
 }
 
 /// The placeholder of the memory limit in MiB in a run command.
@@ -113,6 +116,7 @@ impl ProcessRunner {
             sandbox,
             address_space: true,
             memory_args,
+            companions: Vec::new(),
         })
     }
 
@@ -120,6 +124,13 @@ impl ProcessRunner {
     /// sized by `{memory_mib}`), never to RLIMIT_AS.
     pub fn without_address_space_limit(mut self) -> ProcessRunner {
         self.address_space = false;
+        self
+    }
+
+    /// Copy these files, (where it is, its name there), into every run's
+    /// working directory before the program starts.
+    pub fn with_companions(mut self, companions: Vec<(PathBuf, PathBuf)>) -> ProcessRunner {
+        self.companions = companions;
         self
     }
 }
@@ -219,6 +230,7 @@ impl ProcessRunner {
             address_space: self.address_space,
             workdir: None,
             files: request.given.files,
+            companions: &self.companions,
         }
     }
 

@@ -59,6 +59,10 @@ pub struct Executable {
     /// multi-file interpreted submission imports its other files): the
     /// sandbox stages it whole.
     pub build_dir: Option<PathBuf>,
+    /// The package's included data files (not code: see
+    /// [`Toolchain::included_data`]) as staged for the build, each with
+    /// its name in the working directory, where every run finds them.
+    pub included_data: Vec<(PathBuf, PathBuf)>,
 }
 
 /// What building a source gave.
@@ -182,13 +186,14 @@ impl Toolchain {
         slot: usize,
     ) -> Result<Built, BuildError> {
         let language = &source.language;
-        let (main, files) = read_files(source)?;
+        let (main, files, own) = read_files(source)?;
         let key = cache::key(language, &main, &files);
         let shown = source.path.display().to_string();
         let cache = cache::Cache::new(&self.cache);
         if let Some(entry) = cache.lookup(&key) {
             let mut executable = self.executable(language, &entry, true, None, &shown)?;
             executable.build_dir = needs_dir(language, &files).then(|| entry.dir.clone());
+            executable.included_data = self.included_data(&files[own..], &entry.dir);
             return Ok(Built::Ready(executable));
         }
         // The tools must exist before anything is staged.
@@ -281,7 +286,35 @@ impl Toolchain {
         let mut executable =
             self.executable(language, &entry, false, Some(compile_time), &shown)?;
         executable.build_dir = needs_dir(language, &files).then(|| entry.dir.clone());
+        executable.included_data = self.included_data(&files[own..], &entry.dir);
         Ok(Built::Ready(executable))
+    }
+
+    /// Of a package's included files (`included`, as staged in `dir`),
+    /// those that are data, not code: no language's source, no header.
+    /// The 2025-09 format has a test case's `NAME.files/` copied into the
+    /// submission's working directory "possibly overwriting the compiled
+    /// submission file or included data": the working directory holds the
+    /// included data, so a submission reads `include/default/data.txt` as
+    /// `./data.txt`. Code needs no copy (it is built in, or imported from
+    /// the build directory), and copying nothing keeps a run's directory
+    /// empty, to be reused (see `sandbox::workdir`).
+    fn included_data(&self, included: &[StagedFile], dir: &Path) -> Vec<(PathBuf, PathBuf)> {
+        const HEADERS: [&str; 6] = ["h", "hh", "hpp", "hxx", "inc", "tcc"];
+        included
+            .iter()
+            .filter(|(rel, _)| {
+                let ext = Path::new(rel).extension().and_then(|e| e.to_str());
+                !ext.is_some_and(|e| {
+                    HEADERS.contains(&e)
+                        || self
+                            .languages
+                            .iter()
+                            .any(|l| l.extensions.iter().any(|x| x == e))
+                })
+            })
+            .map(|(rel, _)| (dir.join(rel), PathBuf::from(rel)))
+            .collect()
     }
 
     /// Run a compiler or interpreter of the toolchain (trusted, under the
@@ -361,6 +394,7 @@ impl Toolchain {
             compile_time,
             address_space: language.address_space,
             build_dir: None,
+            included_data: Vec::new(),
         })
     }
 }
@@ -428,10 +462,11 @@ impl Places {
 type StagedFile = (String, Vec<u8>);
 
 /// A source's files as they are staged: (relative name, bytes), the
-/// sources first and then the include files they do not replace, and the
-/// main file's name. A single file of a forced language (`--language`)
-/// gets the language's extension, which compilers go by.
-fn read_files(source: &Source) -> Result<(String, Vec<StagedFile>), BuildError> {
+/// sources first and then the include files they do not replace, the
+/// main file's name, and how many of the files are the submission's own
+/// (the rest are included). A single file of a forced language
+/// (`--language`) gets the language's extension, which compilers go by.
+fn read_files(source: &Source) -> Result<(String, Vec<StagedFile>, usize), BuildError> {
     let root = source.root();
     let read = |path: &Path| {
         std::fs::read(path)
@@ -475,6 +510,7 @@ fn read_files(source: &Source) -> Result<(String, Vec<StagedFile>), BuildError> 
     for (_, bytes) in files.iter_mut() {
         *bytes = substituted(std::mem::take(bytes));
     }
+    let own = files.len();
     for dir in &source.includes {
         for entry in walkdir::WalkDir::new(dir).follow_links(true).max_depth(8) {
             let Ok(entry) = entry else { continue };
@@ -493,7 +529,7 @@ fn read_files(source: &Source) -> Result<(String, Vec<StagedFile>), BuildError> 
             files.push((rel, substituted(read(entry.path())?)));
         }
     }
-    Ok((main, files))
+    Ok((main, files, own))
 }
 
 /// How many lines of the compiler's output a compile error keeps.

@@ -230,6 +230,7 @@ impl Tool {
                 address_space: true,
                 workdir: None,
                 files: None,
+                companions: &[],
             },
         )
     }

@@ -405,6 +405,7 @@ fn run_generator(
             address_space: true,
             workdir: Some(dir.path()),
             files: None,
+            companions: &[],
         },
     )
     .map_err(|e| (e.to_string(), false))?;

@@ -77,6 +77,7 @@ impl Generator {
                 address_space: true,
                 workdir: None,
                 files: None,
+                companions: &[],
             },
         )
         .map_err(|e| match e {

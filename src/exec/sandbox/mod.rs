@@ -482,22 +482,41 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
                 std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755))
             })
         } else if kind.is_file() {
-            let executable = entry
-                .metadata()
-                .map(|m| m.permissions().mode() & 0o111 != 0)
-                .unwrap_or(false);
-            std::fs::copy(entry.path(), &target).and_then(|_| {
-                std::fs::set_permissions(
-                    &target,
-                    std::fs::Permissions::from_mode(if executable { 0o755 } else { 0o644 }),
-                )
-            })
+            readable_copy(entry.path(), &target)
         } else {
             continue;
         };
         result.map_err(|e| format!("{}: {e}", target.display()))?;
     }
     Ok(())
+}
+
+/// Copy one file to `to` (its directories made as [`copy_tree`] makes
+/// them) where the sandbox's users can read it.
+pub(crate) fn copy_file(from: &Path, to: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    if let Some(parent) = to.parent()
+        && !parent.is_dir()
+    {
+        std::fs::create_dir_all(parent)
+            .and_then(|()| std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o755)))
+            .map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    readable_copy(from, to).map_err(|e| format!("{}: {e}", to.display()))
+}
+
+/// A file's copy, 0644 (0755 when executable).
+fn readable_copy(from: &Path, to: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = std::fs::metadata(from)
+        .map(|m| m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false);
+    std::fs::copy(from, to).and_then(|_| {
+        std::fs::set_permissions(
+            to,
+            std::fs::Permissions::from_mode(if executable { 0o755 } else { 0o644 }),
+        )
+    })
 }
 
 /// Remove a directory tree even if a program made parts of it unreadable

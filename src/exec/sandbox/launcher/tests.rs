@@ -21,6 +21,7 @@ fn run(sandbox: &Sandbox, script: &str) -> (String, String) {
             address_space: true,
             workdir: None,
             files: None,
+            companions: &[],
         },
     )
     .expect("the run");
