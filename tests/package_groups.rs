@@ -416,6 +416,16 @@ fn args_reach_the_submission_from_the_group_or_the_case() {
     s.write("pkg/data/secret/g/2.yaml", "args: ['two words', x]\n");
     // One argument with a space, not split into two.
     s.write("pkg/data/secret/g/2.ans", "two words|x\n");
+    // An empty list replaces the group's: no arguments (also for a
+    // subgroup's test_group.yaml).
+    s.write("pkg/data/secret/g/3.in", "0\n");
+    s.write("pkg/data/secret/g/3.yaml", "args: []\n");
+    s.write("pkg/data/secret/g/3.ans", "none\n");
+    s.write("pkg/data/secret/g/sub/test_group.yaml", "args: []\n");
+    s.write("pkg/data/secret/g/sub/1.in", "0\n");
+    s.write("pkg/data/secret/g/sub/1.ans", "none\n");
+    s.write("pkg/data/secret/g/inherits/1.in", "0\n");
+    s.write("pkg/data/secret/g/inherits/1.ans", "--from|group\n");
     s.write(
         "pkg/submissions/accepted/echo.c",
         "#include <stdio.h>\nint main(int argc, char **argv){ if (argc == 1) puts(\"none\"); for (int i = 1; i < argc; i++) printf(\"%s%c\", argv[i], i + 1 < argc ? '|' : '\\n'); return 0; }\n",

@@ -331,4 +331,39 @@ int main(void) {
         let report = ran.json();
         assert_eq!(report["summary"]["AC"], 6, "{extra:?}: {report:#}");
     }
+    // An interactive run: its validator is started from a thread the
+    // placed worker starts, and must see every CPU as well.
+    s.write(
+        "ia/problem.yaml",
+        "name: Cpus\ntype: interactive\nlimits:\n  time_limit: 2\n",
+    );
+    for i in 1..=4 {
+        s.write(&format!("ia/data/secret/{i}.in"), format!("{cpus}\n"));
+        s.write(&format!("ia/data/secret/{i}.ans"), "\n");
+    }
+    s.write(
+        "ia/output_validator/cpus.c",
+        r#"#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+    cpu_set_t set;
+    int want, got;
+    char path[4096];
+    FILE *in = fopen(argv[1], "r");
+    if (argc < 4 || !in || fscanf(in, "%d", &want) != 1) return 1;
+    sched_getaffinity(0, sizeof set, &set);
+    snprintf(path, sizeof path, "%s/judgemessage.txt", argv[3]);
+    FILE *msg = fopen(path, "w");
+    if (scanf("%d", &got) != 1) return 43;
+    if (msg) fprintf(msg, "validator %d, submission %d of %d CPUs\n", CPU_COUNT(&set), got, want);
+    return CPU_COUNT(&set) == want && got == want ? 42 : 43;
+}
+"#,
+    );
+    let mut cmd = s.judge();
+    cmd.args(["run", "ia", "--format", "json", "-j", "2", "--submission"])
+        .arg(&count);
+    let report = run(cmd).json();
+    assert_eq!(report["summary"]["AC"], 4, "interactive: {report:#}");
 }

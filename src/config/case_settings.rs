@@ -59,7 +59,8 @@ pub(super) fn resolve(
         };
         let validators = input_side(base, group, &origin, warnings);
         let output_args = group.output_args.clone();
-        let args = group.args.clone().filter(|a| !a.is_empty());
+        // `args: []` (or a bare `args:`) is kept: it replaces a group's.
+        let args = group.args.clone();
         if comparison.is_none()
             && strict.is_none()
             && validators.is_none()

@@ -13,20 +13,23 @@
 //! Only the judge's side is placed. Every program, tool and build gets the
 //! CPUs the judge itself was started with (`taskset` is honoured): a
 //! multi-threaded submission or a JVM is not held to one core. The child
-//! takes them back before exec, one system call: `spawn`'s child when its
-//! thread is placed, a launcher's (which may be placed) always.
+//! takes them back before exec, one system call: `spawn`'s child once any
+//! thread of the judge has been placed (a thread a placed worker starts,
+//! an interactive run's validator's, has its core too), a launcher's
+//! (which may be placed) always.
 //!
 //! The judge places slots only when each gets a core of its own: at most as
-//! many workers as allowed CPUs, and at least two CPUs. The first slot
-//! goes on the core the judge runs on when it starts (two judges started
-//! side by side by a CI script with `-j 1` are spread by the scheduler, not
-//! both put on the first CPU). `judge run --no-pin` leaves everything to
-//! the scheduler. Placement is process-wide: two runs at once in one
-//! process (tests) may move each other's launchers, which costs speed,
-//! never correctness.
+//! many workers as allowed CPUs, and at least two CPUs. Each core is
+//! claimed with a lock file (see [`claim`]): two judges at once never put
+//! their workers on one core (the first slot tries the core the judge runs
+//! on first); a slot whose core another judge holds is left to the
+//! scheduler. `judge run --no-pin` leaves everything to the scheduler.
+//! Placement is process-wide: two runs at once in one process (tests)
+//! claim cores as two judges do, and may move each other's launchers,
+//! which costs speed, never correctness.
 
 use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// The CPUs the judge was started with, read once before any thread is
@@ -35,6 +38,11 @@ static ORIGINAL: OnceLock<Option<CpuSet>> = OnceLock::new();
 
 /// The core of each slot of the current run (empty: no placement).
 static CORES: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+/// A thread of this process has been placed: a thread it started since
+/// (an interactive run's validator and relays) has its core too, unseen by
+/// [`PLACED`], so from then on every child takes the judge's CPUs back.
+static EVER_PLACED: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
     /// The core this thread is placed on: its children restore [`ORIGINAL`].
@@ -54,26 +62,43 @@ pub fn original() -> Option<&'static CpuSet> {
         .as_ref()
 }
 
-/// The cores of a run's slots, released (no later launcher is placed)
-/// when dropped.
+/// The cores of a run's slots, released (no later launcher is placed, the
+/// claims on the cores end) when dropped.
 pub struct Placement {
     placed: bool,
+    /// The claim on each core taken (see [`claim`]).
+    _claims: Vec<std::os::fd::OwnedFd>,
 }
 
 impl Placement {
     /// Give each of `workers` slots a core of its own, when there are
-    /// enough (see the module doc); `enabled` false: none.
+    /// enough (see the module doc); `enabled` false: none. A core another
+    /// judge has claimed is passed over; a slot left without a core is
+    /// not placed.
     pub fn new(workers: usize, enabled: bool) -> Placement {
         let cores = original().map(allowed).unwrap_or_default();
         let placed = enabled && workers >= 1 && cores.len() >= 2 && workers <= cores.len();
         let mut slots = CORES.lock().unwrap_or_else(|e| e.into_inner());
         slots.clear();
+        let mut claims = Vec::new();
         if placed {
             // SAFETY: sched_getcpu has no preconditions.
             let here = unsafe { libc::sched_getcpu() };
-            slots.extend(cores_of_slots(workers, &cores, usize::try_from(here).ok()));
+            let order = cores_of_slots(cores.len(), &cores, usize::try_from(here).ok());
+            for core in order {
+                if slots.len() == workers {
+                    break;
+                }
+                if let Some(fd) = claim(core) {
+                    claims.push(fd);
+                    slots.push(core);
+                }
+            }
         }
-        Placement { placed }
+        Placement {
+            placed: !slots.is_empty(),
+            _claims: claims,
+        }
     }
 
     pub fn is_placed(&self) -> bool {
@@ -87,6 +112,29 @@ impl Drop for Placement {
             CORES.lock().unwrap_or_else(|e| e.into_inner()).clear();
         }
     }
+}
+
+/// Claim `core` for this judge: an exclusive `flock` on
+/// `$TMPDIR/judge-cpu-N.lock`, held while the run lasts and dropped by the
+/// kernel if the judge dies. Two judges started side by side (a CI script's
+/// shards at `-j 1`) would otherwise often read the same current CPU and
+/// put their workers on one core for the whole run, where the scheduler
+/// cannot separate them. `None` when another judge holds it (or the file
+/// cannot be opened: placement is about speed, and a core is then not
+/// used).
+fn claim(core: usize) -> Option<std::os::fd::OwnedFd> {
+    use rustix::fs::{FlockOperation, Mode, OFlags, flock, open};
+    let path = std::env::temp_dir().join(format!("judge-cpu-{core}.lock"));
+    // Read-only (a lock needs no more, and another user's file opens so),
+    // never through a link someone left in a shared /tmp.
+    let fd = open(
+        &path,
+        OFlags::RDONLY | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o644),
+    )
+    .ok()?;
+    flock(&fd, FlockOperation::NonBlockingLockExclusive).ok()?;
+    Some(fd)
 }
 
 /// The core of each of `workers` slots: consecutive allowed cores from
@@ -123,6 +171,7 @@ pub fn place_this_thread(slot: usize) {
 fn place_thread_on(core: usize) {
     let mut set = CpuSet::new();
     set.set(core);
+    EVER_PLACED.store(true, Ordering::SeqCst);
     if sched_setaffinity(None, &set).is_ok() {
         PLACED.with(|p| p.set(Some(core)));
     }
@@ -167,9 +216,11 @@ pub fn follow(pid: i32, placed: &AtomicUsize) {
 }
 
 /// The CPUs a child of the calling thread must restore before exec: the
-/// judge's own when this thread is placed, else none (it has them).
+/// judge's own once any thread of the judge has been placed (the calling
+/// thread may have been started by one: [`EVER_PLACED`]), else none (it
+/// has them). One system call a child.
 pub fn for_children() -> Option<&'static CpuSet> {
-    if PLACED.with(|p| p.get()).is_some() {
+    if EVER_PLACED.load(Ordering::Relaxed) {
         original()
     } else {
         None
@@ -214,18 +265,31 @@ mod tests {
             assert_eq!(allowed(children), cores);
             let expected = cores.clone();
             std::thread::spawn(move || {
-                // What a child does before exec.
-                restore(for_children().or(original()));
+                // A thread started by a placed one (an interactive run's
+                // validator thread) has its core, and its children too
+                // take the judge's CPUs back.
+                assert_eq!(allowed(&sched_getaffinity(None).unwrap()), vec![core]);
+                restore(for_children());
                 assert_eq!(allowed(&sched_getaffinity(None).unwrap()), expected);
             })
             .join()
             .unwrap();
             release_this_thread();
             assert_eq!(allowed(&sched_getaffinity(None).unwrap()), cores);
-            assert!(for_children().is_none());
         })
         .join()
         .unwrap();
+    }
+
+    #[test]
+    fn a_core_claimed_by_one_judge_is_not_claimed_by_another() {
+        // A core number no run of the tests places anything on.
+        let core = 100_000 + std::process::id() as usize % 1000;
+        let first = claim(core).expect("a free core is claimed");
+        assert!(claim(core).is_none(), "held: a second claim fails");
+        drop(first);
+        assert!(claim(core).is_some(), "released with its descriptor");
+        let _ = std::fs::remove_file(std::env::temp_dir().join(format!("judge-cpu-{core}.lock")));
     }
 
     #[test]

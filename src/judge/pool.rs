@@ -70,8 +70,10 @@ fn work(
     // Each slot's worker and launcher on a core of their own (read before
     // any worker exists: see `exec::affinity`).
     let _placement = affinity::Placement::new(workers, !options.unpinned);
+    // As many threads as workers: a worker's slot is its thread's index,
+    // which must be one of the placed slots.
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(workers)
         .thread_name(|i| format!("judge-worker-{i}"))
         .build()
         .map_err(std::io::Error::other)?;
