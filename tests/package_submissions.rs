@@ -178,6 +178,24 @@ fn java_single_file_and_multi_file() {
         );
     }
     s.write("p/submissions/compile_error/no_main/D.java", "class D {}\n");
+    // Read as Java, not as text: a comment naming a main, a tab before
+    // `main`; of two real mains, the one in Main.java.
+    s.write(
+        "p/submissions/accepted/words/Sol.java",
+        "import java.util.Scanner;\npublic class Sol { public static void\tmain(String[] a) { System.out.println(Util.inc(new Scanner(System.in).nextInt())); } }\n",
+    );
+    s.write(
+        "p/submissions/accepted/words/Util.java",
+        "/* not the entry: public static void main(String[] a) */\nclass Util { static int inc(int x) { return x + 1; } }\n",
+    );
+    s.write(
+        "p/submissions/accepted/two_named/Main.java",
+        "import java.util.Scanner;\npublic class Main { public static void main(String[] a) { System.out.println(new Scanner(System.in).nextInt() + 1); } }\n",
+    );
+    s.write(
+        "p/submissions/accepted/two_named/Debug.java",
+        "public class Debug { public static void main(String[] a) { System.out.println(\"debug\"); } }\n",
+    );
     s.write(
         "p/problem.yaml",
         "name: Plus one\nlimits:\n  time_limit: 4\n  memory: 256\n",
@@ -189,6 +207,8 @@ fn java_single_file_and_multi_file() {
     assert!(agrees(&ran, "accepted/multi"), "{out}");
     assert!(agrees(&ran, "run_time_error/Hog.java"), "{out}");
     assert!(agrees(&ran, "compile_error/two_mains"), "{out}");
+    assert!(agrees(&ran, "accepted/words"), "{out}");
+    assert!(agrees(&ran, "accepted/two_named"), "{out}");
     assert!(agrees(&ran, "compile_error/no_main"), "{out}");
     let mut cmd = s.judge();
     cmd.args(["run", "p", "--format", "json", "--submission"])

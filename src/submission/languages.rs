@@ -215,6 +215,24 @@ fn java_main_classes(source: &[u8]) -> Vec<String> {
     with_main.into_iter().map(String::from).collect()
 }
 
+/// Whether a Java or Kotlin source declares a `main` a program starts
+/// from: Java, a top-level type whose body declares `void main(` (a JDK
+/// 21 instance `main` too); Kotlin, a `fun main(` anywhere (top level or a
+/// companion's `@JvmStatic`). Comments, strings and character literals
+/// are skipped, and words may be apart by any white space.
+pub fn declares_main(language: &str, source: &[u8]) -> bool {
+    match language {
+        "java" => !java_main_classes(source).is_empty(),
+        "kotlin" => {
+            let text = String::from_utf8_lossy(&source[..source.len().min(1 << 16)]);
+            java_words(&text)
+                .windows(3)
+                .any(|w| w == ["fun", "main", "("])
+        }
+        _ => false,
+    }
+}
+
 /// Java source as words, braces and parentheses, without comments,
 /// strings and character literals.
 fn java_words(text: &str) -> Vec<&str> {

@@ -256,8 +256,25 @@ fn main_file(
         [one] => Some((*one).clone()),
         _ => None,
     };
-    let with_main = |needles: &[&str]| -> Result<PathBuf, SourceError> {
-        let mains: Vec<&PathBuf> = files.iter().filter(|f| contains(f, needles)).collect();
+    // Java and Kotlin: the one file that declares a main (read as the
+    // language's words: a comment or a string mentioning one does not
+    // count); of several, `Main` or the one named after the directory.
+    let with_main = || -> Result<PathBuf, SourceError> {
+        let mains: Vec<&PathBuf> = files
+            .iter()
+            .filter(|f| super::languages::declares_main(&language.name, &read(f)))
+            .collect();
+        let preferred = mains.iter().find(|f| {
+            f.file_stem().is_some_and(|s| {
+                let s = s.to_string_lossy();
+                s == "Main" || s == "main" || s == dir_name
+            })
+        });
+        if mains.len() > 1
+            && let Some(one) = preferred
+        {
+            return Ok((*one).clone());
+        }
         match mains.as_slice() {
             [one] => Ok((*one).clone()),
             [] => Err(SourceError::NoProgram {
@@ -284,8 +301,7 @@ fn main_file(
         }
     };
     let found = match language.name.as_str() {
-        "java" => return with_main(&["static void main", "static public void main"]),
-        "kotlin" => return with_main(&["fun main"]),
+        "java" | "kotlin" => return with_main(),
         // Every file is compiled into one program: which is "main" only
         // names it, and the compiler says whether there is one main.
         "c" | "cpp" => only(
