@@ -306,8 +306,19 @@ impl Report {
     ) -> Report {
         let scores = score_cases(&info.problems, &mut cases);
         let mut report = Report::new(info, cases, interrupted, elapsed);
-        report.scores = scores;
+        report.set_scores(scores);
         report
+    }
+
+    /// Take a run's scores. A judge error in scoring (a score file where
+    /// none may be, a score over its maximum, a multiplier outside 0..1:
+    /// the spec's judge errors) makes the run's verdict IE, as a judge
+    /// error in a case does: not an accepted run worth its points.
+    pub fn set_scores(&mut self, scores: Vec<ScoreReport>) {
+        if scores.iter().any(|s| !s.errors.is_empty()) {
+            self.verdict = Verdict::InternalError;
+        }
+        self.scores = scores;
     }
 
     /// The exit code of `judge run` for this report: 0 all AC, 1 some
@@ -315,7 +326,9 @@ impl Report {
     pub fn exit_code(&self) -> ExitCode {
         if self.interrupted {
             ExitCode::Interrupted
-        } else if self.summary.contains_key(&Verdict::InternalError) {
+        } else if self.summary.contains_key(&Verdict::InternalError)
+            || self.verdict == Verdict::InternalError
+        {
             ExitCode::Internal
         } else if self.verdict.is_accepted() {
             ExitCode::Ok

@@ -625,3 +625,23 @@ fn a_2023_07_draft_scoring_map_in_testdata_yaml_grades_subtasks() {
         assert_ne!(report["scores"][0]["model"], "kattis grader", "{report:#}");
     }
 }
+
+/// A judge error in scoring (here a score multiplier of 1.5, outside
+/// 0..1) is the run's IE, exit 3, under `judge run` as under verify: not
+/// an accepted run with its points.
+#[test]
+fn a_judge_error_in_scoring_makes_the_run_ie() {
+    let s = Scratch::new();
+    let package = new_package(&s);
+    s.write("new/data/secret/g2/2.in", "400 1.5\n");
+    let mut cmd = s.judge();
+    cmd.args(["run", "--format", "json", "--submission"])
+        .arg(package.join("submissions/accepted/echo.c"))
+        .arg(&package);
+    let ran = run(cmd);
+    let report = ran.json();
+    assert_eq!(ran.code, 3, "{report:#}");
+    assert_eq!(report["verdict"], "IE", "{report:#}");
+    let errors = report["scores"][0]["errors"].to_string();
+    assert!(errors.contains("outside"), "{errors}");
+}

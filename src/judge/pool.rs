@@ -52,7 +52,7 @@ pub fn run(
         interrupted,
         started.elapsed(),
     );
-    report.scores = scores;
+    report.set_scores(scores);
     settle.reporter.event(&Event::Finished(&report))?;
     Ok(report)
 }
