@@ -292,6 +292,7 @@ int main(int argc, char **argv) {
 /// pass with input "x"; pass 2 must print 2x. With MORE in the input the
 /// validator asks for a third pass. From pass 2 on, `input_file` must be
 /// the pass's own input (the previous `nextpass.in`), else exit 1 (IE).
+/// With REJECT it writes `nextpass.in` and rejects (a judge error).
 const TWO_PASS_VALIDATOR_C: &str = r#"#include <stdio.h>
 #include <string.h>
 int main(int argc, char **argv) {
@@ -300,6 +301,11 @@ int main(int argc, char **argv) {
     FILE *in = fopen(argv[1], "r"); char word[16] = ""; fscanf(in, "%15s", word);
     long x; if (scanf("%ld", &x) != 1) return 43;
     FILE *f = fopen(state, "r");
+    if (!f && !strcmp(word, "REJECT")) {
+        snprintf(path, sizeof path, "%snextpass.in", argv[3]);
+        FILE *next = fopen(path, "w"); fprintf(next, "%ld\n", x); fclose(next);
+        return 43;
+    }
     if (!f) {
         f = fopen(state, "w"); fprintf(f, "%ld %d\n", x, !strcmp(word, "MORE")); fclose(f);
         snprintf(path, sizeof path, "%snextpass.in", argv[3]);
@@ -350,6 +356,18 @@ fn multi_pass_with_two_and_with_too_many_passes() {
             .unwrap()
             .contains("asked for pass 3 (nextpass.in) but the problem allows 2"),
         "{more:#}"
+    );
+    assert_eq!(more["cases"][0]["passes"], 2, "{more:#}");
+    // Rejecting with a next pass asked for: the spec's judge error.
+    s.write("m/data/sample/1.in", "REJECT\n");
+    let rejected = run_on(&s, "m", "double.c", doubler);
+    assert_eq!(verdicts(&rejected), ["IE"], "{rejected:#}");
+    assert!(
+        rejected["cases"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("wrote nextpass.in on pass 1 and rejected"),
+        "{rejected:#}"
     );
 }
 

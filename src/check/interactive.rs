@@ -128,6 +128,19 @@ pub fn run_case(
         };
         decided.passes = pass;
         let next = feedback.join("nextpass.in");
+        // The spec: "It is a judge error to create the nextpass.in file
+        // and exit with any other code than 42" (a rejection with a next
+        // pass asked for).
+        if interaction.passes > 1
+            && decided.judgement.verdict == Verdict::WrongAnswer
+            && next.is_file()
+        {
+            let mut error = ie(format!(
+                "{what} wrote nextpass.in on pass {pass} and rejected (only an accepting pass may ask for another)"
+            ));
+            error.passes = pass;
+            return error;
+        }
         if decided.judgement.verdict != Verdict::Accepted
             || interaction.passes <= 1
             || !next.is_file()
@@ -153,11 +166,13 @@ pub fn run_case(
             return decided;
         }
         if pass == interaction.passes {
-            return ie(format!(
+            let mut error = ie(format!(
                 "{what} asked for pass {} (nextpass.in) but the problem allows {} (limits.validation_passes)",
                 pass + 1,
                 interaction.passes
             ));
+            error.passes = pass;
+            return error;
         }
         // The next input, where the submission's sandbox can read it.
         let copy = dir.path().join(format!("pass-{}.in", pass + 1));
