@@ -337,3 +337,33 @@ fn a_symlinked_data_directory_belongs_to_its_package() {
         ran.stderr
     );
 }
+
+/// `limits.time_multipliers`: an `ac_to_time_limit` below 1 is refused
+/// (the spec: a float >= 1), and a multiplier the judge does not use
+/// (`time_limit_to_tle`) is named, not silently dropped.
+#[test]
+fn time_multipliers_are_checked_and_named() {
+    let s = Scratch::new();
+    package_data(&s, "pkg");
+    s.write(
+        "pkg/problem.yaml",
+        "problem_format_version: 2025-09\nname: Sum\nlimits:\n  time_limit: 1\n  time_multipliers:\n    time_limit_to_tle: 1.5\n",
+    );
+    let ran = s.run_judge(&["run", "pkg", "--submission", "cat"]);
+    let out = format!("{}{}", ran.stdout, ran.stderr);
+    assert!(
+        out.contains("limits.time_multipliers.time_limit_to_tle: not acted on"),
+        "{out}"
+    );
+    s.write(
+        "pkg/problem.yaml",
+        "problem_format_version: 2025-09\nname: Sum\nlimits:\n  time_multipliers:\n    ac_to_time_limit: 0.5\n",
+    );
+    let ran = s.run_judge(&["run", "pkg", "--submission", "cat"]);
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("ac_to_time_limit: 0.5 is below 1"),
+        "{}",
+        ran.stderr
+    );
+}

@@ -95,6 +95,16 @@ fn time_inference(limits: &YamlLimits, version: FormatVersion) -> Result<TimeInf
             .or(limits.time_multiplier)
             .unwrap_or(2.0),
     };
+    if let Some(m) = limits
+        .time_multipliers
+        .as_ref()
+        .and_then(|m| m.ac_to_time_limit)
+        && m < 1.0
+    {
+        return Err(format!(
+            "limits.time_multipliers.ac_to_time_limit: {m} is below 1 (the spec: a float >= 1; a limit under the slowest accepted run would fail it)"
+        ));
+    }
     let resolution = limits.time_resolution.unwrap_or(1.0);
     if !(multiplier.is_finite() && multiplier > 0.0 && resolution.is_finite() && resolution > 0.0) {
         return Err("limits: the time multiplier and resolution must be positive numbers".into());

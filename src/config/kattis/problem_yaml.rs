@@ -289,9 +289,24 @@ fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
         }
         if key == "limits" {
             if let serde_norway::Value::Mapping(limits) = value {
-                for limit in limits.keys().filter_map(|k| k.as_str()) {
+                for (limit, inner) in limits.iter().filter_map(|(k, v)| Some((k.as_str()?, v))) {
                     if !LIMITS_READ.contains(&limit) {
                         warnings.push(format!("{}: limits.{limit}: not acted on", path.display()));
+                    }
+                    // Of the multipliers only ac_to_time_limit is used:
+                    // time_limit_to_tle (a check of the TLE submissions'
+                    // margin) and any other key are named.
+                    if limit == "time_multipliers"
+                        && let serde_norway::Value::Mapping(multipliers) = inner
+                    {
+                        for name in multipliers.keys().filter_map(|k| k.as_str()) {
+                            if name != "ac_to_time_limit" {
+                                warnings.push(format!(
+                                    "{}: limits.time_multipliers.{name}: not acted on",
+                                    path.display()
+                                ));
+                            }
+                        }
                     }
                 }
             }
