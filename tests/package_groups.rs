@@ -441,8 +441,8 @@ fn args_reach_the_submission_from_the_group_or_the_case() {
     assert!(!ran.stderr.contains("args"), "no warning: {}", ran.stderr);
 }
 
-/// 2025-09: the package's included data (`include/default/`, not code)
-/// is in the submission's working directory on every run, as the spec's
+/// 2025-09: the package's included data (of `include/<language>/`, which replaces
+/// `include/default/`; not code) is in the working directory on every run, as the spec's
 /// "possibly overwriting ... included data" has it; a case's `NAME.files/`
 /// overwrites a file of the same name; included code is built in, not
 /// copied.
@@ -453,8 +453,19 @@ fn included_data_is_in_the_working_directory() {
         "pkg/problem.yaml",
         "problem_format_version: 2025-09\nname: Included\n",
     );
-    s.write("pkg/include/default/table.txt", "from include\n");
+    // C has its own directory: default's is not used for it.
+    s.write("pkg/include/default/table.txt", "from default\n");
+    s.write("pkg/include/c/table.txt", "from include\n");
     s.write("pkg/include/c/helper.h", "#define GREETING \"hello\"\n");
+    // An included file replaces the submission's own of that name.
+    s.write(
+        "pkg/submissions/accepted/dir/helper.h",
+        "#define GREETING \"own\"\n",
+    );
+    s.write(
+        "pkg/submissions/accepted/dir/main.c",
+        "#include <stdio.h>\n#include \"helper.h\"\nint main(void){int n; if (scanf(\"%d\", &n) != 1) return 1; printf(\"%s %s 0\\n\", n == 1 ? \"from include\" : \"from the case\", GREETING); return 0;}\n",
+    );
     s.write("pkg/data/secret/1.in", "1\n");
     s.write("pkg/data/secret/1.ans", "from include hello 0\n");
     s.write("pkg/data/secret/2.in", "2\n");

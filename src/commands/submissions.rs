@@ -252,9 +252,12 @@ fn source_of(
     }
 }
 
-/// A package's `include/default/` and `include/<language>/` (by the
-/// language's name or one of its other names): copied beside every
-/// submission of that language before it is built.
+/// A package's `include/<language>/` (by the language's name or one of
+/// its other names), else its `include/default/`: copied beside every
+/// submission of that language before it is built. The language's own
+/// directory replaces the default one, as the spec has it ("for a
+/// specific language, overriding the default"; "copied from a language
+/// directory based on the language of the submission").
 pub(super) fn includes(package: &Path, language: &str) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(package.join("include")) else {
         return Vec::new();
@@ -268,8 +271,9 @@ pub(super) fn includes(package: &Path, language: &str) -> Vec<PathBuf> {
         .map(|e| e.path())
         .filter(|p| p.is_dir())
         .collect();
-    // The language's own directory first: its files win over default's.
+    // The language's own directory, if it has one, else default.
     dirs.sort_by_key(|d| d.file_name().is_some_and(|n| n == "default"));
+    dirs.truncate(1);
     dirs
 }
 

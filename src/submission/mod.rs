@@ -510,7 +510,7 @@ fn read_files(source: &Source) -> Result<(String, Vec<StagedFile>, usize), Build
     for (_, bytes) in files.iter_mut() {
         *bytes = substituted(std::mem::take(bytes));
     }
-    let own = files.len();
+    let mut own = files.len();
     for dir in &source.includes {
         for entry in walkdir::WalkDir::new(dir).follow_links(true).max_depth(8) {
             let Ok(entry) = entry else { continue };
@@ -523,7 +523,12 @@ fn read_files(source: &Source) -> Result<(String, Vec<StagedFile>, usize), Build
                 .unwrap_or(entry.path())
                 .to_string_lossy()
                 .into_owned();
-            if files.iter().any(|(name, _)| *name == rel) {
+            // The spec: included files are copied "overwriting files
+            // from the submission in the case of name collision".
+            if let Some(i) = files[..own].iter().position(|(name, _)| *name == rel) {
+                files.remove(i);
+                own -= 1;
+            } else if files[own..].iter().any(|(name, _)| *name == rel) {
                 continue;
             }
             files.push((rel, substituted(read(entry.path())?)));
