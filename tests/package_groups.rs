@@ -410,9 +410,9 @@ fn args_reach_the_submission_from_the_group_or_the_case() {
         "pkg/data/secret/g/test_group.yaml",
         "args: [--from, group]\n",
     );
-    s.write("pkg/data/secret/g/1.in", "0\n");
+    s.write("pkg/data/secret/g/1.in", "2\n");
     s.write("pkg/data/secret/g/1.ans", "--from|group\n");
-    s.write("pkg/data/secret/g/2.in", "0\n");
+    s.write("pkg/data/secret/g/2.in", "2\n");
     s.write("pkg/data/secret/g/2.yaml", "args: ['two words', x]\n");
     // One argument with a space, not split into two.
     s.write("pkg/data/secret/g/2.ans", "two words|x\n");
@@ -424,7 +424,7 @@ fn args_reach_the_submission_from_the_group_or_the_case() {
     s.write("pkg/data/secret/g/sub/test_group.yaml", "args: []\n");
     s.write("pkg/data/secret/g/sub/1.in", "0\n");
     s.write("pkg/data/secret/g/sub/1.ans", "none\n");
-    s.write("pkg/data/secret/g/inherits/1.in", "0\n");
+    s.write("pkg/data/secret/g/inherits/1.in", "2\n");
     s.write("pkg/data/secret/g/inherits/1.ans", "--from|group\n");
     s.write(
         "pkg/submissions/accepted/echo.c",
@@ -439,6 +439,16 @@ fn args_reach_the_submission_from_the_group_or_the_case() {
     let ran = run(cmd);
     assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
     assert!(!ran.stderr.contains("args"), "no warning: {}", ran.stderr);
+    // Input validators get the input_validator_args, then the case's args
+    // (2025-09): the input says how many arguments the validator gets.
+    s.write(
+        "pkg/input_validators/count.c",
+        "#include <stdio.h>\nint main(int argc, char **argv){ (void)argv; int k; if (scanf(\"%d\", &k) != 1) return 43; return argc - 1 == k ? 42 : 43; }\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args(["validate", "pkg"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
 }
 
 /// 2025-09: the package's included data (of `include/<language>/`, which replaces

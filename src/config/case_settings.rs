@@ -164,21 +164,36 @@ fn output_side(
 }
 
 /// The input validators with a group's arguments, when the validators are
-/// the package's own.
+/// the package's own: its `input_validator_args`, then the cases' `args`
+/// (2025-09: "the `input_validator_args` followed by the `args` of the
+/// testcase being validated").
 fn input_side(
     base: &Base<'_>,
     group: &GroupSettings,
     origin: &str,
     warnings: &mut Vec<String>,
 ) -> Option<Vec<InputValidator>> {
-    let args = group.input_args.as_ref()?;
-    if base.table.validator.is_some() {
-        warnings.push(format!(
-            "{origin}: input validator arguments not used: judge.toml names its own validators"
-        ));
+    let case_args = group.args.as_deref().filter(|a| !a.is_empty());
+    if group.input_args.is_none() && case_args.is_none() {
         return None;
     }
-    Some(with_input_args(base.validators, args))
+    if base.table.validator.is_some() {
+        if group.input_args.is_some() {
+            warnings.push(format!(
+                "{origin}: input validator arguments not used: judge.toml names its own validators"
+            ));
+        }
+        return None;
+    }
+    let mut validators = match &group.input_args {
+        Some(args) => with_input_args(base.validators, args),
+        None => base.validators.to_vec(),
+    };
+    for v in &mut validators {
+        v.flags
+            .extend(case_args.unwrap_or_default().iter().cloned());
+    }
+    Some(validators)
 }
 
 /// `validators`, each with its arguments of `args`.
