@@ -271,6 +271,21 @@ fn the_2025_09_folders_of_known_bad_and_good_files() {
         out.contains("validated") && out.contains("1 error"),
         "{out}"
     );
+    // The input of a valid_output/ case must be valid input (2025-09).
+    s.write("pkg/data/valid_output/zero.in", "0\n");
+    s.write("pkg/data/valid_output/zero.ans", "0\n");
+    s.write("pkg/data/valid_output/zero.out", "0\n");
+    let mut cmd = s.judge();
+    cmd.args(["validate", "pkg"]);
+    let ran = run(cmd);
+    let out = format!("{}{}", ran.stdout, ran.stderr);
+    assert!(
+        out.contains(
+            "valid_output/zero.in: input validator input_validators/bounded.c rejected it"
+        ),
+        "{out}"
+    );
+    std::fs::remove_file(s.path().join("pkg/data/valid_output/zero.in")).unwrap();
     // A wrong answer in secret/ is caught by the answer validator.
     s.write("pkg/data/secret/1.ans", "nine\n");
     std::fs::remove_file(s.path().join("pkg/data/invalid_input/spaced.in")).unwrap();

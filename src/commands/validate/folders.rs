@@ -7,7 +7,8 @@
 //! - `data/invalid_answer/*.ans`: some answer validator must reject each;
 //! - `data/invalid_output/*.out`: the output check (custom or default,
 //!   against the case's `.ans`) must reject each;
-//! - `data/valid_output/*.out`: the output check must accept each.
+//! - `data/valid_output/*.out`: the output check must accept each;
+//! - the `.in` of both output folders must be valid input.
 //!
 //! A folder with no tool to check it is a warning naming the folder.
 
@@ -44,6 +45,37 @@ pub(super) fn validate(
     for (name, must_accept) in [("invalid_output", false), ("valid_output", true)] {
         if let Some(found) = folder(&data, name, tally) {
             outputs(problem, name, &found, must_accept, context, tally);
+        }
+    }
+}
+
+/// The input of a `valid_output/` or `invalid_output/` case must be valid
+/// (2025-09: "The input file `tc.in`, which must contain valid input"):
+/// each input validator, with the case's arguments, must accept it.
+fn valid_input(
+    problem: &Problem,
+    name: &str,
+    case: &Case,
+    context: ToolContext<'_>,
+    tally: &mut Tally,
+) {
+    let settings = problem.settings_for(&case.input);
+    let validators = settings
+        .as_deref()
+        .and_then(|s| s.validators.as_deref())
+        .unwrap_or(&problem.validators);
+    for validator in validators {
+        match validator.check(context, &case.input) {
+            Ok(Validity::Valid) => {}
+            Ok(Validity::Invalid(why) | Validity::Undefined { message: why, .. }) => {
+                tally.error(format!(
+                    "{}: input validator {} rejected it ({}), but data/{name}/ needs valid input",
+                    case.input.display(),
+                    validator.tool.display,
+                    why.lines().next().unwrap_or("").trim()
+                ))
+            }
+            Err(e) => tally.error(format!("{}: {e}", case.input.display())),
         }
     }
 }
@@ -215,6 +247,7 @@ fn outputs(
     let mut right = 0;
     let mut total = 0;
     for case in found {
+        valid_input(problem, name, case, context, tally);
         let output_path = case.input.with_extension("out");
         let answer = case.input.with_extension("ans");
         let output = match std::fs::read(&output_path) {
