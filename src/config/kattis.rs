@@ -33,6 +33,7 @@
 
 mod folders;
 pub mod groups;
+mod layout;
 mod limits;
 mod problem_yaml;
 pub mod scoring;
@@ -177,6 +178,9 @@ pub fn load(root: &Path) -> Result<Package, String> {
         .output_validator
         .map(|t| t.with_constants(shared.clone()));
     warnings.extend(folders::unacted_folders(root));
+    if version == FormatVersion::V2025_09 {
+        warnings.extend(layout::warnings(&root.join("data")));
+    }
     let groups = read_groups(root, version, &constants, &mut warnings)?;
     let mut submission_rules = submission_rules(root, &mut warnings)?;
     let scoring = if kind.scoring {
