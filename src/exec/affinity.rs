@@ -20,9 +20,9 @@
 //!
 //! The judge places slots only when each gets a core of its own: at most as
 //! many workers as allowed CPUs, and at least two CPUs. Each core is
-//! claimed with a lock file (see [`claim`]): two judges at once never put
-//! their workers on one core (the first slot tries the core the judge runs
-//! on first); a slot whose core another judge holds is left to the
+//! claimed with an abstract socket name (see [`claim`]): two judges at
+//! once never put their workers on one core (the first slot tries the
+//! core the judge runs on first); a slot whose core another judge holds is left to the
 //! scheduler. `judge run --no-pin` leaves everything to the scheduler.
 //! Placement is process-wide: two runs at once in one process (tests)
 //! claim cores as two judges do, and may move each other's launchers,
@@ -114,27 +114,42 @@ impl Drop for Placement {
     }
 }
 
-/// Claim `core` for this judge: an exclusive `flock` on
-/// `$TMPDIR/judge-cpu-N.lock`, held while the run lasts and dropped by the
-/// kernel if the judge dies. Two judges started side by side (a CI script's
-/// shards at `-j 1`) would otherwise often read the same current CPU and
-/// put their workers on one core for the whole run, where the scheduler
-/// cannot separate them. `None` when another judge holds it (or the file
-/// cannot be opened: placement is about speed, and a core is then not
-/// used).
+/// Claim `core` for this judge: a Unix socket bound to the abstract name
+/// `judge-cpu-N` (machine-wide, no file left anywhere, released by the
+/// kernel when the judge closes it or dies). Two judges started side by
+/// side (a CI script's shards at `-j 1`) would otherwise often read the
+/// same current CPU and put their workers on one core for the whole run,
+/// where the scheduler cannot separate them. `None` when another judge
+/// holds it (or no socket can be made: placement is about speed, and the
+/// core is then not used).
 fn claim(core: usize) -> Option<std::os::fd::OwnedFd> {
-    use rustix::fs::{FlockOperation, Mode, OFlags, flock, open};
-    let path = std::env::temp_dir().join(format!("judge-cpu-{core}.lock"));
-    // Read-only (a lock needs no more, and another user's file opens so),
-    // never through a link someone left in a shared /tmp.
-    let fd = open(
-        &path,
-        OFlags::RDONLY | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-        Mode::from_raw_mode(0o644),
-    )
-    .ok()?;
-    flock(&fd, FlockOperation::NonBlockingLockExclusive).ok()?;
-    Some(fd)
+    use std::os::fd::FromRawFd;
+    let name = format!("judge-cpu-{core}");
+    // SAFETY: a zeroed sockaddr_un is valid; the name fits (checked), and
+    // the descriptor is owned from here on.
+    unsafe {
+        let mut addr: libc::sockaddr_un = std::mem::zeroed();
+        addr.sun_family = libc::AF_UNIX as libc::sa_family_t;
+        if name.len() + 1 > addr.sun_path.len() {
+            return None;
+        }
+        // An abstract name: a NUL byte, then the name (not NUL-terminated).
+        for (i, b) in name.bytes().enumerate() {
+            addr.sun_path[i + 1] = b as libc::c_char;
+        }
+        let fd = libc::socket(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        if fd < 0 {
+            return None;
+        }
+        let fd = std::os::fd::OwnedFd::from_raw_fd(fd);
+        let len = std::mem::size_of::<libc::sa_family_t>() + 1 + name.len();
+        let bound = libc::bind(
+            std::os::fd::AsRawFd::as_raw_fd(&fd),
+            (&addr as *const libc::sockaddr_un).cast(),
+            len as libc::socklen_t,
+        );
+        (bound == 0).then_some(fd)
+    }
 }
 
 /// The core of each of `workers` slots: consecutive allowed cores from
@@ -289,7 +304,6 @@ mod tests {
         assert!(claim(core).is_none(), "held: a second claim fails");
         drop(first);
         assert!(claim(core).is_some(), "released with its descriptor");
-        let _ = std::fs::remove_file(std::env::temp_dir().join(format!("judge-cpu-{core}.lock")));
     }
 
     #[test]

@@ -251,9 +251,18 @@ fn note(notes: &mut Notes, status: Status, name: &str, reason: &str) {
         Status::InternalError => notes.details.push(format!(
             "  IE   {name}: an internal error, not the submission's fault: {reason}"
         )),
-        Status::NotRun if super::super::submissions::missing_tool(reason) => notes.details.push(format!(
-            "  MISS {name}: {reason} (install it, or pass --allow-missing to skip such submissions)"
-        )),
+        Status::NotRun if super::super::submissions::missing_tool(reason) => {
+            notes.details.push(format!(
+                "  MISS {name}: {reason} ({}pass --allow-missing to skip such submissions)",
+                // A language the judge has no build for is not installed by
+                // installing anything.
+                if reason.contains("is not installed") {
+                    "install it, or "
+                } else {
+                    ""
+                }
+            ))
+        }
         Status::NotRun => notes.details.push(format!("  MISS {name}: {reason}")),
         Status::Skipped => notes.warnings.push(format!("{name} was {reason}")),
     }
