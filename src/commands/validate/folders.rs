@@ -14,7 +14,7 @@
 
 use super::Tally;
 use crate::cases::{self, Case};
-use crate::check::external::{InputValidator, Validity};
+use crate::check::external::{InputValidator, ValidatorError, Validity};
 use crate::check::tool::ToolContext;
 use crate::check::{CaseFiles, CheckPlan};
 use crate::commands::stdout::outln;
@@ -59,25 +59,37 @@ fn valid_input(
     context: ToolContext<'_>,
     tally: &mut Tally,
 ) {
-    let settings = problem.settings_for(&case.input);
-    let validators = settings
-        .as_deref()
-        .and_then(|s| s.validators.as_deref())
-        .unwrap_or(&problem.validators);
-    for validator in validators {
-        match validator.check(context, &case.input) {
+    for (validator, said) in input_checks(problem, case, context) {
+        match said {
             Ok(Validity::Valid) => {}
             Ok(Validity::Invalid(why) | Validity::Undefined { message: why, .. }) => {
                 tally.error(format!(
-                    "{}: input validator {} rejected it ({}), but data/{name}/ needs valid input",
+                    "{}: input validator {validator} rejected it ({}), but data/{name}/ needs valid input",
                     case.input.display(),
-                    validator.tool.display,
                     why.lines().next().unwrap_or("").trim()
                 ))
             }
             Err(e) => tally.error(format!("{}: {e}", case.input.display())),
         }
     }
+}
+
+/// What each input validator says of a case's input (its name, its
+/// word), with the arguments of the case's group or its own NAME.yaml.
+fn input_checks(
+    problem: &Problem,
+    case: &Case,
+    context: ToolContext<'_>,
+) -> Vec<(String, Result<Validity, ValidatorError>)> {
+    let settings = problem.settings_for(&case.input);
+    let validators = settings
+        .as_deref()
+        .and_then(|s| s.validators.as_deref())
+        .unwrap_or(&problem.validators);
+    validators
+        .iter()
+        .map(|v| (v.tool.display.clone(), v.check(context, &case.input)))
+        .collect()
 }
 
 /// The cases of `data/NAME/`, if the folder exists.
@@ -165,14 +177,8 @@ fn invalid_inputs(problem: &Problem, found: &[Case], context: ToolContext<'_>, t
     for case in found {
         tally.count(&case.input);
         let mut rejected = false;
-        // With the arguments of the case's group or its own NAME.yaml.
-        let settings = problem.settings_for(&case.input);
-        let validators = settings
-            .as_deref()
-            .and_then(|s| s.validators.as_deref())
-            .unwrap_or(&problem.validators);
-        for validator in validators {
-            match validator.check(context, &case.input) {
+        for (_, said) in input_checks(problem, case, context) {
+            match said {
                 Ok(Validity::Valid) => {}
                 Ok(Validity::Invalid(_) | Validity::Undefined { .. }) => rejected = true,
                 Err(e) => tally.error(format!("{}: {e}", case.input.display())),
