@@ -163,12 +163,14 @@ int main(int argc, char **argv){long a,b; int sig = argc > 1 && !strcmp(argv[1],
     );
     s.write(
         "p/generators/generators.yaml",
-        "solution: /submissions/accepted/sum.c\ndata:\n  secret:\n    data:\n      signed:\n        in: \"-1 5\"\n        yaml:\n          input_validator_args: [--signed]\n      unsigned: {in: \"-1 5\"}\n",
+        "solution: /submissions/accepted/sum.c\ndata:\n  secret:\n    data:\n      signed:\n        in: \"-1 5\"\n        yaml:\n          input_validator_args: [--signed]\n      byargs:\n        in: \"-1 5\"\n        yaml:\n          args: [--signed]\n      unsigned: {in: \"-1 5\"}\n",
     );
     let ran = generate(&s, &[]);
     assert_eq!(ran.code, 1, "{}", ran.stderr);
     assert_eq!(s.read("p/data/secret/signed.ans"), "4\n", "{}", ran.stderr);
     assert!(s.path().join("p/data/secret/signed.yaml").exists());
+    // A case's args reach the input validators too (after their own).
+    assert_eq!(s.read("p/data/secret/byargs.ans"), "4\n", "{}", ran.stderr);
     assert!(
         ran.stderr
             .contains("data/secret/unsigned: rejected by input validator"),

@@ -87,6 +87,12 @@ impl Walk {
     fn tree(&mut self, dir: &Path, root: u16, prefix: &[u8]) -> Result<(), DiscoveryError> {
         let first = self.list.len();
         let mut warnings = Warnings::default();
+        // In a package's data, a `.out` beside an `.ans` is the output
+        // shown in the statement (2023-07 and later), not a second answer:
+        // nothing to warn about.
+        let in_package = std::path::absolute(dir)
+            .ok()
+            .is_some_and(|d| d.ancestors().any(|a| a.join("problem.yaml").is_file()));
         let walker = walkdir::WalkDir::new(dir)
             .follow_links(true)
             .into_iter()
@@ -139,7 +145,7 @@ impl Walk {
                 }
                 None => {
                     let found = answer_beside(path);
-                    if found.len() > 1 {
+                    if found.len() > 1 && !in_package {
                         warnings.note(
                             stem.clone(),
                             format!(
@@ -363,6 +369,33 @@ mod tests {
             "{}",
             found.warnings[100]
         );
+    }
+
+    #[test]
+    fn an_ans_and_an_out_are_one_warning_outside_a_package_and_none_in_one() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["loose/1.in", "loose/1.ans", "loose/1.out"] {
+            let path = dir.path().join(f);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, "1\n").unwrap();
+        }
+        let found = discover(&dir.path().join("loose")).unwrap();
+        assert!(
+            found
+                .warnings
+                .iter()
+                .any(|w| w.contains("both 1.ans and 1.out")),
+            "{:?}",
+            found.warnings
+        );
+        // In a package, the .out is the statement's output (2023-07+).
+        std::fs::create_dir_all(dir.path().join("pkg/data/sample")).unwrap();
+        std::fs::write(dir.path().join("pkg/problem.yaml"), "name: P\n").unwrap();
+        for f in ["1.in", "1.ans", "1.out"] {
+            std::fs::write(dir.path().join("pkg/data/sample").join(f), "1\n").unwrap();
+        }
+        let found = discover(&dir.path().join("pkg/data/sample")).unwrap();
+        assert!(found.warnings.is_empty(), "{:?}", found.warnings);
     }
 
     #[test]

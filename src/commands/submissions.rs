@@ -271,8 +271,15 @@ pub(super) fn includes(package: &Path, language: &str) -> Vec<PathBuf> {
         .map(|e| e.path())
         .filter(|p| p.is_dir())
         .collect();
-    // The language's own directory, if it has one, else default.
-    dirs.sort_by_key(|d| d.file_name().is_some_and(|n| n == "default"));
+    // The language's own directory, if it has one (its exact name before
+    // another name of it, `cpp` before `c++`), else default.
+    dirs.sort_by_key(|d| {
+        let name = d
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        (name == "default", name != language, name)
+    });
     dirs.truncate(1);
     dirs
 }

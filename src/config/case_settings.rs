@@ -208,15 +208,20 @@ fn with_input_args(validators: &[InputValidator], args: &kattis::InputArgs) -> V
         .collect()
 }
 
-/// `validators` with the `input_validator_args` of a case's own
-/// configuration `yaml` (a generators.yaml case's `yaml:`), if it gives
-/// them; read as a case's NAME.yaml is (constants replaced, a byte order
-/// mark skipped).
+/// The input validators of a case with its own configuration `yaml` (a
+/// generators.yaml case's `yaml:`), as `judge validate` will run them once
+/// it is written: its `input_validator_args` (on the package's
+/// `validators`) or else its group's validators (`group`, with the
+/// group's `args` at their end), then its `args` or else the group's.
+/// Read as a case's NAME.yaml is (constants replaced, a byte order mark
+/// skipped). `None` when the yaml changes neither.
 pub fn with_case_input_args(
     validators: &[InputValidator],
+    group: (&[InputValidator], &[String]),
     yaml: &[u8],
     constants: Option<&crate::text::constants::Constants>,
 ) -> Result<Option<Vec<InputValidator>>, String> {
+    let (group_validators, group_args) = group;
     let yaml = match constants {
         Some(c) => c.substitute(yaml),
         None => std::borrow::Cow::Borrowed(yaml),
@@ -224,15 +229,39 @@ pub fn with_case_input_args(
     let text = String::from_utf8_lossy(&yaml);
     let value: serde_norway::Value = serde_norway::from_str(crate::text::without_bom(&text))
         .map_err(|e| format!("its yaml: {e}"))?;
-    let Some(args) = value
+    let input_args = value
         .get("input_validator_args")
-        .or_else(|| value.get("input_validator_flags"))
-    else {
+        .or_else(|| value.get("input_validator_flags"));
+    let case_args = value.get("args");
+    if input_args.is_none() && case_args.is_none() {
         return Ok(None);
+    }
+    let mut chosen = match input_args {
+        Some(args) => with_input_args(
+            validators,
+            &kattis::groups::input_args(args)
+                .map_err(|e| format!("its yaml: input_validator_args: {e}"))?,
+        ),
+        // The group's, without the group's args (`input_side` put them last).
+        None => group_validators
+            .iter()
+            .map(|v| {
+                let mut v = v.clone();
+                if v.flags.ends_with(group_args) {
+                    v.flags.truncate(v.flags.len() - group_args.len());
+                }
+                v
+            })
+            .collect(),
     };
-    let args = kattis::groups::input_args(args)
-        .map_err(|e| format!("its yaml: input_validator_args: {e}"))?;
-    Ok(Some(with_input_args(validators, &args)))
+    let args = match case_args {
+        Some(a) => kattis::groups::words(a).map_err(|e| format!("its yaml: args: {e}"))?,
+        None => group_args.to_vec(),
+    };
+    for v in &mut chosen {
+        v.flags.extend(args.iter().cloned());
+    }
+    Ok(Some(chosen))
 }
 
 /// A validator's name in a by-name map: its file name without extension,

@@ -63,9 +63,14 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
         .unwrap_or(&ctx.problem.validators);
     // The case's own yaml (written beside it) gives its arguments over the
     // group's, as `judge validate` reads them once it is written.
+    let group_args = settings
+        .as_deref()
+        .and_then(|s| s.args.as_deref())
+        .unwrap_or_default();
     let own = match files.get("yaml") {
         Some(yaml) => crate::config::with_case_input_args(
             &ctx.problem.validators,
+            (group_validators, group_args),
             yaml,
             ctx.problem.constants.as_deref(),
         )?,

@@ -3,7 +3,7 @@
 //!
 //! - `data/secret` holds test data groups or test cases, never both;
 //! - groups do not nest: no `test_group.yaml` below `data/secret/GROUP/`;
-//! - `data/sample` has no groups;
+//! - `data/sample` has no groups (a directory with a `test_group.yaml`);
 //! - a directory is never named as a test case beside it (`huge.in` and
 //!   `huge/`).
 //!
@@ -28,14 +28,16 @@ pub(super) fn warnings(data: &Path) -> Vec<String> {
     for group in &groups {
         nested_group_files(&secret.join(group), &secret.join(group), &mut found);
     }
+    // A directory in sample is a group when it has a test_group.yaml.
     let sample = data.join("sample");
     let (_, sample_dirs) = entries(&sample, &mut found);
-    if !sample_dirs.is_empty() {
-        found.push(format!(
-            "{}: {}/: data/sample must not contain test data groups (2025-09)",
-            sample.display(),
-            first(&sample_dirs)
-        ));
+    for d in sample_dirs {
+        if sample.join(&d).join("test_group.yaml").is_file() {
+            found.push(format!(
+                "{}: {d}/: data/sample must not contain test data groups (2025-09)",
+                sample.display()
+            ));
+        }
     }
     found
 }
@@ -49,6 +51,11 @@ fn entries(dir: &Path, found: &mut Vec<String>) -> (Vec<String>, Vec<String>) {
     };
     for entry in read.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
+        // The spec treats names starting with `.` or `-` as absent (the
+        // judge's discovery skips dot files too).
+        if name.starts_with('.') || name.starts_with('-') {
+            continue;
+        }
         let is_dir = entry.path().is_dir();
         if is_dir && !name.ends_with(".files") {
             dirs.push(name);
@@ -105,6 +112,9 @@ mod tests {
         };
         write("sample/1.in");
         write("sample/extra/2.in");
+        write("sample/extra/test_group.yaml");
+        write("sample/plain/3.in");
+        write("secret/.old/1.in");
         write("secret/loose.in");
         write("secret/g1/1.in");
         write("secret/g1/deep/test_group.yaml");

@@ -100,6 +100,7 @@ fn time_inference(limits: &YamlLimits, version: FormatVersion) -> Result<TimeInf
         .as_ref()
         .and_then(|m| m.ac_to_time_limit)
         && m < 1.0
+        && version != FormatVersion::Legacy
     {
         return Err(format!(
             "limits.time_multipliers.ac_to_time_limit: {m} is below 1 (the spec: a float >= 1; a limit under the slowest accepted run would fail it)"
