@@ -65,9 +65,8 @@ pub fn original() -> Option<&'static CpuSet> {
 /// The cores of a run's slots, released (no later launcher is placed, the
 /// claims on the cores end) when dropped.
 pub struct Placement {
-    placed: bool,
-    /// The claim on each core taken (see [`claim`]).
-    _claims: Vec<std::os::fd::OwnedFd>,
+    /// The claim on each core taken (see [`claim`]): none, nothing placed.
+    claims: Vec<std::os::fd::OwnedFd>,
 }
 
 impl Placement {
@@ -95,20 +94,17 @@ impl Placement {
                 }
             }
         }
-        Placement {
-            placed: !slots.is_empty(),
-            _claims: claims,
-        }
+        Placement { claims }
     }
 
     pub fn is_placed(&self) -> bool {
-        self.placed
+        !self.claims.is_empty()
     }
 }
 
 impl Drop for Placement {
     fn drop(&mut self) {
-        if self.placed {
+        if self.is_placed() {
             CORES.lock().unwrap_or_else(|e| e.into_inner()).clear();
         }
     }
@@ -123,33 +119,17 @@ impl Drop for Placement {
 /// holds it (or no socket can be made: placement is about speed, and the
 /// core is then not used).
 fn claim(core: usize) -> Option<std::os::fd::OwnedFd> {
-    use std::os::fd::FromRawFd;
-    let name = format!("judge-cpu-{core}");
-    // SAFETY: a zeroed sockaddr_un is valid; the name fits (checked), and
-    // the descriptor is owned from here on.
-    unsafe {
-        let mut addr: libc::sockaddr_un = std::mem::zeroed();
-        addr.sun_family = libc::AF_UNIX as libc::sa_family_t;
-        if name.len() + 1 > addr.sun_path.len() {
-            return None;
-        }
-        // An abstract name: a NUL byte, then the name (not NUL-terminated).
-        for (i, b) in name.bytes().enumerate() {
-            addr.sun_path[i + 1] = b as libc::c_char;
-        }
-        let fd = libc::socket(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
-        if fd < 0 {
-            return None;
-        }
-        let fd = std::os::fd::OwnedFd::from_raw_fd(fd);
-        let len = std::mem::size_of::<libc::sa_family_t>() + 1 + name.len();
-        let bound = libc::bind(
-            std::os::fd::AsRawFd::as_raw_fd(&fd),
-            (&addr as *const libc::sockaddr_un).cast(),
-            len as libc::socklen_t,
-        );
-        (bound == 0).then_some(fd)
-    }
+    use rustix::net::{AddressFamily, SocketAddrUnix, SocketFlags, SocketType};
+    let name = SocketAddrUnix::new_abstract_name(format!("judge-cpu-{core}").as_bytes()).ok()?;
+    let socket = rustix::net::socket_with(
+        AddressFamily::UNIX,
+        SocketType::STREAM,
+        SocketFlags::CLOEXEC,
+        None,
+    )
+    .ok()?;
+    rustix::net::bind(&socket, &name).ok()?;
+    Some(socket)
 }
 
 /// The core of each of `workers` slots: consecutive allowed cores from
