@@ -365,6 +365,7 @@ mod tests {
             validators: None,
             output_args: None,
             args: None,
+            validator_args: None,
             origin: "a/testdata.yaml".to_string(),
         });
         let mut asked = Vec::new();

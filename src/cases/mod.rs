@@ -57,8 +57,11 @@ pub struct CaseSettings {
     pub comparison: Option<Comparison>,
     /// White-space differences are PE (`space_change_sensitive`).
     pub strict: Option<bool>,
-    /// The input validators with the group's arguments.
+    /// The input validators with the group's `input_validator_args`.
     pub validators: Option<Vec<InputValidator>>,
+    /// Arguments every input validator gets after those: the cases'
+    /// `args` (2025-09), when the validators are the package's own.
+    pub validator_args: Option<Vec<String>>,
     /// The group's `output_validator_args` as written (answer validators
     /// get them after the input's path).
     pub output_args: Option<Vec<String>>,
@@ -67,6 +70,32 @@ pub struct CaseSettings {
     pub args: Option<Vec<String>>,
     /// The settings files, for messages.
     pub origin: String,
+}
+
+impl CaseSettings {
+    /// The input validators of a case with these settings (`None`: its
+    /// problem's `default`), each with the cases' `args` after its own
+    /// arguments (2025-09: "the `input_validator_args` followed by the
+    /// `args` of the testcase being validated").
+    pub fn input_validators<'a>(
+        settings: Option<&'a CaseSettings>,
+        default: &'a [InputValidator],
+    ) -> std::borrow::Cow<'a, [InputValidator]> {
+        let validators = settings
+            .and_then(|s| s.validators.as_deref())
+            .unwrap_or(default);
+        match settings.and_then(|s| s.validator_args.as_deref()) {
+            Some(args) if !args.is_empty() => validators
+                .iter()
+                .map(|v| {
+                    let mut v = v.clone();
+                    v.flags.extend(args.iter().cloned());
+                    v
+                })
+                .collect(),
+            _ => std::borrow::Cow::Borrowed(validators),
+        }
+    }
 }
 
 /// The result of walking one cases root.

@@ -57,13 +57,14 @@ pub(super) fn resolve(
         } else {
             (None, None)
         };
-        let validators = input_side(base, group, &origin, warnings);
+        let (validators, validator_args) = input_side(base, group, &origin, warnings);
         let output_args = group.output_args.clone();
         // `args: []` (or a bare `args:`) is kept: it replaces a group's.
         let args = group.args.clone();
         if comparison.is_none()
             && strict.is_none()
             && validators.is_none()
+            && validator_args.is_none()
             && output_args.is_none()
             && args.is_none()
         {
@@ -90,6 +91,7 @@ pub(super) fn resolve(
                 validators,
                 output_args,
                 args,
+                validator_args,
                 origin,
             }),
         ));
@@ -163,37 +165,30 @@ fn output_side(
     }
 }
 
-/// The input validators with a group's arguments, when the validators are
-/// the package's own: its `input_validator_args`, then the cases' `args`
-/// (2025-09: "the `input_validator_args` followed by the `args` of the
-/// testcase being validated").
+/// When the validators are the package's own: the input validators with
+/// a group's `input_validator_args`, and the cases' `args` that follow
+/// them (see `CaseSettings::input_validators`).
+type InputSide = (Option<Vec<InputValidator>>, Option<Vec<String>>);
+
 fn input_side(
     base: &Base<'_>,
     group: &GroupSettings,
     origin: &str,
     warnings: &mut Vec<String>,
-) -> Option<Vec<InputValidator>> {
-    let case_args = group.args.as_deref().filter(|a| !a.is_empty());
-    if group.input_args.is_none() && case_args.is_none() {
-        return None;
-    }
+) -> InputSide {
     if base.table.validator.is_some() {
         if group.input_args.is_some() {
             warnings.push(format!(
                 "{origin}: input validator arguments not used: judge.toml names its own validators"
             ));
         }
-        return None;
+        return (None, None);
     }
-    let mut validators = match &group.input_args {
-        Some(args) => with_input_args(base.validators, args),
-        None => base.validators.to_vec(),
-    };
-    for v in &mut validators {
-        v.flags
-            .extend(case_args.unwrap_or_default().iter().cloned());
-    }
-    Some(validators)
+    let validators = group
+        .input_args
+        .as_ref()
+        .map(|args| with_input_args(base.validators, args));
+    (validators, group.args.clone())
 }
 
 /// `validators`, each with its arguments of `args`.
@@ -208,20 +203,19 @@ fn with_input_args(validators: &[InputValidator], args: &kattis::InputArgs) -> V
         .collect()
 }
 
-/// The input validators of a case with its own configuration `yaml` (a
-/// generators.yaml case's `yaml:`), as `judge validate` will run them once
-/// it is written: its `input_validator_args` (on the package's
-/// `validators`) or else its group's validators (`group`, with the
-/// group's `args` at their end), then its `args` or else the group's.
-/// Read as a case's NAME.yaml is (constants replaced, a byte order mark
-/// skipped). `None` when the yaml changes neither.
+/// The settings of a case with its own configuration `yaml` (a
+/// generators.yaml case's `yaml:`) in a group with `group`'s settings, as
+/// `judge validate` will read them once it is written: its
+/// `input_validator_args` (on the package's `validators`) over the
+/// group's, its `args` over the group's. Read as a case's NAME.yaml is
+/// (constants replaced, a byte order mark skipped). `None` when the yaml
+/// changes neither.
 pub fn with_case_input_args(
     validators: &[InputValidator],
-    group: (&[InputValidator], &[String]),
+    group: Option<&CaseSettings>,
     yaml: &[u8],
     constants: Option<&crate::text::constants::Constants>,
-) -> Result<Option<Vec<InputValidator>>, String> {
-    let (group_validators, group_args) = group;
+) -> Result<Option<CaseSettings>, String> {
     let yaml = match constants {
         Some(c) => c.substitute(yaml),
         None => std::borrow::Cow::Borrowed(yaml),
@@ -236,32 +230,27 @@ pub fn with_case_input_args(
     if input_args.is_none() && case_args.is_none() {
         return Ok(None);
     }
-    let mut chosen = match input_args {
-        Some(args) => with_input_args(
+    let mut own = group.cloned().unwrap_or(CaseSettings {
+        comparison: None,
+        strict: None,
+        validators: None,
+        output_args: None,
+        args: None,
+        validator_args: None,
+        origin: String::new(),
+    });
+    if let Some(args) = input_args {
+        own.validators = Some(with_input_args(
             validators,
             &kattis::groups::input_args(args)
                 .map_err(|e| format!("its yaml: input_validator_args: {e}"))?,
-        ),
-        // The group's, without the group's args (`input_side` put them last).
-        None => group_validators
-            .iter()
-            .map(|v| {
-                let mut v = v.clone();
-                if v.flags.ends_with(group_args) {
-                    v.flags.truncate(v.flags.len() - group_args.len());
-                }
-                v
-            })
-            .collect(),
-    };
-    let args = match case_args {
-        Some(a) => kattis::groups::words(a).map_err(|e| format!("its yaml: args: {e}"))?,
-        None => group_args.to_vec(),
-    };
-    for v in &mut chosen {
-        v.flags.extend(args.iter().cloned());
+        ));
     }
-    Ok(Some(chosen))
+    if let Some(args) = case_args {
+        own.validator_args =
+            Some(kattis::groups::words(args).map_err(|e| format!("its yaml: args: {e}"))?);
+    }
+    Ok(Some(own))
 }
 
 /// A validator's name in a by-name map: its file name without extension,

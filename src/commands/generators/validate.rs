@@ -57,31 +57,26 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
     let settings = ctx
         .problem
         .settings_for(Path::new(&format!("{}.in", target.display())));
-    let group_validators = settings
-        .as_deref()
-        .and_then(|s| s.validators.as_ref())
-        .unwrap_or(&ctx.problem.validators);
     // The case's own yaml (written beside it) gives its arguments over the
     // group's, as `judge validate` reads them once it is written.
-    let group_args = settings
-        .as_deref()
-        .and_then(|s| s.args.as_deref())
-        .unwrap_or_default();
     let own = match files.get("yaml") {
         Some(yaml) => crate::config::with_case_input_args(
             &ctx.problem.validators,
-            (group_validators, group_args),
+            settings.as_deref(),
             yaml,
             ctx.problem.constants.as_deref(),
         )?,
         None => None,
     };
-    let validators = own.as_ref().unwrap_or(group_validators);
+    let validators = crate::cases::CaseSettings::input_validators(
+        own.as_ref().or(settings.as_deref()),
+        &ctx.problem.validators,
+    );
     let context = ToolContext {
         sandbox: ctx.sandbox,
         slot,
     };
-    for v in validators {
+    for v in validators.iter() {
         match v.check(context, &input).map_err(|e| e.to_string())? {
             Validity::Valid => {}
             Validity::Invalid(m) | Validity::Undefined { message: m, .. } => {

@@ -82,11 +82,7 @@ fn input_checks(
     context: ToolContext<'_>,
 ) -> Vec<(String, Result<Validity, ValidatorError>)> {
     let settings = problem.settings_for(&case.input);
-    let validators = settings
-        .as_deref()
-        .and_then(|s| s.validators.as_deref())
-        .unwrap_or(&problem.validators);
-    validators
+    crate::cases::CaseSettings::input_validators(settings.as_deref(), &problem.validators)
         .iter()
         .map(|v| (v.tool.display.clone(), v.check(context, &case.input)))
         .collect()

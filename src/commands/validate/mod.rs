@@ -198,9 +198,11 @@ fn validate_inputs<'c>(
         let mut ok = usable.len() == problem.validators.len();
         // The case's group may give the validators arguments
         // (input_validator_args); the programs are the same, built once.
-        let own = case.settings.as_deref().and_then(|s| s.validators.as_ref());
+        let own = crate::cases::CaseSettings::input_validators(
+            case.settings.as_deref(),
+            &problem.validators,
+        );
         let validators: Vec<&InputValidator> = own
-            .map_or(problem.validators.as_slice(), Vec::as_slice)
             .iter()
             .zip(&built)
             .filter(|(_, built)| **built)
