@@ -279,12 +279,13 @@ fn bare_names_resolve_on_the_sandbox_path_first() {
     }
 }
 
-/// The judge keeps its own side of each slot to a core (README "Cores"),
-/// never the programs: a program sees every CPU the judge was started
-/// with, through the launcher (the full sandbox) and as the judge's own
-/// child (`--sandbox plain`), and with `--no-pin`.
+/// Where programs run (README "Cores"): when every CPU of the judge has a
+/// slot, each program stays on its slot's core (it sees one CPU), through
+/// the launcher (the full sandbox) and as the judge's own child
+/// (`--sandbox plain`); with fewer slots than CPUs (`-j 1`) and with
+/// `--no-pin`, it sees every CPU the judge was started with.
 #[test]
-fn programs_get_every_cpu_of_the_judge() {
+fn programs_keep_their_slots_core_only_when_every_core_has_a_slot() {
     // SAFETY: sched_getaffinity of this process into a zeroed set.
     let cpus = unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
@@ -297,8 +298,10 @@ fn programs_get_every_cpu_of_the_judge() {
     }
     let s = Scratch::new();
     for i in 1..=6 {
-        s.write(&format!("cases/{i}.in"), "");
-        s.write(&format!("cases/{i}.ans"), format!("{cpus}\n"));
+        s.write(&format!("all/{i}.in"), "");
+        s.write(&format!("all/{i}.ans"), format!("{cpus}\n"));
+        s.write(&format!("one/{i}.in"), "");
+        s.write(&format!("one/{i}.ans"), "1\n");
     }
     let count = build(
         "c",
@@ -314,25 +317,25 @@ int main(void) {
 }
 "#,
     );
-    for extra in [&[][..], &["--sandbox", "plain"], &["--no-pin"]] {
+    let every = cpus.to_string();
+    let runs: [(&str, &[&str]); 5] = [
+        ("one", &["-j", &every]),
+        ("one", &["-j", &every, "--sandbox", "plain"]),
+        ("all", &["-j", &every, "--no-pin"]),
+        ("all", &["-j", "1"]),
+        ("all", &["-j", "1", "--sandbox", "plain"]),
+    ];
+    for (cases, extra) in runs {
         let mut cmd = s.judge();
-        cmd.args([
-            "run",
-            "cases",
-            "--format",
-            "json",
-            "-j",
-            "2",
-            "--submission",
-        ])
-        .arg(&count)
-        .args(extra);
+        cmd.args(["run", cases, "--format", "json", "--submission"])
+            .arg(&count)
+            .args(extra);
         let ran = run(cmd);
         let report = ran.json();
-        assert_eq!(report["summary"]["AC"], 6, "{extra:?}: {report:#}");
+        assert_eq!(report["summary"]["AC"], 6, "{cases} {extra:?}: {report:#}");
     }
     // An interactive run: its validator is started from a thread the
-    // placed worker starts, and must see every CPU as well.
+    // placed worker starts; it runs where the submission runs.
     s.write(
         "ia/problem.yaml",
         "name: Cpus\ntype: interactive\nlimits:\n  time_limit: 2\n",
@@ -361,9 +364,17 @@ int main(int argc, char **argv) {
 }
 "#,
     );
-    let mut cmd = s.judge();
-    cmd.args(["run", "ia", "--format", "json", "-j", "2", "--submission"])
-        .arg(&count);
-    let report = run(cmd).json();
-    assert_eq!(report["summary"]["AC"], 4, "interactive: {report:#}");
+    for (want, jobs) in [(1, every.as_str()), (cpus, "1")] {
+        for i in 1..=4 {
+            s.write(&format!("ia/data/secret/{i}.in"), format!("{want}\n"));
+        }
+        let mut cmd = s.judge();
+        cmd.args(["run", "ia", "--format", "json", "-j", jobs, "--submission"])
+            .arg(&count);
+        let report = run(cmd).json();
+        assert_eq!(
+            report["summary"]["AC"], 4,
+            "interactive -j {jobs}: {report:#}"
+        );
+    }
 }

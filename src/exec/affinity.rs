@@ -1,5 +1,5 @@
-//! Each worker slot's own side kept on a core of its own; the programs
-//! never.
+//! Each worker slot's own side kept on a core of its own; its programs
+//! too when every core has a slot.
 //!
 //! A case is a chain of hand-offs within its slot: the worker asks the
 //! slot's launcher, the launcher clones the program, the program's end
@@ -10,20 +10,32 @@
 //! their own, `-j 1` came from 1.27× to 1.14× of the physical floor and
 //! all cores (`-j 2`) from 0.75× to 0.66× (BENCHMARKS.md, "fifth pass").
 //!
-//! Only the judge's side is placed. Every program, tool and build gets the
-//! CPUs the judge itself was started with (`taskset` is honoured): a
-//! multi-threaded submission or a JVM is not held to one core. The child
-//! takes them back before exec, one system call: `spawn`'s child once any
-//! thread of the judge has been placed (a thread a placed worker starts,
-//! an interactive run's validator's, has its core too), a launcher's
-//! (which may be placed) always.
+//! Where the programs run:
+//! - **Every core has a slot** (as many slots placed as the judge has
+//!   CPUs, the default `-j`): each program, checker and interactive
+//!   validator of a slot stays on the slot's core, as a DOMjudge judgehost
+//!   runs one judge daemon per core. No case can then take CPU from
+//!   another case's program, so a case's times are its own; a newly
+//!   started program is not put on the other slot's busy core while its
+//!   own idles (0.67× → 0.645× of the floor, BENCHMARKS.md "sixth pass").
+//!   A multi-threaded submission or a JVM sees one CPU, as it would on
+//!   such a judgehost.
+//! - **Fewer slots than CPUs** (`-j 1` on two cores, say): every program,
+//!   tool and build gets the CPUs the judge itself was started with
+//!   (`taskset` is honoured), so one may use the cores no slot holds. The
+//!   child takes them back before exec, one system call: `spawn`'s child
+//!   once any thread of the judge has been placed (a thread a placed
+//!   worker starts, an interactive run's validator's, has its core too),
+//!   a launcher's (which may be placed) when the request says so.
 //!
 //! The judge places slots only when each gets a core of its own: at most as
 //! many workers as allowed CPUs, and at least two CPUs. Each core is
 //! claimed with an abstract socket name (see [`claim`]): two judges at
 //! once never put their workers on one core (the first slot tries the
-//! core the judge runs on first); a slot whose core another judge holds is left to the
-//! scheduler. `judge run --no-pin` leaves everything to the scheduler.
+//! core the judge runs on first); a slot whose core another judge holds is
+//! left to the scheduler (and the programs of every slot get the judge's
+//! CPUs). `judge run --no-pin` leaves everything to the scheduler and
+//! gives every program the judge's CPUs.
 //! Placement is process-wide: two runs at once in one process (tests)
 //! claim cores as two judges do, and may move each other's launchers,
 //! which costs speed, never correctness.
@@ -43,6 +55,10 @@ static CORES: Mutex<Vec<usize>> = Mutex::new(Vec::new());
 /// (an interactive run's validator and relays) has its core too, unseen by
 /// [`PLACED`], so from then on every child takes the judge's CPUs back.
 static EVER_PLACED: AtomicBool = AtomicBool::new(false);
+
+/// Every CPU of the judge has a slot of the current run: programs keep
+/// the core of the thread (or launcher) that starts them.
+static EVERY_CORE_A_SLOT: AtomicBool = AtomicBool::new(false);
 
 thread_local! {
     /// The core this thread is placed on: its children restore [`ORIGINAL`].
@@ -94,6 +110,9 @@ impl Placement {
                 }
             }
         }
+        if !claims.is_empty() {
+            EVERY_CORE_A_SLOT.store(slots.len() == cores.len(), Ordering::SeqCst);
+        }
         Placement { claims }
     }
 
@@ -106,6 +125,7 @@ impl Drop for Placement {
     fn drop(&mut self) {
         if self.is_placed() {
             CORES.lock().unwrap_or_else(|e| e.into_inner()).clear();
+            EVERY_CORE_A_SLOT.store(false, Ordering::SeqCst);
         }
     }
 }
@@ -210,12 +230,14 @@ pub fn follow(pid: i32, placed: &AtomicUsize) {
     }
 }
 
-/// The CPUs a child of the calling thread must restore before exec: the
+/// The CPUs a child of the calling thread must restore before exec: none
+/// while every core has a slot (it keeps the thread's: a placed worker's
+/// core, or the judge's CPUs on a thread that is not a slot's); else the
 /// judge's own once any thread of the judge has been placed (the calling
 /// thread may have been started by one: [`EVER_PLACED`]), else none (it
 /// has them). One system call a child.
 pub fn for_children() -> Option<&'static CpuSet> {
-    if EVER_PLACED.load(Ordering::Relaxed) {
+    if EVER_PLACED.load(Ordering::Relaxed) && !EVERY_CORE_A_SLOT.load(Ordering::Relaxed) {
         original()
     } else {
         None

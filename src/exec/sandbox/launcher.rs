@@ -183,6 +183,10 @@ impl Launcher {
             no_new_privs: setup.no_new_privs,
             cgroup_fds: fds.len() - 3,
             fresh_ipc,
+            // The launcher is on this thread's core or has the judge's
+            // CPUs (`affinity::follow` above): its program keeps them
+            // when no child of this thread must take the judge's back.
+            keep_cpus: affinity::for_children().is_none(),
         })?;
         let socket = self.socket.lock().unwrap_or_else(|e| e.into_inner());
         if send(&socket, &bytes, &fds).is_err() {

@@ -8,10 +8,12 @@
 //! more than the A+B program takes. Most programs never write a file, so a
 //! run's directory goes back to a pool when, after everything of the run is
 //! dead, it is still the same inode, empty, with the owner, mode, size,
-//! inode flags, generation, project and extended attributes it was made with; its
-//! access and modification times are then set back to those it was made
-//! with. Anything else — a file left, a `chmod`, an `xattr`, a `chattr`, a
-//! directory that grew, a directory swapped for another — and it is removed
+//! inode flags, generation, project and extended attributes it was made
+//! with; its access and modification times are then set back to those it
+//! was made with when they changed (the judge reads it with `O_NOATIME`,
+//! so an untouched directory's inode is not written at all). Anything
+//! else — a file left, a `chmod`, an `xattr`, a `chattr`, a directory
+//! that grew, a directory swapped for another — and it is removed
 //! as before and the next run gets a fresh one. Nothing a program can set on
 //! its directory reaches the next run: what it cannot set back (the change
 //! time) only says when the judge last reset it.
@@ -97,7 +99,7 @@ impl Pool {
         // attributes from birth (a security label), is never reused.
         let shape = open(dir.path())
             .ok()
-            .and_then(|fd| shape(&fd).filter(|_| no_xattrs(&fd)));
+            .and_then(|(fd, _)| shape(&fd).filter(|_| no_xattrs(&fd)));
         Ok(Workdir { dir, owner, shape })
     }
 
@@ -125,13 +127,21 @@ impl Pool {
     }
 }
 
-fn open(path: &Path) -> rustix::io::Result<OwnedFd> {
+/// The directory, opened so that the judge's own reading of it leaves its
+/// access time alone (`O_NOATIME`, allowed to its owner and to root; else
+/// opened without): an untouched directory then keeps the times it was
+/// made with and needs no reset, which on ext4 would dirty its inode in
+/// the journal on every case.
+/// Also whether it was opened with `O_NOATIME`.
+fn open(path: &Path) -> rustix::io::Result<(OwnedFd, bool)> {
     use rustix::fs::{Mode, OFlags};
-    rustix::fs::open(
-        path,
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-        Mode::empty(),
-    )
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    match rustix::fs::open(path, flags | OFlags::NOATIME, Mode::empty()) {
+        Err(rustix::io::Errno::PERM) => {
+            rustix::fs::open(path, flags, Mode::empty()).map(|fd| (fd, false))
+        }
+        opened => opened.map(|fd| (fd, true)),
+    }
 }
 
 /// Whether the directory is as it was made; if so its times are set back.
@@ -139,7 +149,7 @@ fn reset(workdir: &Workdir) -> bool {
     let Some(made) = workdir.shape else {
         return false;
     };
-    let Ok(fd) = open(workdir.path()) else {
+    let Ok((fd, noatime)) = open(workdir.path()) else {
         return false;
     };
     let now = shape(&fd);
@@ -152,6 +162,11 @@ fn reset(workdir: &Workdir) -> bool {
     });
     if !(same && is_empty(&fd) && no_xattrs(&fd)) {
         return false;
+    }
+    // Untouched times stay (read before the judge's own `getdents`, so
+    // only when that left the access time alone).
+    if noatime && now.is_some_and(|now| now.atime == made.atime && now.mtime == made.mtime) {
+        return true;
     }
     let times = [
         libc::timespec {
@@ -267,9 +282,24 @@ mod tests {
             return; // extended attributes from birth: never reused here
         }
         let first = w.path().to_path_buf();
+        use std::os::unix::fs::MetadataExt;
+        let changed = |p: &Path| {
+            let m = std::fs::metadata(p).unwrap();
+            (m.ctime(), m.ctime_nsec())
+        };
+        let made = changed(w.path());
         pool.give_back(w, true);
         let w = pool.take(scratch.path(), 0, None).unwrap();
         assert_eq!(w.path(), first, "an untouched directory is reused");
+        // Its owner reads it with O_NOATIME: nothing to set back, so its
+        // inode was not written (the change time stays).
+        pool.give_back(w, true);
+        let w = pool.take(scratch.path(), 0, None).unwrap();
+        assert_eq!(
+            changed(w.path()),
+            made,
+            "an untouched directory is not written"
+        );
         // Times a program sets are set back.
         std::fs::File::open(w.path())
             .unwrap()

@@ -27,6 +27,7 @@ const MAGIC: u32 = 0x4a4c_5231; // "JLR1"
 const NO_NEW_PRIVS: u32 = 1;
 const HAS_USER: u32 = 2;
 const FRESH_IPC: u32 = 4;
+const KEEP_CPUS: u32 = 8;
 
 /// One program to start, as the judge has it.
 pub(super) struct Spec<'a> {
@@ -42,6 +43,9 @@ pub(super) struct Spec<'a> {
     /// (the slot's last run may have left a process the judge could not
     /// end).
     pub(super) fresh_ipc: bool,
+    /// The program keeps the launcher's CPUs (its slot's core:
+    /// `exec::affinity`) instead of taking the judge's back.
+    pub(super) keep_cpus: bool,
 }
 
 /// The request's bytes, or `None` when it does not fit the launcher's
@@ -63,6 +67,9 @@ pub(super) fn encode(spec: &Spec<'_>) -> Option<Vec<u8>> {
     }
     if spec.fresh_ipc {
         flags |= FRESH_IPC;
+    }
+    if spec.keep_cpus {
+        flags |= KEEP_CPUS;
     }
     let (uid, gid) = spec.user.unwrap_or((0, 0));
     for word in [
@@ -105,6 +112,7 @@ pub(super) struct Decoded {
     pub(super) no_new_privs: bool,
     pub(super) cgroup_fds: usize,
     pub(super) fresh_ipc: bool,
+    pub(super) keep_cpus: bool,
 }
 
 /// Read a request (`bytes`, its strings terminated in place) into
@@ -179,6 +187,7 @@ pub(super) fn decode(bytes: &[u8], pointers: &mut [*const c_char]) -> Option<Dec
         no_new_privs: flags & NO_NEW_PRIVS != 0,
         cgroup_fds,
         fresh_ipc: flags & FRESH_IPC != 0,
+        keep_cpus: flags & KEEP_CPUS != 0,
     })
 }
 
@@ -203,6 +212,7 @@ mod tests {
             no_new_privs: false,
             cgroup_fds: 0,
             fresh_ipc: false,
+            keep_cpus: false,
         }
     }
 
@@ -222,6 +232,7 @@ mod tests {
             no_new_privs: true,
             cgroup_fds: 3,
             fresh_ipc: true,
+            keep_cpus: true,
         })
         .unwrap();
         let mut pointers = vec![std::ptr::null(); POINTERS_MAX];
@@ -246,6 +257,7 @@ mod tests {
         assert!(d.no_new_privs);
         assert_eq!(d.cgroup_fds, 3);
         assert!(d.fresh_ipc);
+        assert!(d.keep_cpus);
     }
 
     #[test]

@@ -189,7 +189,7 @@ fn serve_requests(
         }
         let mut job = Job {
             request: &decoded,
-            cpus: children_cpus,
+            cpus: children_cpus.filter(|_| !decoded.keep_cpus),
             fds,
             failed_stage: -1,
             errno: 0,
