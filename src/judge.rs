@@ -195,6 +195,10 @@ pub struct RunInfo {
     /// Protections in force and off, from the sandbox.
     #[serde(default)]
     pub protections: crate::exec::sandbox::Protections,
+    /// Where the slots and their programs run (README "Cores"): each
+    /// program on its slot's core, or on the judge's CPUs.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub cores: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partition: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -325,13 +325,30 @@ int main(void) {
         ("all", &["-j", "1"]),
         ("all", &["-j", "1", "--sandbox", "plain"]),
     ];
+    // Another judge (a test running beside this one) may hold a core for
+    // a moment: its slots are then not all placed, the report says so
+    // (`cores`), and programs get every CPU. Such a run is tried again.
+    let placed = |report: &serde_json::Value| {
+        report["cores"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("each slot and its programs"))
+    };
+    let judged = |cases: &str, extra: &[&str], want_placed: bool| {
+        for _ in 0..50 {
+            let mut cmd = s.judge();
+            cmd.args(["run", cases, "--format", "json", "--submission"])
+                .arg(&count)
+                .args(extra);
+            let report = run(cmd).json();
+            if placed(&report) == want_placed {
+                return report;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("{cases} {extra:?}: the cores were never as wanted ({want_placed})");
+    };
     for (cases, extra) in runs {
-        let mut cmd = s.judge();
-        cmd.args(["run", cases, "--format", "json", "--submission"])
-            .arg(&count)
-            .args(extra);
-        let ran = run(cmd);
-        let report = ran.json();
+        let report = judged(cases, extra, cases == "one");
         assert_eq!(report["summary"]["AC"], 6, "{cases} {extra:?}: {report:#}");
     }
     // An interactive run: its validator is started from a thread the
@@ -368,10 +385,7 @@ int main(int argc, char **argv) {
         for i in 1..=4 {
             s.write(&format!("ia/data/secret/{i}.in"), format!("{want}\n"));
         }
-        let mut cmd = s.judge();
-        cmd.args(["run", "ia", "--format", "json", "-j", jobs, "--submission"])
-            .arg(&count);
-        let report = run(cmd).json();
+        let report = judged("ia", &["-j", jobs], want == 1);
         assert_eq!(
             report["summary"]["AC"], 4,
             "interactive -j {jobs}: {report:#}"

@@ -83,6 +83,8 @@ pub fn original() -> Option<&'static CpuSet> {
 pub struct Placement {
     /// The claim on each core taken (see [`claim`]): none, nothing placed.
     claims: Vec<std::os::fd::OwnedFd>,
+    /// Where the slots and their programs run, in words for the report.
+    summary: String,
 }
 
 impl Placement {
@@ -110,14 +112,40 @@ impl Placement {
                 }
             }
         }
+        let every = !claims.is_empty() && slots.len() == cores.len();
         if !claims.is_empty() {
-            EVERY_CORE_A_SLOT.store(slots.len() == cores.len(), Ordering::SeqCst);
+            EVERY_CORE_A_SLOT.store(every, Ordering::SeqCst);
         }
-        Placement { claims }
+        let n = cores.len();
+        let summary = if every {
+            format!("each slot and its programs on a core of its own ({n} CPUs)")
+        } else if claims.len() == workers {
+            format!("each slot on a core of its own; programs on the judge's {n} CPUs")
+        } else if !claims.is_empty() {
+            format!(
+                "{} of {workers} slots on cores of their own (other cores held by another \
+                 judge); programs on the judge's {n} CPUs",
+                claims.len()
+            )
+        } else if !enabled {
+            "left to the scheduler (--no-pin)".to_string()
+        } else if workers > n {
+            format!("left to the scheduler: {workers} workers on {n} CPUs")
+        } else if n < 2 {
+            "left to the scheduler: one CPU".to_string()
+        } else {
+            "left to the scheduler: every core held by another judge".to_string()
+        };
+        Placement { claims, summary }
     }
 
     pub fn is_placed(&self) -> bool {
         !self.claims.is_empty()
+    }
+
+    /// Where the slots and their programs run (the report's `cores`).
+    pub fn summary(&self) -> &str {
+        &self.summary
     }
 }
 
@@ -319,7 +347,14 @@ mod tests {
     #[test]
     fn more_workers_than_cpus_or_disabled_places_nothing() {
         let n = original().map_or(1, |s| allowed(s).len());
-        assert!(!Placement::new(n + 1, true).is_placed());
-        assert!(!Placement::new(1, false).is_placed());
+        let crowded = Placement::new(n + 1, true);
+        assert!(!crowded.is_placed());
+        assert_eq!(
+            crowded.summary(),
+            format!("left to the scheduler: {} workers on {n} CPUs", n + 1)
+        );
+        let off = Placement::new(1, false);
+        assert!(!off.is_placed());
+        assert_eq!(off.summary(), "left to the scheduler (--no-pin)");
     }
 }

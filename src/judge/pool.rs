@@ -35,14 +35,20 @@ pub fn run(
     } else {
         options.jobs
     };
+    let workers = threads.min(plan.jobs.len().max(1));
+    // Each slot's worker and launcher on a core of their own (read before
+    // any worker exists: see `exec::affinity`).
+    let placement = affinity::Placement::new(workers, !options.unpinned);
     let info = RunInfo {
         total: plan.jobs.len(),
         jobs: threads,
+        cores: placement.summary().to_string(),
         ..info
     };
     reporter.event(&Event::Started(&info))?;
     let mut settle = Settle::new(plan, options, reporter);
-    work(plan, options, threads, &mut settle)?;
+    work(plan, options, workers, &mut settle)?;
+    drop(placement);
     let interrupted = options.is_interrupted();
     let scores = settle.finish(plan, interrupted)?;
     let mut report = Report::from_digest(
@@ -62,14 +68,10 @@ pub fn run(
 fn work(
     plan: &Plan,
     options: &RunOptions,
-    threads: usize,
+    workers: usize,
     settle: &mut Settle<'_>,
 ) -> std::io::Result<()> {
     let total = plan.jobs.len();
-    let workers = threads.min(total.max(1));
-    // Each slot's worker and launcher on a core of their own (read before
-    // any worker exists: see `exec::affinity`).
-    let _placement = affinity::Placement::new(workers, !options.unpinned);
     // As many threads as workers: a worker's slot is its thread's index,
     // which must be one of the placed slots.
     let pool = rayon::ThreadPoolBuilder::new()

@@ -373,6 +373,9 @@ fn header(page: &Page<'_>) -> Markup {
                 @if let Some(partition) = &info.partition {
                     dt { "shard" } dd { (partition) }
                 }
+                @if !info.cores.is_empty() {
+                    dt { "cores" } dd { (info.cores) }
+                }
                 @if !info.protections.off.is_empty() {
                     dt { "protections off" } dd { (info.protections.off.join("; ")) }
                 }

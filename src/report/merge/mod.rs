@@ -251,6 +251,12 @@ impl Merger {
             if info.protections.isolation.is_empty() {
                 info.protections.isolation = theirs.protections.isolation.clone();
             }
+            if !theirs.cores.is_empty() && !info.cores.split("; ").any(|c| c == theirs.cores) {
+                if !info.cores.is_empty() {
+                    info.cores.push_str("; ");
+                }
+                info.cores.push_str(&theirs.cores);
+            }
             info.warnings.extend(theirs.warnings.iter().cloned());
             info.jobs = info.jobs.max(theirs.jobs);
         }
