@@ -299,6 +299,84 @@ fn the_2025_09_folders_of_known_bad_and_good_files() {
     );
 }
 
+/// 2025-09 "Validation" of samples: a sample's `.out` must pass the output
+/// validator against its `.ans`, and so must an `.ans` the statement shows
+/// as it is; an `.ans` with an `.ans.statement` beside it is not shown, so
+/// not checked. Legacy packages have no such rule.
+#[test]
+fn the_2025_09_samples_shown_must_pass_the_output_validator() {
+    let s = Scratch::new();
+    s.write(
+        "pkg/problem.yaml",
+        "problem_format_version: 2025-09\nname: Even\n",
+    );
+    // Accepts an even number no larger than the answer's.
+    s.write(
+        "pkg/output_validator/even.c",
+        "#include <stdio.h>\nint main(int c, char **v){ FILE *a=fopen(v[2],\"r\"); long x,y; if(!a||fscanf(a,\"%ld\",&x)!=1) return 1; if(scanf(\"%ld\",&y)!=1) return 43; return y%2==0&&y<=x?42:43; }\n",
+    );
+    s.write("pkg/data/sample/shown.in", "1\n");
+    s.write("pkg/data/sample/shown.ans", "8\n");
+    s.write("pkg/data/sample/odd.in", "2\n");
+    s.write("pkg/data/sample/odd.ans", "9\n");
+    s.write("pkg/data/sample/odd.out", "4\n");
+    s.write("pkg/data/sample/hidden.in", "3\n");
+    s.write("pkg/data/sample/hidden.ans", "7\n");
+    s.write("pkg/data/sample/hidden.ans.statement", "6\n");
+    s.write("pkg/data/sample/bad.in", "4\n");
+    s.write("pkg/data/sample/bad.ans", "10\n");
+    s.write("pkg/data/sample/bad.out", "12\n");
+    s.write("pkg/data/secret/1.in", "5\n");
+    s.write("pkg/data/secret/1.ans", "5\n");
+    let validate = || {
+        let mut cmd = s.judge();
+        cmd.args(["validate", "pkg"]);
+        let ran = run(cmd);
+        (ran.code, format!("{}{}", ran.stdout, ran.stderr))
+    };
+    let (code, out) = validate();
+    assert_ne!(code, 0, "{out}");
+    assert!(
+        out.contains("sample/bad.out: the output check said WA")
+            && out.contains("but a sample's .out must pass it"),
+        "{out}"
+    );
+    assert!(
+        out.contains("sample: 1 of 2 .out files accepted as they must be"),
+        "{out}"
+    );
+    // Answers the checker rejects that are not shown as they are: warnings.
+    for hidden in ["sample/hidden.ans", "sample/odd.ans", "secret/1.ans"] {
+        assert!(
+            out.contains(&format!(
+                "warning: {}",
+                s.path().join("pkg/data").join(hidden).display()
+            )),
+            "{hidden}: {out}"
+        );
+    }
+    assert!(out.contains("1 error"), "{out}");
+    // An odd .ans shown as it is: an error.
+    std::fs::remove_file(s.path().join("pkg/data/sample/odd.out")).unwrap();
+    let (_, out) = validate();
+    assert!(
+        out.contains("sample/odd.ans: the checker does not accept the answer file as an output")
+            && out.contains("but a sample's .ans shown in the statement must pass it"),
+        "{out}"
+    );
+    assert!(out.contains("2 errors"), "{out}");
+    // A legacy package: no such rule (the rejected answer is a warning).
+    s.write("pkg/problem.yaml", "name: Even\nvalidation: custom\n");
+    std::fs::rename(
+        s.path().join("pkg/output_validator"),
+        s.path().join("pkg/output_validators"),
+    )
+    .unwrap();
+    let (_, out) = validate();
+    assert!(!out.contains(".out files accepted"), "{out}");
+    assert!(!out.contains("shown in the statement must pass"), "{out}");
+}
+
 #[test]
 fn an_output_validator_with_build_and_run_scripts() {
     let s = Scratch::new();

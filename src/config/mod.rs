@@ -100,6 +100,9 @@ pub struct Problem {
     pub answer_validators: Vec<InputValidator>,
     /// The Kattis-style package the problem comes from, if any.
     pub package: Option<PathBuf>,
+    /// That package's format version (what `judge validate` holds its
+    /// files to).
+    pub package_format: Option<kattis::FormatVersion>,
     /// The package's 2025-09 constants, replaced in its submissions'
     /// files (its validators carry their own).
     pub constants: Option<Arc<crate::text::constants::Constants>>,

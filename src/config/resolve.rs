@@ -194,6 +194,7 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
         validators,
         answer_validators,
         package: package.map(|p| p.root.clone()),
+        package_format: package.map(|p| p.version),
         constants: package
             .filter(|p| !p.constants.is_empty())
             .map(|p| std::sync::Arc::new(p.constants.clone())),

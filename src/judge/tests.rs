@@ -84,6 +84,7 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
         validators: Vec::new(),
         answer_validators: Vec::new(),
         package: None,
+        package_format: None,
         constants: None,
         groups: Vec::new(),
         warnings: Vec::new(),

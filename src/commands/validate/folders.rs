@@ -8,7 +8,12 @@
 //! - `data/invalid_output/*.out`: the output check (custom or default,
 //!   against the case's `.ans`) must reject each;
 //! - `data/valid_output/*.out`: the output check must accept each;
-//! - the `.in` of both output folders must be valid input.
+//! - the `.in` of both output folders must be valid input;
+//! - `data/sample/` of a 2025-09 package that is neither interactive nor
+//!   multi-pass: each `.out` must pass the output check against its
+//!   `.ans` (the spec's "Validation" of samples; that an `.ans` the
+//!   statement shows as it is must pass too is checked with every answer
+//!   in `validate_answers`, see [`shown_as_is`]).
 //!
 //! A folder with no tool to check it is a warning naming the folder.
 
@@ -47,6 +52,101 @@ pub(super) fn validate(
             outputs(problem, name, &found, must_accept, context, tally);
         }
     }
+    if samples_validated(problem) {
+        sample_outputs(problem, &data.join("sample"), cases, context, tally);
+    }
+}
+
+/// A 2025-09 package that is neither interactive nor multi-pass: what its
+/// samples show must pass the output validator.
+fn samples_validated(problem: &Problem) -> bool {
+    problem.package_format == Some(crate::config::kattis::FormatVersion::V2025_09)
+        && !matches!(problem.comparison, crate::check::Comparison::Interactive(_))
+}
+
+/// Whether `case` is a sample whose `.ans` the statement shows as it is
+/// (no `.out`, no `.ans.statement` beside it) in a package whose samples
+/// are validated: the `.ans` must then pass the output validator (an
+/// error, where other answers the checker rejects are warnings).
+pub(super) fn shown_as_is(problem: &Problem, case: &Case) -> bool {
+    let Some(package) = &problem.package else {
+        return false;
+    };
+    samples_validated(problem)
+        && case.input.starts_with(package.join("data").join("sample"))
+        && !case.input.with_extension("out").exists()
+        && !case.input.with_extension("ans.statement").exists()
+}
+
+/// The samples' `.out` files, judged as a contestant's output against the
+/// case's `.ans`: each must be accepted.
+fn sample_outputs(
+    problem: &Problem,
+    sample: &Path,
+    cases: &[Case],
+    context: ToolContext<'_>,
+    tally: &mut Tally,
+) {
+    let mut right = 0;
+    let mut total = 0;
+    for case in cases.iter().filter(|c| c.input.starts_with(sample)) {
+        let out = case.input.with_extension("out");
+        if !out.is_file() {
+            continue;
+        }
+        let Some(output) = tally.read(&out) else {
+            continue;
+        };
+        total += 1;
+        let judgement = output_judgement(problem, case, case.answer.as_deref(), &output, context);
+        if judgement.verdict == Verdict::Accepted {
+            right += 1;
+        } else if judgement.verdict == Verdict::InternalError {
+            tally.error(format!("{}: {}", out.display(), judgement.message));
+        } else {
+            tally.error(format!(
+                "{}: the output check said {} ({}), but a sample's .out must pass it (it is shown in the statement)",
+                out.display(),
+                judgement.verdict.code(),
+                judgement.message
+            ));
+        }
+    }
+    if total > 0 {
+        outln!(
+            "{}: sample: {right} of {total} .out files accepted as they must be",
+            problem.name
+        );
+    }
+}
+
+/// The output check of `problem` on `output` for `case` (its group's
+/// comparison, or the problem's), against `answer`.
+fn output_judgement(
+    problem: &Problem,
+    case: &Case,
+    answer: Option<&Path>,
+    output: &[u8],
+    context: ToolContext<'_>,
+) -> crate::check::Judgement {
+    let settings = problem.settings_for(&case.input);
+    crate::check::check_output(
+        CheckPlan {
+            comparison: settings
+                .as_deref()
+                .and_then(|s| s.comparison.as_ref())
+                .unwrap_or(&problem.comparison),
+            puzzle: problem.puzzle,
+            lexmin: problem.lexmin,
+            strict: problem.strict,
+            tools: Some(context),
+        },
+        &CaseFiles {
+            input: &case.input,
+            answer,
+        },
+        output,
+    )
 }
 
 /// The input of a `valid_output/` or `invalid_output/` case must be valid
@@ -264,24 +364,8 @@ fn outputs(
         };
         total += 1;
         tally.count(&output_path);
-        let settings = problem.settings_for(&case.input);
-        let judgement = crate::check::check_output(
-            CheckPlan {
-                comparison: settings
-                    .as_deref()
-                    .and_then(|s| s.comparison.as_ref())
-                    .unwrap_or(&problem.comparison),
-                puzzle: problem.puzzle,
-                lexmin: problem.lexmin,
-                strict: problem.strict,
-                tools: Some(context),
-            },
-            &CaseFiles {
-                input: &case.input,
-                answer: answer.is_file().then_some(answer.as_path()),
-            },
-            &output,
-        );
+        let answer = answer.is_file().then_some(answer.as_path());
+        let judgement = output_judgement(problem, case, answer, &output, context);
         let accepted = judgement.verdict == Verdict::Accepted;
         if judgement.verdict == Verdict::InternalError {
             tally.error(format!("{}: {}", output_path.display(), judgement.message));

@@ -420,6 +420,13 @@ fn validate_answers(
                 answer_path.display(),
                 judgement.message
             )),
+            other if folders::shown_as_is(problem, case) => tally.error(format!(
+                "{}: the checker does not accept the answer file as an output ({other}: {}), \
+                 but a sample's .ans shown in the statement must pass it (2025-09; a .out or \
+                 .ans.statement beside it would be shown instead)",
+                answer_path.display(),
+                judgement.message
+            )),
             other => tally.warn(format!(
                 "{}: the checker does not accept the answer file as an output ({other}: {})",
                 answer_path.display(),
