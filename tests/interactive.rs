@@ -371,6 +371,49 @@ fn multi_pass_with_two_and_with_too_many_passes() {
     );
 }
 
+/// An interactive multi-pass validator that writes `nextpass.in` and
+/// rejects is a judge error even when the submission crashed first (the
+/// verdict would otherwise be the submission's RTE, hiding the validator's
+/// bug).
+#[test]
+fn a_rejection_with_a_next_pass_is_a_judge_error_after_a_crash_too() {
+    let s = Scratch::new();
+    s.write(
+        "im/problem.yaml",
+        "name: Crash\ntype: [interactive, multi-pass]\nlimits:\n  validation_passes: 2\n",
+    );
+    s.write(
+        "im/output_validator/v.c",
+        r#"#include <stdio.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    char path[4096]; long x;
+    printf("go\n"); fflush(stdout);
+    if (scanf("%ld", &x) != 1) return 43;
+    usleep(200000);
+    snprintf(path, sizeof path, "%snextpass.in", argv[3]);
+    FILE *next = fopen(path, "w"); fprintf(next, "%ld\n", x); fclose(next);
+    return 43;
+}"#,
+    );
+    s.write("im/data/secret/1.in", "1\n");
+    s.write("im/data/secret/1.ans", "\n");
+    let crashed = run_on(
+        &s,
+        "im",
+        "crash.c",
+        "#include <stdio.h>\nint main(void){char w[8];scanf(\"%7s\",w);printf(\"21\\n\");fflush(stdout);return 3;}\n",
+    );
+    assert_eq!(verdicts(&crashed), ["IE"], "{crashed:#}");
+    assert!(
+        crashed["cases"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("wrote nextpass.in on pass 1 and rejected"),
+        "{crashed:#}"
+    );
+}
+
 #[test]
 fn the_interactive_and_multi_pass_examples_verify() {
     if !installed("python3") {

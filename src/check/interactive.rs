@@ -57,6 +57,9 @@ pub struct Interacted {
     /// The submission's run of the deciding pass, if it ran.
     pub outcome: Option<RunOutcome>,
     pub passes: u32,
+    /// The validator of the deciding pass ran and rejected (whatever the
+    /// verdict: the submission may have failed first).
+    validator_rejected: bool,
 }
 
 impl Interacted {
@@ -66,6 +69,7 @@ impl Interacted {
             judgement: Judgement::new(Verdict::InternalError, message),
             outcome: None,
             passes: 0,
+            validator_rejected: false,
         }
     }
 
@@ -74,6 +78,7 @@ impl Interacted {
             judgement: Judgement::new(Verdict::Skipped, "not run: the judge was interrupted"),
             outcome: None,
             passes: 0,
+            validator_rejected: false,
         }
     }
 }
@@ -130,11 +135,10 @@ pub fn run_case(
         let next = feedback.join("nextpass.in");
         // The spec: "It is a judge error to create the nextpass.in file
         // and exit with any other code than 42" (a rejection with a next
-        // pass asked for).
-        if interaction.passes > 1
-            && decided.judgement.verdict == Verdict::WrongAnswer
-            && next.is_file()
-        {
+        // pass asked for), whatever the submission did (it may have
+        // crashed before the validator rejected). Any other end of the
+        // validator but 42 is a judge error already.
+        if interaction.passes > 1 && decided.validator_rejected && next.is_file() {
             let mut error = ie(format!(
                 "{what} wrote nextpass.in on pass {pass} and rejected (only an accepting pass may ask for another)"
             ));
@@ -273,10 +277,17 @@ fn interactive_pass(
     if judgement.verdict != Verdict::Accepted {
         judgement.transcript = Some(pair.transcript.render());
     }
+    let validator_rejected = pair.validator.limit_hit.is_none()
+        && match (interaction.protocol, pair.validator.exit) {
+            (Protocol::Kattis, Exit::Code(c)) => c == 43,
+            (Protocol::Testlib, Exit::Code(c)) => c == 1 || c == 2,
+            (_, Exit::Signal(_)) => false,
+        };
     Interacted {
         judgement,
         outcome: Some(pair.submission),
         passes: 0,
+        validator_rejected,
     }
 }
 
@@ -421,6 +432,7 @@ fn plain_pass(
             judgement: failed,
             outcome: Some(outcome),
             passes: 0,
+            validator_rejected: false,
         };
     }
     let output_path = feedback.with_file_name("output");
@@ -462,6 +474,7 @@ fn plain_pass(
         ),
     };
     Interacted {
+        validator_rejected: judgement.verdict == Verdict::WrongAnswer,
         judgement,
         outcome: Some(outcome),
         passes: 0,
