@@ -132,6 +132,42 @@ fn domjudge_folders_and_expected_results() {
         );
     }
 
+    // DOMjudge's remapped Kattis names read as its own; a tag that does
+    // not read makes that submission not run, named with its line, and
+    // fails verify while every other submission still runs.
+    s.write(
+        "p/submissions/run_time_error/exit3.c",
+        "// @EXPECTED_RESULTS@:   RUN_TIME_ERROR , ACCEPTED  \nint main(){return 3;}\n",
+    );
+    s.write(
+        "p/submissions/accepted/prose.c",
+        "// How to use the @EXPECTED_RESULTS@: tag.\n// @EXPECTED_RESULTS@: CORRECT\nint main(){return 0;}\n",
+    );
+    let ran = verify(&s);
+    assert_eq!(ran.code, 1, "{}\n{}", ran.stdout, ran.stderr);
+    let exit3 = row(&ran, "run_time_error/exit3.c");
+    assert!(
+        exit3.trim_start().starts_with("ok") && exit3.contains("RE 2"),
+        "{exit3}"
+    );
+    let prose = row(&ran, "accepted/prose.c");
+    assert!(
+        prose.contains("its expected results cannot be read")
+            && prose.contains(
+                "prose.c:2: @EXPECTED_RESULTS@: appears again on line 2 (first on line 1)"
+            ),
+        "{prose}\n{}",
+        ran.stdout
+    );
+    assert!(
+        row(&ran, "compiler_error/ce.c")
+            .trim_start()
+            .starts_with("ok"),
+        "{}",
+        ran.stdout
+    );
+    std::fs::remove_file(s.path().join("p/submissions/accepted/prose.c")).unwrap();
+
     // An expected result that does not happen fails, naming the format's
     // count of the judge's verdict.
     s.write(

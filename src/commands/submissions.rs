@@ -101,7 +101,21 @@ pub fn discover(
             .expectations
             .iter()
             .position(|(name, _)| name.trim_end_matches('/') == rel);
-        let declared = declared_expectation(&path, &source, warnings)?;
+        // A declaration that does not read makes this submission not run,
+        // named with the file and line (verify fails on it, `--allow-missing`
+        // does not forgive it); the other submissions still run, as
+        // DOMjudge imports the rest of a package whose one submission's
+        // `@EXPECTED_RESULTS@:` it refuses.
+        let declared = match declared_expectation(&path, &source, warnings) {
+            Ok(declared) => declared,
+            Err(Failure::Usage(why)) if table.is_none() => {
+                source = Err(Unready::NotRun(format!(
+                    "its expected results cannot be read: {why}"
+                )));
+                Some(Expectation::declared(None, None))
+            }
+            Err(e) => return Err(e),
+        };
         let folder_expectation = Expectation::with_rules(folder, &matching, dialect);
         let expectation = match (table, declared, folder_expectation) {
             (Some(t), _, _) => {

@@ -493,8 +493,9 @@ pub fn parse_expected_results(source: &[u8]) -> Result<Option<Expectation>, Expe
         let verdict = match word.to_ascii_uppercase().as_str() {
             "CORRECT" | "ACCEPTED" => Verdict::Accepted,
             "WRONG-ANSWER" | "WRONG_ANSWER" | "NO-OUTPUT" | "NO_OUTPUT" => Verdict::WrongAnswer,
-            "TIMELIMIT" | "TIME-LIMIT" => Verdict::TimeLimit,
-            "RUN-ERROR" | "RUN_ERROR" | "MEMORY-LIMIT" => Verdict::RuntimeError,
+            // DOMjudge remaps the Kattis names (its `PROBLEM_RESULT_REMAP`).
+            "TIMELIMIT" | "TIME-LIMIT" | "TIME_LIMIT_EXCEEDED" => Verdict::TimeLimit,
+            "RUN-ERROR" | "RUN_ERROR" | "RUN_TIME_ERROR" | "MEMORY-LIMIT" => Verdict::RuntimeError,
             "COMPILER-ERROR" | "COMPILER_ERROR" => Verdict::CompileError,
             "OUTPUT-LIMIT" | "OUTPUT_LIMIT" => Verdict::OutputLimit,
             other => return Err(on_line(ExpectError::DomJudgeResult(other.to_string()))),

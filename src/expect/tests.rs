@@ -73,6 +73,18 @@ fn domjudge_expected_results() {
     assert_eq!(e.permitted, Some(vec![Accepted, TimeLimit, WrongAnswer]));
     assert_eq!(e.required, Some(vec![TimeLimit, WrongAnswer]));
     assert!(e.assess(&[Accepted, MemoryLimit]).is_err());
+    // DOMjudge's remapped Kattis names, in any case, spaced as they come.
+    let kattis = parse_expected_results(b"// @EXPECTED_RESULTS@:   run_time_error , ACCEPTED  \n")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        kattis.permitted,
+        Some(vec![Verdict::RuntimeError, Verdict::Accepted])
+    );
+    let tle = parse_expected_results(b"// @EXPECTED_RESULTS@: TIME_LIMIT_EXCEEDED\n")
+        .unwrap()
+        .unwrap();
+    assert_eq!(tle.required, Some(vec![Verdict::TimeLimit]));
     let ok = parse_expected_results(b"/* @EXPECTED_RESULTS@: CORRECT, TIMELIMIT */")
         .unwrap()
         .unwrap();

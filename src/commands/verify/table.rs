@@ -73,9 +73,9 @@ pub(super) fn last_line(v: &Verification, interrupted: bool) -> String {
             .count();
         let why = match (missing, v.not_run - missing) {
             (_, 0) => "a compiler or interpreter is missing".to_string(),
-            (0, _) => "the judge cannot build them as laid out".to_string(),
+            (0, _) => "the judge cannot build them as laid out or read what they expect (each named above)".to_string(),
             (m, o) => format!(
-                "{m} with a compiler or interpreter missing, {o} the judge cannot build as laid out"
+                "{m} with a compiler or interpreter missing, {o} the judge cannot build as laid out or read what they expect"
             ),
         };
         tail.push(format!(
