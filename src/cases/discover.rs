@@ -101,6 +101,14 @@ impl Walk {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {
+                    // A dangling symbolic link matters only as a case
+                    // file (a package's `2.in.download -> 2.in` before
+                    // `judge gen` made `2.in`, a missing image: not read).
+                    if let Some(link) = dangling(&e)
+                        && !is_case_file(&link)
+                    {
+                        continue;
+                    }
                     self.errors.push(walk_error(&e));
                     continue;
                 }
@@ -318,11 +326,35 @@ fn discover_file(path: &Path) -> Result<Discovery, DiscoveryError> {
     Ok(Discovery { cases, warnings })
 }
 
+/// The path of a symbolic link whose target does not exist, if that is
+/// what the walk failed on.
+fn dangling(e: &walkdir::Error) -> Option<std::path::PathBuf> {
+    let path = e.path()?;
+    let missing = e
+        .io_error()
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::NotFound);
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    (missing && link).then(|| path.to_path_buf())
+}
+
+/// A name the walk reads as a case's file (`.in`, `.ans`, `.out`).
+fn is_case_file(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|ext| ext == INPUT_EXT || ANSWER_EXTS.iter().any(|(a, _)| *a == ext))
+}
+
 fn walk_error(e: &walkdir::Error) -> String {
     let path = e
         .path()
         .map(|p| p.display().to_string())
         .unwrap_or_default();
+    if let Some(link) = dangling(e) {
+        let target = std::fs::read_link(&link)
+            .map(|t| t.display().to_string())
+            .unwrap_or_default();
+        return format!("{path}: a symbolic link to {target}, which does not exist");
+    }
     if let Some(ancestor) = e.loop_ancestor() {
         return format!(
             "{path}: symbolic link loop (it leads back to {}); remove the link",
@@ -396,6 +428,28 @@ mod tests {
         }
         let found = discover(&dir.path().join("pkg/data/sample")).unwrap();
         assert!(found.warnings.is_empty(), "{:?}", found.warnings);
+    }
+
+    #[test]
+    fn a_dangling_link_is_an_error_only_as_a_case_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("1.in"), "1\n").unwrap();
+        std::fs::write(dir.path().join("1.ans"), "1\n").unwrap();
+        // Not read by the judge: passed over.
+        std::os::unix::fs::symlink("2.in", dir.path().join("2.in.download")).unwrap();
+        std::os::unix::fs::symlink("gone.png", dir.path().join("1.png")).unwrap();
+        let found = discover(dir.path()).unwrap();
+        assert_eq!(found.cases.len(), 1);
+        // A case's input: an error naming the link and its target.
+        std::os::unix::fs::symlink("gone.in", dir.path().join("3.in")).unwrap();
+        let Err(DiscoveryError::Unreadable(errors)) = discover(dir.path()) else {
+            panic!("a dangling case file is an error");
+        };
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].ends_with("3.in: a symbolic link to gone.in, which does not exist"),
+            "{errors:?}"
+        );
     }
 
     #[test]
