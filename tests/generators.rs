@@ -602,3 +602,36 @@ fn bapctools_rules_default_solution_invalid_cases_and_generator_files() {
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert_eq!(s.read("d/data/secret/doubled.in"), "2 4\n");
 }
+
+/// An interactive (or multi-pass) problem's answers are for its validator:
+/// `judge gen` writes an empty `.ans` where nothing gives one and never
+/// runs the solution as an ordinary program (an interactive solution
+/// would wait for a validator that is not there), as BAPCtools does.
+#[test]
+fn an_interactive_problems_cases_get_an_empty_answer_not_the_solutions_output() {
+    let s = Scratch::new();
+    s.write("i/problem.yaml", "name: Guess\ntype: interactive\n");
+    s.write(
+        "i/output_validator/v.c",
+        "#include <stdio.h>\nint main(void){printf(\"go\\n\");fflush(stdout);long x;return scanf(\"%ld\",&x)==1?42:43;}\n",
+    );
+    // Run as an ordinary program on its input, it would fail (exit 1).
+    s.write(
+        "i/submissions/accepted/sol.c",
+        "#include <stdio.h>\nint main(void){char w[8];if(scanf(\"%7s\",w)!=1||w[0]!='g')return 1;printf(\"1\\n\");return 0;}\n",
+    );
+    s.write(
+        "i/generators/generators.yaml",
+        "solution: /submissions/accepted/sol.c\ndata:\n  sample:\n    data:\n      '1': {in: \"5\"}\n  secret:\n    data:\n      given: {in: \"6\", ans: \"kept\"}\n      plain: {in: \"7\"}\n",
+    );
+    let ran = generate_in(&s, "i", &[]);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    let read = |p: &str| std::fs::read_to_string(s.path().join("i/data").join(p)).unwrap();
+    assert_eq!(read("sample/1.ans"), "");
+    assert_eq!(read("secret/plain.ans"), "");
+    assert_eq!(read("secret/given.ans"), "kept\n");
+    let mut cmd = s.judge();
+    cmd.args(["verify", "i"]);
+    let verified = run(cmd);
+    assert_eq!(verified.code, 0, "{}\n{}", verified.stdout, verified.stderr);
+}

@@ -67,7 +67,20 @@ enum Answerer<'a> {
 }
 
 impl Ctx<'_> {
+    /// An interactive or multi-pass problem: its answers are for the
+    /// validator, never a solution's output (BAPCtools writes an empty
+    /// `.ans` where none is given, and so does the judge).
+    fn answers_for_validator(&self) -> bool {
+        matches!(
+            self.problem.comparison,
+            crate::check::Comparison::Interactive(_)
+        )
+    }
+
     fn answerer<'c>(&'c self, case: &'c GenCase) -> Option<Answerer<'c>> {
+        if self.answers_for_validator() {
+            return None;
+        }
         if let Some(s) = &case.solution {
             return Some(Answerer::Program(s));
         }
@@ -268,6 +281,10 @@ impl Ctx<'_> {
             INVALID_DIRECTORIES.contains(&t.as_ref()) || t == "valid_output"
         });
         if files.contains_key("ans") || no_answer {
+            return Ok(files);
+        }
+        if self.answers_for_validator() {
+            files.insert("ans".to_string(), Vec::new());
             return Ok(files);
         }
         let input = files.get("in").map(Vec::as_slice).unwrap_or_default();
