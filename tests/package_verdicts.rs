@@ -454,3 +454,83 @@ fn submissions_yaml_verdicts_per_test_data_node() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("on sample; got AC on sample/1.in"), "{out}");
 }
+
+/// A program that writes 2 MiB, then does `end`: `for(;;);` (runs on),
+/// `return 0;` or `return 1;`.
+fn flood(end: &str) -> String {
+    format!(
+        "#include <stdio.h>\n#include <string.h>\nint main(){{static char b[1<<16]; memset(b,'x',sizeof b); for(int i=0;i<32;i++) fwrite(b,1,sizeof b,stdout); fflush(stdout); {end}}}\n"
+    )
+}
+
+/// DOMjudge cuts output off at its limit and lets the program run on
+/// (runguard's `--streamsize`), then orders its verdicts TIMELIMIT,
+/// RUN-ERROR, OUTPUT-LIMIT: so a DOMjudge package's flood that runs on is a
+/// time-out (its own example `test-fill-stdout` expects TIMELIMIT), one
+/// that crashes a run error, one that ends well an output-limit. A Kattis
+/// package's flood is killed at the limit at once.
+#[test]
+fn output_past_the_limit_follows_the_packages_judge() {
+    let s = Scratch::new();
+    package(&s, true);
+    s.write(
+        "p/problem.yaml",
+        "name: Plus one\nlimits:\n  memory: 64\n  time_limit: 1\n  output: 1\n",
+    );
+    s.write(
+        "p/submissions/time_limit_exceeded/fill.c",
+        flood("for(;;);"),
+    );
+    s.write("p/submissions/output_limit/ends.c", flood("return 0;"));
+    s.write("p/submissions/run_time_error/crash.c", flood("return 1;"));
+    let ran = verify(&s);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    for (name, got) in [
+        ("time_limit_exceeded/fill.c", "TLE 2"),
+        ("output_limit/ends.c", "OLE 2"),
+        ("run_time_error/crash.c", "RE 2"),
+    ] {
+        let line = row(&ran, name);
+        assert!(
+            line.trim_start().starts_with("ok") && line.contains(got),
+            "{line}"
+        );
+    }
+    let mut cmd = s.judge();
+    cmd.args([
+        "run",
+        "p",
+        "--format",
+        "json",
+        "--submission",
+        "p/submissions/output_limit/ends.c",
+    ]);
+    let report = run(cmd).json();
+    assert!(
+        report["cases"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the rest was cut off and the program ran to its end"),
+        "{report:#}"
+    );
+    // Without domjudge-problem.ini: killed at the limit, OLE.
+    std::fs::remove_file(s.path().join("p/domjudge-problem.ini")).unwrap();
+    let mut cmd = s.judge();
+    cmd.args([
+        "run",
+        "p",
+        "--format",
+        "json",
+        "--submission",
+        "p/submissions/time_limit_exceeded/fill.c",
+    ]);
+    let report = run(cmd).json();
+    assert_eq!(report["cases"][0]["verdict"], "OLE", "{report:#}");
+    assert!(
+        report["cases"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the program was killed"),
+        "{report:#}"
+    );
+}

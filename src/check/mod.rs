@@ -131,10 +131,16 @@ pub fn classify_run(outcome: &RunOutcome, limits: &Limits) -> Option<Judgement> 
     if outcome.limit_hit == Some(LimitHit::Output) {
         return Some(Judgement::new(
             Verdict::OutputLimit,
-            format!(
-                "output passed the limit of {}; the program was killed",
-                Size(limits.output)
-            ),
+            match limits.past_output {
+                crate::exec::PastOutput::Kill => format!(
+                    "output passed the limit of {}; the program was killed",
+                    Size(limits.output)
+                ),
+                crate::exec::PastOutput::Truncate => format!(
+                    "output passed the limit of {}; the rest was cut off and the program ran to its end (DOMjudge's rule)",
+                    Size(limits.output)
+                ),
+            },
         ));
     }
     let cpu_over = outcome.cpu > limits.time;

@@ -33,12 +33,28 @@ pub struct Limits {
     pub memory: Option<u64>,
     /// Stack size (RLIMIT_STACK); contest judges set it to the memory limit.
     pub stack: Option<u64>,
-    /// Bytes of standard output kept; one byte more and the run is killed (OLE).
+    /// Bytes of standard output kept; what one byte more does is
+    /// [`Limits::past_output`].
     pub output: u64,
+    /// What standard output past [`Limits::output`] does.
+    pub past_output: PastOutput,
     /// Largest file the program may write (RLIMIT_FSIZE).
     pub file_size: u64,
     /// Processes and threads the run may have at once.
     pub processes: u32,
+}
+
+/// What a program's standard output past its limit does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PastOutput {
+    /// The program is killed at once: OLE (the judge's rule; problemtools
+    /// kills too, with a file-size limit, which it calls a run-time error).
+    #[default]
+    Kill,
+    /// The rest is dropped and the program runs on, as DOMjudge's runguard
+    /// (`--streamsize`) does: a time-out is then TLE, a crash RE, and only
+    /// a program that ends well is OLE (DOMjudge's order of verdicts).
+    Truncate,
 }
 
 /// The limits a program gets when nothing sets them (README "judge.toml"),
@@ -61,6 +77,7 @@ impl Limits {
             memory: None,
             stack: None,
             output: 1 << 20,
+            past_output: PastOutput::Kill,
             file_size: 1 << 30,
             processes: 512,
         }
@@ -81,6 +98,7 @@ impl Default for Limits {
             memory: Some(DEFAULT_MEMORY_LIMIT),
             stack: Some(DEFAULT_MEMORY_LIMIT),
             output: DEFAULT_OUTPUT_LIMIT,
+            past_output: PastOutput::Kill,
             file_size: DEFAULT_OUTPUT_LIMIT,
             processes: DEFAULT_PROCESSES,
         }

@@ -224,13 +224,14 @@ pub fn launch_with(
         stop: piped.stop,
         deadline: start + limits.wall,
         output_limit: limits.output,
+        truncate: limits.past_output == crate::exec::PastOutput::Truncate,
     };
     let mut watched = watch.run(&slot, limits.time);
     let (exit, usage) = reap(pid);
     let wall = start.elapsed();
     // The main process is gone: nothing of the run may outlive it.
     slot.kill_everything(pid, true);
-    watched.drain(&watch_fds(&watch), limits.output);
+    watched.drain(&watch_fds(&watch), limits.output, watch.truncate);
     drop(watch);
     if watched.interrupted {
         return Err(RunError::Interrupted);
@@ -253,7 +254,13 @@ pub fn launch_with(
         group_size_at_kill: watched.group_size_at_kill,
         peak_rss_kib: usage.max_rss_kib,
     };
-    let (limit_hit, memory_evidence, process_cap_hit) = evidence.conclude();
+    let (mut limit_hit, memory_evidence, process_cap_hit) = evidence.conclude();
+    // Output cut off at its limit (`PastOutput::Truncate`): OLE only for a
+    // program that then ended well, as DOMjudge orders its verdicts (a
+    // time-out is TLE, a crash RE).
+    if watched.truncated && limit_hit.is_none() && memory_evidence.is_none() && exit.success() {
+        limit_hit = Some(LimitHit::Output);
+    }
     // Stopped, if the judge's kill is what ended it: a program that ended by
     // itself meanwhile keeps its own end, and a kill of the kernel's (the
     // memory cgroup's OOM killer) is not the judge's stop, whichever was

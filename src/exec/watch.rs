@@ -24,6 +24,9 @@ pub(super) struct Watch {
     pub(super) stop: Option<OwnedFd>,
     pub(super) deadline: Instant,
     pub(super) output_limit: u64,
+    /// Output past the limit is dropped and the program runs on
+    /// (`PastOutput::Truncate`), instead of a kill.
+    pub(super) truncate: bool,
 }
 
 pub(super) fn watch_fds(w: &Watch) -> (Option<&OwnedFd>, Option<&OwnedFd>) {
@@ -41,6 +44,9 @@ pub(super) struct Watched {
     pub(super) interrupted: bool,
     /// Stopped through `Watch::stop`.
     pub(super) stopped: bool,
+    /// Standard output passed its limit and the rest was dropped
+    /// (`Watch::truncate`).
+    pub(super) truncated: bool,
     /// How many processes the run had when the judge killed it for time.
     pub(super) group_size_at_kill: usize,
     /// The run's CPU time at the last look (every process the look could
@@ -158,7 +164,7 @@ impl Watch {
                 match role {
                     Role::Stdout => {
                         if let Some(fd) = &self.stdout
-                            && !read_stdout(fd, &mut w, self.output_limit)
+                            && !w.take_stdout(fd, self.output_limit, self.truncate)
                         {
                             slot.kill_everything(self.pid, false);
                             w.limit_hit = Some(LimitHit::Output);
@@ -215,13 +221,18 @@ pub(super) enum Role {
 impl Watched {
     /// Read what the program left in its pipes, without waiting for an end
     /// of file that an escaped descendant could hold back forever.
-    pub(super) fn drain(&mut self, fds: &(Option<&OwnedFd>, Option<&OwnedFd>), output_limit: u64) {
+    pub(super) fn drain(
+        &mut self,
+        fds: &(Option<&OwnedFd>, Option<&OwnedFd>),
+        output_limit: u64,
+        truncate: bool,
+    ) {
         if self.limit_hit == Some(LimitHit::Output) {
             return;
         }
         if let Some(fd) = fds.0
             && self.stdout_open
-            && !read_stdout(fd, self, output_limit)
+            && !self.take_stdout(fd, output_limit, truncate)
         {
             self.limit_hit = Some(LimitHit::Output);
         }
@@ -229,6 +240,38 @@ impl Watched {
             && self.stderr_open
         {
             read_stderr(fd, self);
+        }
+    }
+}
+
+impl Watched {
+    /// Read what standard output has now: kept up to `limit`; past it,
+    /// false (a kill), or with `truncate` the rest read and dropped so the
+    /// program runs on (true).
+    fn take_stdout(&mut self, fd: &OwnedFd, limit: u64, truncate: bool) -> bool {
+        if !self.truncated {
+            if read_stdout(fd, self, limit) {
+                return true;
+            }
+            if !truncate {
+                return false;
+            }
+            self.truncated = true;
+        }
+        let mut sink = [0u8; 64 * 1024];
+        loop {
+            match rustix::io::read(fd, &mut sink) {
+                Ok(0) => {
+                    self.stdout_open = false;
+                    return true;
+                }
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(rustix::io::Errno::AGAIN) => return true,
+                Err(_) => {
+                    self.stdout_open = false;
+                    return true;
+                }
+            }
         }
     }
 }

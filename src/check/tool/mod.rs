@@ -251,6 +251,7 @@ pub fn tool_limits(time: Duration) -> Limits {
         memory: Some(TOOL_MEMORY),
         stack: Some(TOOL_MEMORY),
         output: TOOL_OUTPUT,
+        past_output: crate::exec::PastOutput::Kill,
         file_size: 64 << 20,
         processes: 64,
     }

@@ -392,6 +392,7 @@ fn tool_limits() -> Limits {
         memory: None,
         stack: None,
         output: 1 << 30,
+        past_output: crate::exec::PastOutput::Kill,
         file_size: 1 << 30,
         processes: 64,
     }

@@ -62,6 +62,7 @@ impl Generator {
             memory: None,
             stack: None,
             output: 256 << 20,
+            past_output: crate::exec::PastOutput::Kill,
             file_size: 1 << 30,
             processes: 64,
         };

@@ -83,12 +83,20 @@ pub(super) fn limits(
     if processes == 0 {
         return Err(("processes must be at least 1".to_string(), None));
     }
+    // A DOMjudge package's programs are judged by DOMjudge's rules: output
+    // past the limit is cut off and the program runs on.
+    let past_output = if package.is_some_and(|p| p.root.join("domjudge-problem.ini").is_file()) {
+        crate::exec::PastOutput::Truncate
+    } else {
+        crate::exec::PastOutput::Kill
+    };
     Ok(Limits {
         time,
         wall,
         memory: Some(memory),
         stack: Some(stack),
         output,
+        past_output,
         file_size,
         processes,
     })
