@@ -223,7 +223,7 @@ fn ruled_source(
     };
     if path.is_file() {
         let language = forced.or_else(|| toolchain.language_of(path).cloned())?;
-        return Some(Ok(Source::file(path, language)));
+        return Some(Source::checked_file(path, language).map_err(Unready::from));
     }
     Some(match toolchain.find_source_with(path, entry) {
         Ok(Some(mut source)) => {
@@ -254,7 +254,7 @@ fn source_of(
         });
     }
     match toolchain.language_of(path) {
-        Some(l) => Some(Ok(Source::file(path, l.clone()))),
+        Some(l) => Some(Source::checked_file(path, l.clone()).map_err(Unready::from)),
         None if in_folder => Some(Err(Unready::NotRun(match path.extension() {
             Some(ext) => format!(
                 "no language of the judge's builds .{} files (add a [language.NAME] table to judge.toml)",
