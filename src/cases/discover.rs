@@ -101,11 +101,13 @@ impl Walk {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {
-                    // A dangling symbolic link matters only as a case
-                    // file (a package's `2.in.download -> 2.in` before
-                    // `judge gen` made `2.in`, a missing image: not read).
+                    // A dangling symbolic link to a file the judge never
+                    // reads is passed over (a package's `2.in.download ->
+                    // 2.in` before `judge gen` made `2.in`, a missing
+                    // image); any other (a case's file, a `.yaml` of
+                    // settings, a group's directory) is an error.
                     if let Some(link) = dangling(&e)
-                        && !is_case_file(&link)
+                        && never_read(&link)
                     {
                         continue;
                     }
@@ -337,11 +339,24 @@ fn dangling(e: &walkdir::Error) -> Option<std::path::PathBuf> {
     (missing && link).then(|| path.to_path_buf())
 }
 
-/// A name the walk reads as a case's file (`.in`, `.ans`, `.out`).
-fn is_case_file(path: &Path) -> bool {
+/// A file of a case the judge never reads: what the statement shows or
+/// offers for download, illustrations, descriptions.
+fn never_read(path: &Path) -> bool {
+    const SHOWN: [&str; 10] = [
+        "download",
+        "statement",
+        "interaction",
+        "png",
+        "jpg",
+        "jpeg",
+        "svg",
+        "pdf",
+        "hint",
+        "desc",
+    ];
     path.extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|ext| ext == INPUT_EXT || ANSWER_EXTS.iter().any(|(a, _)| *a == ext))
+        .is_some_and(|ext| SHOWN.contains(&ext))
 }
 
 fn walk_error(e: &walkdir::Error) -> String {
@@ -440,6 +455,13 @@ mod tests {
         std::os::unix::fs::symlink("gone.png", dir.path().join("1.png")).unwrap();
         let found = discover(dir.path()).unwrap();
         assert_eq!(found.cases.len(), 1);
+        // A case's settings or a group's directory: errors.
+        for settings in ["1.yaml", "group"] {
+            let link = dir.path().join(settings);
+            std::os::unix::fs::symlink("gone", &link).unwrap();
+            assert!(discover(dir.path()).is_err(), "{settings}");
+            std::fs::remove_file(&link).unwrap();
+        }
         // A case's input: an error naming the link and its target.
         std::os::unix::fs::symlink("gone.in", dir.path().join("3.in")).unwrap();
         let Err(DiscoveryError::Unreadable(errors)) = discover(dir.path()) else {

@@ -108,7 +108,14 @@ pub fn discover(
         // `@EXPECTED_RESULTS@:` it refuses.
         let declared = match declared_expectation(&path, &source, warnings) {
             Ok(declared) => declared,
-            Err(Failure::Usage(why)) if table.is_none() => {
+            // judge.toml's `expect` decides: the line is not used.
+            Err(Failure::Usage(why)) if table.is_some() => {
+                warnings.push(format!(
+                    "{why}; not used: judge.toml's expect gives this submission's expectation"
+                ));
+                None
+            }
+            Err(Failure::Usage(why)) => {
                 source = Err(Unready::NotRun(format!(
                     "its expected results cannot be read: {why}"
                 )));

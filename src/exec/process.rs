@@ -258,7 +258,12 @@ pub fn launch_with(
     // Output cut off at its limit (`PastOutput::Truncate`): OLE only for a
     // program that then ended well, as DOMjudge orders its verdicts (a
     // time-out is TLE, a crash RE).
-    if watched.truncated && limit_hit.is_none() && memory_evidence.is_none() && exit.success() {
+    if watched.truncated
+        && limit_hit.is_none()
+        && memory_evidence.is_none()
+        && exit.success()
+        && cpu <= limits.time
+    {
         limit_hit = Some(LimitHit::Output);
     }
     // Stopped, if the judge's kill is what ended it: a program that ended by

@@ -42,6 +42,9 @@ struct Shape {
     generation: Result<u32, i32>,
     atime: (i64, i64),
     mtime: (i64, i64),
+    /// The change time: not compared as a shape (the judge's own reset
+    /// moves it), but kept per directory (see [`Workdir::changed`]).
+    ctime: (i64, i64),
 }
 
 /// A private working directory with the shape it was made with.
@@ -49,6 +52,11 @@ pub(super) struct Workdir {
     dir: tempfile::TempDir,
     owner: Option<(u32, u32)>,
     shape: Option<Shape>,
+    /// Its change time when the judge last made or reset it: a directory
+    /// whose change time moved since was touched (any change a program
+    /// can make to an inode moves it, a `chmod` to the same mode too), and
+    /// is reset even when its other times read as made.
+    changed: (i64, i64),
 }
 
 impl Workdir {
@@ -82,7 +90,8 @@ impl Pool {
             };
             // Checked when taken, not when given back: whatever reached
             // it while it waited in the pool counts too.
-            if reset(&reused) {
+            let mut reused = reused;
+            if reset(&mut reused) {
                 return Ok(reused);
             }
             super::remove_tree(reused.dir);
@@ -100,7 +109,13 @@ impl Pool {
         let shape = open(dir.path())
             .ok()
             .and_then(|(fd, _)| shape(&fd).filter(|_| no_xattrs(&fd)));
-        Ok(Workdir { dir, owner, shape })
+        let changed = shape.map_or((0, 0), |s| s.ctime);
+        Ok(Workdir {
+            dir,
+            owner,
+            shape,
+            changed,
+        })
     }
 
     /// Take back the directory of a run that has ended: kept for a later
@@ -145,7 +160,7 @@ fn open(path: &Path) -> rustix::io::Result<(OwnedFd, bool)> {
 }
 
 /// Whether the directory is as it was made; if so its times are set back.
-fn reset(workdir: &Workdir) -> bool {
+fn reset(workdir: &mut Workdir) -> bool {
     let Some(made) = workdir.shape else {
         return false;
     };
@@ -157,6 +172,7 @@ fn reset(workdir: &Workdir) -> bool {
         Shape {
             atime: made.atime,
             mtime: made.mtime,
+            ctime: made.ctime,
             ..now
         } == made
     });
@@ -165,7 +181,11 @@ fn reset(workdir: &Workdir) -> bool {
     }
     // Untouched times stay (read before the judge's own `getdents`, so
     // only when that left the access time alone).
-    if noatime && now.is_some_and(|now| now.atime == made.atime && now.mtime == made.mtime) {
+    if noatime
+        && now.is_some_and(|now| {
+            now.atime == made.atime && now.mtime == made.mtime && now.ctime == workdir.changed
+        })
+    {
         return true;
     }
     let times = [
@@ -179,7 +199,17 @@ fn reset(workdir: &Workdir) -> bool {
         },
     ];
     // SAFETY: futimens on an open descriptor with two valid timespecs.
-    unsafe { libc::futimens(fd.as_raw_fd(), times.as_ptr()) == 0 }
+    if unsafe { libc::futimens(fd.as_raw_fd(), times.as_ptr()) } != 0 {
+        return false;
+    }
+    // The change time the reset left: a later move of it is a touch.
+    match shape(&fd) {
+        Some(after) => {
+            workdir.changed = after.ctime;
+            true
+        }
+        None => false,
+    }
 }
 
 fn shape(fd: &OwnedFd) -> Option<Shape> {
@@ -216,6 +246,7 @@ fn shape(fd: &OwnedFd) -> Option<Shape> {
         generation,
         atime: (st.st_atime, st.st_atime_nsec as i64),
         mtime: (st.st_mtime, st.st_mtime_nsec as i64),
+        ctime: (st.st_ctime, st.st_ctime_nsec as i64),
     })
 }
 
@@ -300,6 +331,23 @@ mod tests {
             made,
             "an untouched directory is not written"
         );
+        // A change that leaves the shape and the times as they were (a
+        // chmod to the same mode) still moves the change time: reset, so
+        // the change time a program chose never reaches the next run.
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(w.path()).unwrap().permissions().mode();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::set_permissions(w.path(), std::fs::Permissions::from_mode(mode)).unwrap();
+        let chosen = changed(w.path());
+        assert_ne!(chosen, made);
+        pool.give_back(w, true);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let w = pool.take(scratch.path(), 0, None).unwrap();
+        assert_eq!(w.path(), first);
+        assert!(
+            changed(w.path()) > chosen,
+            "reset: the change time is the judge's"
+        );
         // Times a program sets are set back.
         std::fs::File::open(w.path())
             .unwrap()
@@ -320,7 +368,6 @@ mod tests {
         assert!(!first.exists());
         // A changed mode: removed.
         let second = w.path().to_path_buf();
-        use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(w.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
         pool.give_back(w, true);
         let w = pool.take(scratch.path(), 0, None).unwrap();

@@ -223,6 +223,8 @@ impl Merger {
     /// the longest shard's time.
     fn info(&self) -> (RunInfo, bool, Duration) {
         let mut info = RunInfo::default();
+        // Each shard's distinct `cores` (a summary may itself hold "; ").
+        let mut cores: Vec<String> = Vec::new();
         let mut interrupted = false;
         let mut elapsed: f64 = 0.0;
         for shard in &self.shards {
@@ -251,15 +253,13 @@ impl Merger {
             if info.protections.isolation.is_empty() {
                 info.protections.isolation = theirs.protections.isolation.clone();
             }
-            if !theirs.cores.is_empty() && !info.cores.split("; ").any(|c| c == theirs.cores) {
-                if !info.cores.is_empty() {
-                    info.cores.push_str("; ");
-                }
-                info.cores.push_str(&theirs.cores);
+            if !theirs.cores.is_empty() && !cores.contains(&theirs.cores) {
+                cores.push(theirs.cores.clone());
             }
             info.warnings.extend(theirs.warnings.iter().cloned());
             info.jobs = info.jobs.max(theirs.jobs);
         }
+        info.cores = cores.join(" | ");
         info.total = self.shards.iter().map(|s| s.count).sum();
         if let Some(missing) = &self.missing {
             info.warnings.push(missing.clone());
@@ -434,6 +434,40 @@ mod tests {
         let whole = parse(&sink.bytes()).unwrap();
         assert_eq!(whole.info.total, whole.cases.len());
         Ok(whole.cases.iter().map(|c| c.index).collect())
+    }
+
+    #[test]
+    fn shards_cores_are_listed_once_each() {
+        let with_cores = |indices: &[usize], cores: &str| {
+            report(indices).replacen(
+                r#""jobs":1,"#,
+                &format!(r#""jobs":1,"cores":"{cores}","#),
+                1,
+            )
+        };
+        let one = "each slot on a core of its own; programs on the judge's 2 CPUs";
+        let other = "left to the scheduler (--no-pin)";
+        let dir = tempfile::tempdir().unwrap();
+        let mut paths = Vec::new();
+        for (name, text) in [
+            ("a.json", with_cores(&[0], one)),
+            ("b.json", with_cores(&[1], one)),
+            ("c.json", with_cores(&[2], other)),
+        ] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            paths.push(path);
+        }
+        let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+        let sink = FileSink::memory();
+        let mut reporter = JsonReporter::new(Box::new(sink.clone()));
+        Merger::open_with(&refs, false, FAN_IN)
+            .unwrap()
+            .run(&mut reporter)
+            .unwrap();
+        drop(reporter);
+        let whole = parse(&sink.bytes()).unwrap();
+        assert_eq!(whole.info.cores, format!("{one} | {other}"));
     }
 
     #[test]
