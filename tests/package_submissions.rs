@@ -178,11 +178,6 @@ fn java_single_file_and_multi_file() {
         );
     }
     s.write("p/submissions/compile_error/no_main/D.java", "class D {}\n");
-    // A lone class whose only `main` returns a value (DOMjudge's own
-    // `mainclass-missing`), as a file and as a one-file directory: CE.
-    let int_main = "public class main { int main() { System.out.println(1); return 0; } }\n";
-    s.write("p/submissions/compile_error/main.java", int_main);
-    s.write("p/submissions/compile_error/one/main.java", int_main);
     // Read as Java, not as text: a comment naming a main, a tab before
     // `main`; of two real mains, the one in Main.java.
     s.write(
@@ -215,8 +210,6 @@ fn java_single_file_and_multi_file() {
     assert!(agrees(&ran, "accepted/words"), "{out}");
     assert!(agrees(&ran, "accepted/two_named"), "{out}");
     assert!(agrees(&ran, "compile_error/no_main"), "{out}");
-    assert!(agrees(&ran, "compile_error/main.java"), "{out}");
-    assert!(agrees(&ran, "compile_error/one"), "{out}");
     let mut cmd = s.judge();
     cmd.args(["run", "p", "--format", "json", "--submission"])
         .arg(s.path().join("p/submissions/compile_error/two_mains"));

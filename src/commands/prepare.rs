@@ -112,7 +112,7 @@ pub fn submission_program(
     quiet: bool,
     package: Option<&PackageStaging>,
 ) -> Result<Program, Failure> {
-    let found = match language {
+    let source = match language {
         Some(name) => {
             let language = toolchain.language_named(name).map_err(Failure::usage)?;
             if !Path::new(text).is_file() {
@@ -120,27 +120,26 @@ pub fn submission_program(
                     "--language {name}: {text} is not a source file"
                 )));
             }
-            Source::checked_file(Path::new(text), language.clone()).map(Some)
+            Some(Source::file(Path::new(text), language.clone()))
         }
-        None => toolchain.find_source(Path::new(text)),
-    };
-    let source = match found {
-        Ok(source) => source,
-        // Sources that make no program: every case CE, as a compile
-        // error (see `SourceError::NoProgram`).
-        Err(e) if e.is_compile_error() => {
-            if !quiet {
-                eprintln!("judge: {e}: every case is CE");
+        None => match toolchain.find_source(Path::new(text)) {
+            Ok(source) => source,
+            // Sources that make no program: every case CE, as a compile
+            // error (see `SourceError::NoProgram`).
+            Err(e) if e.is_compile_error() => {
+                if !quiet {
+                    eprintln!("judge: {e}: every case is CE");
+                }
+                return Ok(not_built(
+                    text,
+                    crate::submission::CompileError {
+                        message: format!("compile error: {e}"),
+                        output: String::new(),
+                    },
+                ));
             }
-            return Ok(not_built(
-                text,
-                crate::submission::CompileError {
-                    message: format!("compile error: {e}"),
-                    output: String::new(),
-                },
-            ));
-        }
-        Err(e) => return Err(Failure::usage(e)),
+            Err(e) => return Err(Failure::usage(e)),
+        },
     };
     let Some(mut source) = source else {
         let single_word = shlex::split(text).is_some_and(|w| w.len() == 1);

@@ -230,7 +230,7 @@ fn ruled_source(
     };
     if path.is_file() {
         let language = forced.or_else(|| toolchain.language_of(path).cloned())?;
-        return Some(Source::checked_file(path, language).map_err(Unready::from));
+        return Some(Ok(Source::file(path, language)));
     }
     Some(match toolchain.find_source_with(path, entry) {
         Ok(Some(mut source)) => {
@@ -261,7 +261,7 @@ fn source_of(
         });
     }
     match toolchain.language_of(path) {
-        Some(l) => Some(Source::checked_file(path, l.clone()).map_err(Unready::from)),
+        Some(l) => Some(Ok(Source::file(path, l.clone()))),
         None if in_folder => Some(Err(Unready::NotRun(match path.extension() {
             Some(ext) => format!(
                 "no language of the judge's builds .{} files (add a [language.NAME] table to judge.toml)",

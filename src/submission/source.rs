@@ -52,14 +52,6 @@ impl Source {
         }
     }
 
-    /// A single-file source that must make a program: a lone Java or
-    /// Kotlin file declaring no `main` is [`SourceError::NoProgram`] (CE).
-    pub fn checked_file(path: &Path, language: Language) -> Result<Source, SourceError> {
-        let name = PathBuf::from(path.file_name().unwrap_or(path.as_os_str()));
-        no_main(path.parent().unwrap_or(Path::new(".")), &language, &name)?;
-        Ok(Source::file(path, language))
-    }
-
     /// The directory the files are relative to.
     pub fn root(&self) -> &Path {
         if self.path.is_dir() {
@@ -106,10 +98,9 @@ impl Toolchain {
             return Ok(None);
         };
         if meta.is_file() {
-            return self
+            return Ok(self
                 .language_of(path)
-                .map(|language| Source::checked_file(path, language.clone()))
-                .transpose();
+                .map(|language| Source::file(path, language.clone())));
         }
         if !meta.is_dir() {
             return Ok(None);
@@ -209,32 +200,6 @@ fn other_files(dir: &Path, sources: &[PathBuf]) -> Vec<PathBuf> {
         .collect()
 }
 
-/// A lone Java or Kotlin source that declares no `main` makes no program:
-/// CE, as DOMjudge finds no main class when it compiles (its own example
-/// `mainclass-missing` expects COMPILER-ERROR), and as a directory of
-/// such sources is. Other languages: the compiler decides.
-fn no_main(dir: &Path, language: &Language, file: &Path) -> Result<(), SourceError> {
-    if !matches!(language.name.as_str(), "java" | "kotlin") {
-        return Ok(());
-    }
-    let source = std::fs::read(dir.join(file)).unwrap_or_default();
-    if super::languages::declares_main(&language.name, &source) {
-        return Ok(());
-    }
-    Err(SourceError::NoProgram {
-        dir: dir.join(file),
-        reason: format!(
-            "declares no main ({} needs a `{}`)",
-            language.name,
-            if language.name == "java" {
-                "static void main(String[])"
-            } else {
-                "fun main"
-            }
-        ),
-    })
-}
-
 /// The main file of a directory's sources (see the module's rules).
 fn main_file(
     dir: &Path,
@@ -261,7 +226,6 @@ fn main_file(
             });
     }
     if let [one] = files {
-        no_main(dir, language, one)?;
         return Ok(one.clone());
     }
     let read = |f: &PathBuf| std::fs::read(dir.join(f)).unwrap_or_default();
