@@ -472,3 +472,31 @@ fn a_source_checker_is_built_once_and_cached_across_runs() {
     assert_eq!(third.stderr.trim(), "ok equal");
     assert_eq!(entries().len(), 2);
 }
+
+/// A trusted tool's temporary files (a validator's, a compiler's `cc*.s`
+/// left when it is killed at its limit) go to its run's own directory,
+/// which the judge removes: never into the judge's TMPDIR.
+#[test]
+fn a_tools_temporary_files_stay_out_of_the_judges_tmpdir() {
+    let s = Scratch::new();
+    s.write("p/problem.yaml", "name: Echo\nvalidation: custom\n");
+    s.write("p/data/secret/1.in", "1\n");
+    s.write("p/data/secret/1.ans", "1\n");
+    s.write(
+        "p/output_validators/v/v.c",
+        "#include <stdio.h>\n#include <stdlib.h>\nint main(void){char p[4096]; const char *t = getenv(\"TMPDIR\"); if (!t) return 1; snprintf(p, sizeof p, \"%s/validator-was-here\", t); FILE *f = fopen(p, \"w\"); if (!f) return 1; fclose(f); return 42;}\n",
+    );
+    s.write("echo.c", "#include <stdio.h>\nint main(void){int x; scanf(\"%d\",&x); printf(\"%d\\n\",x); return 0;}\n");
+    let tmp = s.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut cmd = s.judge();
+    cmd.env("TMPDIR", &tmp)
+        .args(["run", "p", "--format", "json", "--submission", "echo.c"]);
+    let report = run(cmd).json();
+    assert_eq!(report["verdict"], "AC", "{report:#}");
+    assert_eq!(
+        leftovers(&tmp),
+        Vec::<String>::new(),
+        "left in the judge's TMPDIR"
+    );
+}

@@ -178,6 +178,13 @@ fn java_single_file_and_multi_file() {
         );
     }
     s.write("p/submissions/compile_error/no_main/D.java", "class D {}\n");
+    // A lone class whose only `main` returns a value (DOMjudge's own
+    // `mainclass-missing`), as a file and as a one-file directory: its
+    // class is known, so it is run, and the JVM refuses it: RE (DOMjudge's
+    // current copy of the example is in run_time_error/).
+    let int_main = "public class main { int main() { System.out.println(1); return 0; } }\n";
+    s.write("p/submissions/run_time_error/main.java", int_main);
+    s.write("p/submissions/run_time_error/one/main.java", int_main);
     // Read as Java, not as text: a comment naming a main, a tab before
     // `main`; of two real mains, the one in Main.java.
     s.write(
@@ -210,6 +217,8 @@ fn java_single_file_and_multi_file() {
     assert!(agrees(&ran, "accepted/words"), "{out}");
     assert!(agrees(&ran, "accepted/two_named"), "{out}");
     assert!(agrees(&ran, "compile_error/no_main"), "{out}");
+    assert!(agrees(&ran, "run_time_error/main.java"), "{out}");
+    assert!(agrees(&ran, "run_time_error/one"), "{out}");
     let mut cmd = s.judge();
     cmd.args(["run", "p", "--format", "json", "--submission"])
         .arg(s.path().join("p/submissions/compile_error/two_mains"));
@@ -228,4 +237,43 @@ fn java_single_file_and_multi_file() {
         let out = format!("{}\n{}", ran.stdout, ran.stderr);
         assert!(agrees(&ran, "accepted/PlusOne.java"), "unprivileged: {out}");
     }
+}
+
+/// A directory of sources in a language the judge does not build is named
+/// as such (not "no source file"), and `--allow-missing` forgives it as it
+/// forgives a single file of such a language; `.mjs` is JavaScript.
+#[test]
+fn a_directory_in_an_unknown_language_is_a_missing_tool() {
+    let s = Scratch::new();
+    package(&s);
+    s.write(
+        "p/submissions/accepted/c.c",
+        "#include <stdio.h>\nint main(){int x;scanf(\"%d\",&x);printf(\"%d\\n\",x+1);}\n",
+    );
+    s.write("p/submissions/accepted/awk/plus.awk", "{ print $1 + 1 }\n");
+    s.write("p/submissions/accepted/awk/notes.txt", "x\n");
+    let ran = verify(&s);
+    assert_eq!(ran.code, 1, "{}\n{}", ran.stdout, ran.stderr);
+    assert!(
+        ran.stdout
+            .contains("no language of the judge's builds its files (.awk .txt;"),
+        "{}",
+        ran.stdout
+    );
+    let mut cmd = s.judge();
+    cmd.args(["verify", "p", "--allow-missing"]);
+    let forgiven = run(cmd);
+    assert_eq!(forgiven.code, 0, "{}\n{}", forgiven.stdout, forgiven.stderr);
+    if !installed("node") {
+        println!("not run: node is not installed (the .mjs submission)");
+        return;
+    }
+    std::fs::remove_dir_all(s.path().join("p/submissions/accepted/awk")).unwrap();
+    s.write(
+        "p/submissions/accepted/plus.mjs",
+        "import { readFileSync } from 'fs';\nconsole.log(Number(readFileSync(0, 'utf8').trim()) + 1);\n",
+    );
+    let ran = verify(&s);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    assert!(agrees(&ran, "accepted/plus.mjs"), "{}", ran.stdout);
 }

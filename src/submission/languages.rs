@@ -110,7 +110,13 @@ pub fn builtin_languages() -> Vec<Language> {
             "rustc -O --edition 2021 -o {bin} {src}",
             "{bin}",
         ),
-        language("javascript", &["js"], "node --check {src}", "node {src}"),
+        // `.mjs`: an ES module (DOMjudge's multi-file example uses them).
+        language(
+            "javascript",
+            &["js", "mjs"],
+            "node --check {src}",
+            "node {src}",
+        ),
         language("pascal", &["pas", "pp"], "fpc -O2 -o{bin} {src}", "{bin}"),
     ]
 }

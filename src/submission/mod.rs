@@ -116,10 +116,12 @@ pub enum SourceError {
     UnknownLanguage { name: String, known: Vec<String> },
     #[error("{}: cannot read the directory: {reason}", .dir.display())]
     Unreadable { dir: PathBuf, reason: String },
-    #[error("{}: a directory with no source file in it (known extensions: {})", .dir.display(), .extensions.join(" "))]
+    #[error("{}", no_source(.dir, .extensions, .found))]
     NoSource {
         dir: PathBuf,
         extensions: Vec<String>,
+        /// The extensions of the files it holds (none of a known language).
+        found: Vec<String>,
     },
     #[error("{}: a directory with sources of several languages ({}); a submission is sources of one language", .dir.display(), .files.join(", "))]
     SeveralSources { dir: PathBuf, files: Vec<String> },
@@ -135,6 +137,26 @@ pub enum SourceError {
     /// first; the spec's `entrypoint` settles the second).
     #[error("{}: {reason}", .dir.display())]
     NoProgram { dir: PathBuf, reason: String },
+}
+
+/// A directory with no source: empty, or of files in languages the judge
+/// does not build (said so, as a single file of such a language is: what
+/// `--allow-missing` forgives).
+fn no_source(dir: &std::path::Path, extensions: &[String], found: &[String]) -> String {
+    if found.is_empty() {
+        format!(
+            "{}: a directory with no source file in it (known extensions: {})",
+            dir.display(),
+            extensions.join(" ")
+        )
+    } else {
+        format!(
+            "{}: no language of the judge's builds its files ({}; known extensions: {})",
+            dir.display(),
+            found.join(" "),
+            extensions.join(" ")
+        )
+    }
 }
 
 impl SourceError {

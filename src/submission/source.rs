@@ -107,6 +107,12 @@ impl Toolchain {
         }
         let files = source_files(self, path)?;
         let Some((language, _)) = files.first() else {
+            let mut found: Vec<String> = other_files(path, &[])
+                .iter()
+                .filter_map(|f| f.extension().map(|e| format!(".{}", e.to_string_lossy())))
+                .collect();
+            found.sort();
+            found.dedup();
             return Err(SourceError::NoSource {
                 dir: path.to_path_buf(),
                 extensions: self
@@ -114,6 +120,7 @@ impl Toolchain {
                     .iter()
                     .flat_map(|l| l.extensions.iter().map(|e| format!(".{e}")))
                     .collect(),
+                found,
             });
         };
         let language = language.clone();

@@ -168,10 +168,16 @@ impl SlotGuard<'_> {
     /// the judge's; a trusted tool gets the judge's environment (its PATH
     /// finds the toolchain).
     pub fn environment(&self) -> Vec<(OsString, OsString)> {
-        if self.trust == Trust::Trusted {
-            return std::env::vars_os().collect();
-        }
         let dir = self.workdir().as_os_str().to_os_string();
+        if self.trust == Trust::Trusted {
+            // Its temporary files (a compiler's `cc*.s`, left when it is
+            // killed at its limit) go to the run's own directory, which
+            // the judge removes, never to the judge's TMPDIR.
+            return std::env::vars_os()
+                .filter(|(k, _)| k != "TMPDIR")
+                .chain(std::iter::once(("TMPDIR".into(), dir)))
+                .collect();
+        }
         vec![
             ("PATH".into(), super::SANDBOX_PATH.into()),
             ("HOME".into(), dir.clone()),
