@@ -89,7 +89,9 @@ fn include_and_multi_file_c_and_python() {
         "p/submissions/accepted/macro/y.c",
         "int inc(int x) { return x + 1; }\n",
     );
-    // Two Python files, no entry point: named, not run.
+    // Two Python files, no entry point: a build that cannot start, CE on
+    // every case, named (the spec: the entry point defaults to the
+    // languages table's; DOMjudge's multi-file examples expect CE).
     s.write("p/submissions/accepted/lost/a.py", "print(1)\n");
     s.write("p/submissions/accepted/lost/b.py", "print(2)\n");
     let ran = verify(&s);
@@ -108,23 +110,28 @@ fn include_and_multi_file_c_and_python() {
         out.contains("2 python3 sources and no rule picks the main one (a.py, b.py)"),
         "{out}"
     );
+    assert!(
+        ran.stdout.contains("FAIL  accepted/lost") && ran.stdout.contains("CE 2"),
+        "{out}"
+    );
     assert_ne!(
         ran.code, 0,
         "a submission that cannot be built fails verify: {out}"
     );
-    // --allow-missing forgives a missing compiler, not a layout the judge
-    // cannot build.
-    let mut cmd = s.judge();
-    cmd.args(["verify", "p", "--allow-missing"]);
-    let allowed = run(cmd);
-    assert_ne!(allowed.code, 0, "{}", allowed.stdout);
-    assert!(
-        allowed
-            .stdout
-            .contains("1 not run: the judge cannot build them as laid out"),
-        "{}",
-        allowed.stdout
+    // DOMjudge's submissions.json names the entry point: then it runs.
+    s.write(
+        "p/submissions.json",
+        "{\"submissions/accepted/lost/\": {\"entry_point\": \"b.py\"}}\n",
     );
+    s.write(
+        "p/submissions/accepted/lost/b.py",
+        "print(int(input()) + 1)\n",
+    );
+    if installed("python3") {
+        let ran = verify(&s);
+        assert!(agrees(&ran, "accepted/lost"), "{}", ran.stdout);
+    }
+    std::fs::remove_file(s.path().join("p/submissions.json")).unwrap();
 
     // Without the include directory the C++ submission does not compile.
     std::fs::remove_dir_all(s.path().join("p/include")).unwrap();

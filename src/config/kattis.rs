@@ -37,6 +37,7 @@ mod layout;
 mod limits;
 mod problem_yaml;
 pub mod scoring;
+mod submissions_json;
 mod submissions_yaml;
 #[cfg(test)]
 mod tests;
@@ -49,7 +50,6 @@ pub use limits::{DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB, PackageLimits, TimeInfe
 pub use problem_yaml::FormatVersion;
 use problem_yaml::ProblemKind;
 use std::path::{Path, PathBuf};
-use submissions_yaml::submission_rules;
 pub use validation::DefaultCheck;
 pub(crate) use validation::default_check;
 
@@ -182,7 +182,8 @@ pub fn load(root: &Path) -> Result<Package, String> {
         warnings.extend(layout::warnings(&root.join("data")));
     }
     let groups = read_groups(root, version, &constants, &mut warnings)?;
-    let mut submission_rules = submission_rules(root, &mut warnings)?;
+    let mut submission_rules = submissions_json::entry_points(root, &mut warnings)?;
+    submission_rules.extend(submissions_yaml::submission_rules(root, &mut warnings)?);
     let scoring = if kind.scoring {
         Some(scoring::plan(root, version, &groups, &mut warnings)?)
     } else {

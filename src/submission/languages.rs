@@ -114,7 +114,9 @@ pub fn builtin_languages() -> Vec<Language> {
         language(
             "javascript",
             &["js", "mjs"],
-            "node --check {src}",
+            // Every file's syntax, as DOMjudge checks them all (a file
+            // never imported still makes a CE).
+            "sh -c 'for f do node --check \"$f\" || exit 1; done' node-check {files}",
             "node {src}",
         ),
         language("pascal", &["pas", "pp"], "fpc -O2 -o{bin} {src}", "{bin}"),

@@ -161,9 +161,16 @@ fn no_source(dir: &std::path::Path, extensions: &[String], found: &[String]) -> 
 
 impl SourceError {
     /// The submission's own fault, judged CE, not a source the judge
-    /// cannot handle (not run).
+    /// cannot handle (not run): sources that make no program, and a
+    /// directory whose main file neither an entrypoint nor the language's
+    /// rule picks (the spec: the default entry point comes from the
+    /// languages table, and a build that cannot start fails; DOMjudge's
+    /// `compiler_error/multifile-js` expects COMPILER-ERROR).
     pub fn is_compile_error(&self) -> bool {
-        matches!(self, SourceError::NoProgram { .. })
+        matches!(
+            self,
+            SourceError::NoProgram { .. } | SourceError::NoEntry { .. }
+        )
     }
 }
 

@@ -330,7 +330,17 @@ fn main_file(
                 )
             })
             .or_else(after_dir),
-        "javascript" => named(&["main.js", "index.js"]).or_else(after_dir),
+        // Else the first file, as DOMjudge takes the first file of a
+        // submission with no entry point (its `run_time_error/multifile-js`
+        // expects the first file run); every file is syntax-checked.
+        "javascript" => named(&["main.js", "index.js", "main.mjs", "index.mjs"])
+            .or_else(after_dir)
+            .or_else(|| files.first().cloned()),
+        // The one file that does not begin as a `unit` (a unit is never
+        // the program).
+        "pascal" => {
+            only(files.iter().filter(|f| !pascal_unit(&read(f))).collect()).or_else(after_dir)
+        }
         _ => only(
             files
                 .iter()
@@ -350,6 +360,46 @@ fn main_file(
     })
 }
 
+/// Whether a Pascal source's first word (after comments) is `unit`.
+fn pascal_unit(source: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(source).to_ascii_lowercase();
+    let mut rest = text.as_str();
+    loop {
+        rest = rest.trim_start();
+        let closing = if rest.starts_with("(*") {
+            "*)"
+        } else if rest.starts_with('{') {
+            "}"
+        } else if rest.starts_with("//") {
+            "\n"
+        } else {
+            break;
+        };
+        match rest.find(closing) {
+            Some(end) => rest = &rest[end + closing.len()..],
+            None => return false,
+        }
+    }
+    rest.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .next()
+        .is_some_and(|w| w == "unit")
+}
+
 fn names(files: &[PathBuf]) -> Vec<String> {
     files.iter().map(|f| f.display().to_string()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pascal_unit;
+
+    #[test]
+    fn a_pascal_unit_is_told_by_its_first_word() {
+        assert!(pascal_unit(b"unit hello;\ninterface\n"));
+        assert!(pascal_unit(b"(* a unit *)\n{ note }\n// x\nUNIT Hello;"));
+        assert!(!pascal_unit(
+            b"(*\n * the hello.pp unit file\n *)\nprogram helloworldunit(input, output);\nuses hello;"
+        ));
+        assert!(!pascal_unit(b"(* never closed"));
+    }
 }
