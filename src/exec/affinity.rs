@@ -17,7 +17,7 @@
 //!   runs one judge daemon per core. No case can then take CPU from
 //!   another case's program, so a case's times are its own; a newly
 //!   started program is not put on the other slot's busy core while its
-//!   own idles (0.67× → 0.645× of the floor, BENCHMARKS.md "sixth pass").
+//!   own idles (0.675× → 0.649× of the floor, BENCHMARKS.md "sixth pass").
 //!   A multi-threaded submission or a JVM sees one CPU, as it would on
 //!   such a judgehost.
 //! - **Fewer slots than CPUs** (`-j 1` on two cores, say): every program,
