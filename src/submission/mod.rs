@@ -597,11 +597,7 @@ fn compile_error(
             crate::units::Span(limit)
         )
     } else {
-        let first = lines
-            .iter()
-            .find(|l| l.to_ascii_lowercase().contains("error"))
-            .or_else(|| lines.iter().find(|l| !l.trim().is_empty()))
-            .map(|l| l.trim().to_string());
+        let first = first_error_line(&lines).map(|l| l.trim().to_string());
         match first {
             Some(line) if line.chars().count() > 200 => format!(
                 "compile error: {}…",
@@ -617,6 +613,24 @@ fn compile_error(
     Some(CompileError { message, output })
 }
 
+/// The line of a compiler's output that says what went wrong: the first
+/// error, where the linker's own summary (`collect2: error: ld returned
+/// 1`) gives way to the line it sums up (`undefined reference to …`);
+/// else the first line that says anything.
+fn first_error_line<'a>(lines: &[&'a str]) -> Option<&'a str> {
+    let summary = |l: &str| l.contains("collect2:") || l.contains("ld returned");
+    let says_error = |l: &str| {
+        let l = l.to_ascii_lowercase();
+        l.contains("error") || l.contains("undefined reference")
+    };
+    lines
+        .iter()
+        .find(|l| says_error(l) && !summary(l))
+        .or_else(|| lines.iter().find(|l| says_error(l)))
+        .or_else(|| lines.iter().find(|l| !l.trim().is_empty()))
+        .copied()
+}
+
 /// The runner of a program that was not built: a compile error's cases are
 /// judged CE without running (see `judge::Program::compile_error`), so this
 /// never runs anything.
@@ -630,5 +644,32 @@ impl crate::exec::Runner for NotBuilt {
         Err(RunError::Internal(
             "a submission that did not compile cannot run".to_string(),
         ))
+    }
+}
+
+#[cfg(test)]
+mod compile_message_tests {
+    use super::first_error_line;
+
+    #[test]
+    fn a_link_error_names_what_is_undefined_not_the_linkers_summary() {
+        let lines = [
+            "/usr/bin/ld: /tmp/cc1.o: in function `main':",
+            "hello.c:(.text+0x9): undefined reference to `message'",
+            "collect2: error: ld returned 1 exit status",
+        ];
+        assert_eq!(
+            first_error_line(&lines),
+            Some("hello.c:(.text+0x9): undefined reference to `message'")
+        );
+        let compile = ["x.c: In function 'main':", "x.c:3:5: error: expected ';'"];
+        assert_eq!(
+            first_error_line(&compile),
+            Some("x.c:3:5: error: expected ';'")
+        );
+        assert_eq!(
+            first_error_line(&["", "warning: odd"]),
+            Some("warning: odd")
+        );
     }
 }
