@@ -496,16 +496,12 @@ fn output_past_the_limit_follows_the_packages_judge() {
             "{line}"
         );
     }
-    let mut cmd = s.judge();
-    cmd.args([
-        "run",
-        "p",
-        "--format",
-        "json",
-        "--submission",
-        "p/submissions/output_limit/ends.c",
-    ]);
-    let report = run(cmd).json();
+    let run_json = |submission: &str| {
+        let mut cmd = s.judge();
+        cmd.args(["run", "p", "--format", "json", "--submission", submission]);
+        run(cmd).json()
+    };
+    let report = run_json("p/submissions/output_limit/ends.c");
     assert!(
         report["cases"][0]["message"]
             .as_str()
@@ -515,16 +511,7 @@ fn output_past_the_limit_follows_the_packages_judge() {
     );
     // Without domjudge-problem.ini: killed at the limit, OLE.
     std::fs::remove_file(s.path().join("p/domjudge-problem.ini")).unwrap();
-    let mut cmd = s.judge();
-    cmd.args([
-        "run",
-        "p",
-        "--format",
-        "json",
-        "--submission",
-        "p/submissions/time_limit_exceeded/fill.c",
-    ]);
-    let report = run(cmd).json();
+    let report = run_json("p/submissions/time_limit_exceeded/fill.c");
     assert_eq!(report["cases"][0]["verdict"], "OLE", "{report:#}");
     assert!(
         report["cases"][0]["message"]

@@ -288,6 +288,26 @@ fn a_first_line_declaration_replaces_the_folder() {
         ran.stdout
     );
     assert!(ran.stdout.contains("  ok    accepted/"), "{}", ran.stdout);
+    // Under a judge.toml `expect` entry the table decides: a line that
+    // does not parse is a warning, and the submission runs as the table
+    // expects.
+    let crash = subs.join("run_time_error/crash.c");
+    let source = std::fs::read_to_string(&crash).unwrap();
+    std::fs::write(&crash, format!("// judge: allowed AC\n{source}")).unwrap();
+    let ran = verify(&s, &copy.join("judge.toml"), &["sum"]);
+    assert!(
+        ran.stderr.contains("crash.c:1: `judge: allowed …`")
+            && ran
+                .stderr
+                .contains("not used: judge.toml's expect gives this submission's expectation"),
+        "{}",
+        ran.stderr
+    );
+    assert!(
+        ran.stdout.contains("  ok    run_time_error/crash.c"),
+        "{}",
+        ran.stdout
+    );
 }
 
 #[test]

@@ -56,6 +56,15 @@ impl Protocol {
         }
     }
 
+    /// Whether an interactor's or a validator's exit `code` rejects the
+    /// dialogue: 43 for Kattis; testlib's WA (1) and PE (2).
+    pub fn rejects(self, code: i32) -> bool {
+        match self {
+            Protocol::Kattis => code == 43,
+            Protocol::Testlib => code == 1 || code == 2,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Protocol::Testlib => "testlib",

@@ -278,11 +278,7 @@ fn interactive_pass(
         judgement.transcript = Some(pair.transcript.render());
     }
     let validator_rejected = pair.validator.limit_hit.is_none()
-        && match (interaction.protocol, pair.validator.exit) {
-            (Protocol::Kattis, Exit::Code(c)) => c == 43,
-            (Protocol::Testlib, Exit::Code(c)) => c == 1 || c == 2,
-            (_, Exit::Signal(_)) => false,
-        };
+        && matches!(pair.validator.exit, Exit::Code(c) if interaction.protocol.rejects(c));
     Interacted {
         judgement,
         outcome: Some(pair.submission),
@@ -327,10 +323,7 @@ fn decide(
         }
     };
     let accepted = code == interaction.protocol.accepts();
-    let rejected = match interaction.protocol {
-        Protocol::Kattis => code == 43,
-        Protocol::Testlib => code == 1 || code == 2,
-    };
+    let rejected = interaction.protocol.rejects(code);
     if !accepted && !rejected {
         return Judgement::new(
             Verdict::InternalError,

@@ -8,7 +8,7 @@ use crate::cases::Case;
 use crate::config::Problem;
 use crate::exec::Limits;
 use crate::exec::sandbox::Sandbox;
-use crate::expect::{self, Dialect, Expectation, SubmissionRule};
+use crate::expect::{self, Expectation, SubmissionRule};
 use crate::judge::{self, CaseResult, Job, Plan, Program, Report, RunInfo, RunOptions};
 use crate::report::human::{HumanReporter, Verbosity};
 use crate::submission::{BuildError, Built, Source, Toolchain};
@@ -74,7 +74,7 @@ pub fn discover(
     warnings: &mut Vec<String>,
 ) -> Result<Vec<Submission>, Failure> {
     let root = &problem.submissions;
-    let dialect = dialect_of(problem);
+    let dialect = problem.dialect;
     let mut found = Vec::new();
     let mut seen_tables = vec![false; problem.expectations.len()];
     let rules = compile_rules(problem)?;
@@ -303,17 +303,6 @@ pub(super) fn includes(package: &Path, language: &str) -> Vec<PathBuf> {
     });
     dirs.truncate(1);
     dirs
-}
-
-/// Whose verdicts a problem's submission folders speak: a package's are
-/// DOMjudge's when it has a `domjudge-problem.ini`, else Kattis'; a
-/// judge.toml problem's are the judge's own.
-fn dialect_of(problem: &Problem) -> Dialect {
-    match &problem.package {
-        Some(root) if root.join("domjudge-problem.ini").is_file() => Dialect::DomJudge,
-        Some(_) => Dialect::Kattis,
-        None => Dialect::Judge,
-    }
 }
 
 /// The expectation a source declares: a `judge:` first line, else

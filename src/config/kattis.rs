@@ -57,6 +57,10 @@ pub(crate) use validation::default_check;
 #[derive(Clone, Debug)]
 pub struct Package {
     pub root: PathBuf,
+    /// A DOMjudge problem (it has a `domjudge-problem.ini`): its
+    /// submissions' verdicts are DOMjudge's, and so is what output past
+    /// the limit does.
+    pub domjudge: bool,
     /// The package's short name: its directory's name.
     pub name: String,
     /// Time, memory, output and validation limits.
@@ -193,6 +197,7 @@ pub fn load(root: &Path) -> Result<Package, String> {
     };
     Ok(Package {
         root: root.to_path_buf(),
+        domjudge: root.join("domjudge-problem.ini").is_file(),
         name,
         limits,
         output_validator,

@@ -103,6 +103,10 @@ pub struct Problem {
     /// That package's format version (what `judge validate` holds its
     /// files to).
     pub package_format: Option<kattis::FormatVersion>,
+    /// Whose verdicts its submission folders speak: a package's are
+    /// DOMjudge's when it is a DOMjudge problem, else Kattis'; a
+    /// judge.toml problem's are the judge's own.
+    pub dialect: crate::expect::Dialect,
     /// The package's 2025-09 constants, replaced in its submissions'
     /// files (its validators carry their own).
     pub constants: Option<Arc<crate::text::constants::Constants>>,

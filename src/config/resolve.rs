@@ -195,6 +195,11 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
         answer_validators,
         package: package.map(|p| p.root.clone()),
         package_format: package.map(|p| p.version),
+        dialect: match package {
+            Some(p) if p.domjudge => crate::expect::Dialect::DomJudge,
+            Some(_) => crate::expect::Dialect::Kattis,
+            None => crate::expect::Dialect::Judge,
+        },
         constants: package
             .filter(|p| !p.constants.is_empty())
             .map(|p| std::sync::Arc::new(p.constants.clone())),

@@ -19,7 +19,7 @@
 use super::{CpuSource, Exit, LimitHit, Limits, MemorySource, RunError, RunOutcome};
 use crate::exec::sandbox::Sandbox;
 use crate::exec::spawn::{SpawnPlan, Streams};
-use crate::exec::watch::{Watch, watch_fds};
+use crate::exec::watch::Watch;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::ErrorKind;
@@ -231,7 +231,7 @@ pub fn launch_with(
     let wall = start.elapsed();
     // The main process is gone: nothing of the run may outlive it.
     slot.kill_everything(pid, true);
-    watched.drain(&watch_fds(&watch), limits.output, watch.truncate);
+    watched.drain(&watch);
     drop(watch);
     if watched.interrupted {
         return Err(RunError::Interrupted);
@@ -253,19 +253,9 @@ pub fn launch_with(
         stderr_tail: &stderr_tail,
         group_size_at_kill: watched.group_size_at_kill,
         peak_rss_kib: usage.max_rss_kib,
+        truncated: watched.truncated,
     };
-    let (mut limit_hit, memory_evidence, process_cap_hit) = evidence.conclude();
-    // Output cut off at its limit (`PastOutput::Truncate`): OLE only for a
-    // program that then ended well, as DOMjudge orders its verdicts (a
-    // time-out is TLE, a crash RE).
-    if watched.truncated
-        && limit_hit.is_none()
-        && memory_evidence.is_none()
-        && exit.success()
-        && cpu <= limits.time
-    {
-        limit_hit = Some(LimitHit::Output);
-    }
+    let (limit_hit, memory_evidence, process_cap_hit) = evidence.conclude();
     // Stopped, if the judge's kill is what ended it: a program that ended by
     // itself meanwhile keeps its own end, and a kill of the kernel's (the
     // memory cgroup's OOM killer) is not the judge's stop, whichever was
@@ -305,6 +295,8 @@ struct Evidence<'a> {
     group_size_at_kill: usize,
     /// Peak resident memory of the main process (rusage).
     peak_rss_kib: u64,
+    /// Its standard output was cut off at the limit (`PastOutput::Truncate`).
+    truncated: bool,
 }
 
 impl Evidence<'_> {
@@ -369,6 +361,17 @@ impl Evidence<'_> {
         if limit_hit.is_none() && process_cap_hit && failed {
             limit_hit = Some(LimitHit::Processes);
         }
+        // Output cut off at its limit: OLE only for a program that then
+        // ended well within its CPU time, as DOMjudge orders its verdicts
+        // (a time-out is TLE, a crash RE).
+        if self.truncated
+            && limit_hit.is_none()
+            && memory_evidence.is_none()
+            && !failed
+            && self.cpu <= self.limits.time
+        {
+            limit_hit = Some(LimitHit::Output);
+        }
         (limit_hit, memory_evidence, process_cap_hit)
     }
 }
@@ -421,4 +424,38 @@ fn reap(pid: i32) -> (Exit, Usage) {
             max_rss_kib: usage.ru_maxrss as u64,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a run whose output was cut off (`PastOutput::Truncate`) ended
+    /// as, by its exit and CPU time under a 1 s limit.
+    fn truncated(exit: Exit, cpu_ms: u64) -> Option<LimitHit> {
+        let limits = Limits::default();
+        Evidence {
+            exit,
+            cpu: Duration::from_millis(cpu_ms),
+            limits: &limits,
+            watched_limit: None,
+            cgroup: None,
+            stderr_tail: b"",
+            group_size_at_kill: 0,
+            peak_rss_kib: 0,
+            truncated: true,
+        }
+        .conclude()
+        .0
+    }
+
+    #[test]
+    fn cut_off_output_is_ole_only_for_a_run_that_ended_well_in_time() {
+        assert_eq!(truncated(Exit::Code(0), 500), Some(LimitHit::Output));
+        // Past its CPU time (between two of the judge's looks): left to
+        // the time limit, TLE.
+        assert_eq!(truncated(Exit::Code(0), 1050), None);
+        // A crash is the crash's.
+        assert_eq!(truncated(Exit::Code(1), 500), None);
+    }
 }

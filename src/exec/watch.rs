@@ -29,10 +29,6 @@ pub(super) struct Watch {
     pub(super) truncate: bool,
 }
 
-pub(super) fn watch_fds(w: &Watch) -> (Option<&OwnedFd>, Option<&OwnedFd>) {
-    (w.stdout.as_ref(), w.stderr.as_ref())
-}
-
 /// What the event loop saw.
 #[derive(Default)]
 pub(super) struct Watched {
@@ -221,30 +217,23 @@ pub(super) enum Role {
 impl Watched {
     /// Read what the program left in its pipes, without waiting for an end
     /// of file that an escaped descendant could hold back forever.
-    pub(super) fn drain(
-        &mut self,
-        fds: &(Option<&OwnedFd>, Option<&OwnedFd>),
-        output_limit: u64,
-        truncate: bool,
-    ) {
+    pub(super) fn drain(&mut self, watch: &Watch) {
         if self.limit_hit == Some(LimitHit::Output) {
             return;
         }
-        if let Some(fd) = fds.0
+        if let Some(fd) = &watch.stdout
             && self.stdout_open
-            && !self.take_stdout(fd, output_limit, truncate)
+            && !self.take_stdout(fd, watch.output_limit, watch.truncate)
         {
             self.limit_hit = Some(LimitHit::Output);
         }
-        if let Some(fd) = fds.1
+        if let Some(fd) = &watch.stderr
             && self.stderr_open
         {
             read_stderr(fd, self);
         }
     }
-}
 
-impl Watched {
     /// Read what standard output has now: kept up to `limit`; past it,
     /// false (a kill), or with `truncate` the rest read and dropped so the
     /// program runs on (true).

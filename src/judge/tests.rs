@@ -85,6 +85,7 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
         answer_validators: Vec::new(),
         package: None,
         package_format: None,
+        dialect: Default::default(),
         constants: None,
         groups: Vec::new(),
         warnings: Vec::new(),

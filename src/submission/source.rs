@@ -366,17 +366,19 @@ fn pascal_unit(source: &[u8]) -> bool {
     let mut rest = text.as_str();
     loop {
         rest = rest.trim_start();
-        let closing = if rest.starts_with("(*") {
-            "*)"
+        let (opening, closing) = if rest.starts_with("(*") {
+            ("(*", "*)")
         } else if rest.starts_with('{') {
-            "}"
+            ("{", "}")
         } else if rest.starts_with("//") {
-            "\n"
+            ("//", "\n")
         } else {
             break;
         };
-        match rest.find(closing) {
-            Some(end) => rest = &rest[end + closing.len()..],
+        // The closing after the opening (`(*)` opens a comment).
+        let body = &rest[opening.len()..];
+        match body.find(closing) {
+            Some(end) => rest = &body[end + closing.len()..],
             None => return false,
         }
     }
@@ -401,5 +403,6 @@ mod tests {
             b"(*\n * the hello.pp unit file\n *)\nprogram helloworldunit(input, output);\nuses hello;"
         ));
         assert!(!pascal_unit(b"(* never closed"));
+        assert!(pascal_unit(b"(*) still a comment *) unit u;"));
     }
 }

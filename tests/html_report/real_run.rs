@@ -82,6 +82,8 @@ fn the_binary_writes_the_report_for_a_real_run() {
     }
     let page = String::from_utf8(page).unwrap();
     assert!(!page.contains("<script>alert(1)") && !page.contains("<img src=x"));
+    // The header says where the slots and their programs ran.
+    assert!(page.contains("<dt>cores</dt>"), "no cores in the header");
     // The Rotation Game's boards: before and after, centre highlighted.
     let rotation = doc
         .select(&sel("article.case"))

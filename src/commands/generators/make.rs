@@ -64,22 +64,19 @@ pub(super) struct Made {
 enum Answerer<'a> {
     Program(&'a Path),
     Solver(&'static dyn Puzzle),
+    /// An interactive or multi-pass problem: its answers are for the
+    /// validator, never a solution's output; an empty `.ans` where none
+    /// is given (as BAPCtools writes).
+    Empty,
 }
 
 impl Ctx<'_> {
-    /// An interactive or multi-pass problem: its answers are for the
-    /// validator, never a solution's output (BAPCtools writes an empty
-    /// `.ans` where none is given, and so does the judge).
-    fn answers_for_validator(&self) -> bool {
-        matches!(
+    fn answerer<'c>(&'c self, case: &'c GenCase) -> Option<Answerer<'c>> {
+        if matches!(
             self.problem.comparison,
             crate::check::Comparison::Interactive(_)
-        )
-    }
-
-    fn answerer<'c>(&'c self, case: &'c GenCase) -> Option<Answerer<'c>> {
-        if self.answers_for_validator() {
-            return None;
+        ) {
+            return Some(Answerer::Empty);
         }
         if let Some(s) = &case.solution {
             return Some(Answerer::Program(s));
@@ -136,6 +133,7 @@ impl Ctx<'_> {
         match self.answerer(case) {
             Some(Answerer::Program(s)) => self.files_of(&self.plan.root.join(s), &mut part),
             Some(Answerer::Solver(p)) => part(p.name().as_bytes()),
+            Some(Answerer::Empty) => part(b"empty"),
             None => {}
         }
         self.validators_key(&mut part);
@@ -283,13 +281,10 @@ impl Ctx<'_> {
         if files.contains_key("ans") || no_answer {
             return Ok(files);
         }
-        if self.answers_for_validator() {
-            files.insert("ans".to_string(), Vec::new());
-            return Ok(files);
-        }
         let input = files.get("in").map(Vec::as_slice).unwrap_or_default();
         let answer = match self.answerer(case) {
             None => return Ok(files),
+            Some(Answerer::Empty) => Vec::new(),
             Some(Answerer::Solver(p)) => p
                 .solve(input, &SolveOptions::default())
                 .map_err(|e| format!("the built-in {} solver: {e}", p.name()))?,

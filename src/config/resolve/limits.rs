@@ -85,7 +85,7 @@ pub(super) fn limits(
     }
     // A DOMjudge package's programs are judged by DOMjudge's rules: output
     // past the limit is cut off and the program runs on.
-    let past_output = if package.is_some_and(|p| p.root.join("domjudge-problem.ini").is_file()) {
+    let past_output = if package.is_some_and(|p| p.domjudge) {
         crate::exec::PastOutput::Truncate
     } else {
         crate::exec::PastOutput::Kill

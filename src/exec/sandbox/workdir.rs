@@ -81,7 +81,7 @@ impl Pool {
         owner: Option<(u32, u32)>,
     ) -> Result<Workdir, String> {
         loop {
-            let reused = {
+            let mut reused = {
                 let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
                 match free.iter().position(|w| w.owner == owner) {
                     Some(i) => free.swap_remove(i),
@@ -90,7 +90,6 @@ impl Pool {
             };
             // Checked when taken, not when given back: whatever reached
             // it while it waited in the pool counts too.
-            let mut reused = reused;
             if reset(&mut reused) {
                 return Ok(reused);
             }
@@ -142,12 +141,11 @@ impl Pool {
     }
 }
 
-/// The directory, opened so that the judge's own reading of it leaves its
-/// access time alone (`O_NOATIME`, allowed to its owner and to root; else
-/// opened without): an untouched directory then keeps the times it was
-/// made with and needs no reset, which on ext4 would dirty its inode in
-/// the journal on every case.
-/// Also whether it was opened with `O_NOATIME`.
+/// The directory, and whether it was opened with `O_NOATIME` (allowed to
+/// its owner and to root; else it is opened without): the judge's own
+/// reading of it then leaves its access time alone, so an untouched
+/// directory keeps the times it was made with and needs no reset, which
+/// on ext4 would dirty its inode in the journal on every case.
 fn open(path: &Path) -> rustix::io::Result<(OwnedFd, bool)> {
     use rustix::fs::{Mode, OFlags};
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
@@ -203,12 +201,12 @@ fn reset(workdir: &mut Workdir) -> bool {
         return false;
     }
     // The change time the reset left: a later move of it is a touch.
-    match shape(&fd) {
-        Some(after) => {
-            workdir.changed = after.ctime;
+    match rustix::fs::fstat(&fd) {
+        Ok(st) => {
+            workdir.changed = (st.st_ctime, st.st_ctime_nsec as i64);
             true
         }
-        None => false,
+        Err(_) => false,
     }
 }
 
