@@ -168,7 +168,9 @@ impl Drop for Placement {
 /// core is then not used).
 fn claim(core: usize) -> Option<std::os::fd::OwnedFd> {
     use rustix::net::{AddressFamily, SocketAddrUnix, SocketFlags, SocketType};
-    let name = SocketAddrUnix::new_abstract_name(format!("judge-cpu-{core}").as_bytes()).ok()?;
+    let name =
+        SocketAddrUnix::new_abstract_name(format!("{}-cpu-{core}", claim_domain()).as_bytes())
+            .ok()?;
     let socket = rustix::net::socket_with(
         AddressFamily::UNIX,
         SocketType::STREAM,
@@ -178,6 +180,18 @@ fn claim(core: usize) -> Option<std::os::fd::OwnedFd> {
     .ok()?;
     rustix::net::bind(&socket, &name).ok()?;
     Some(socket)
+}
+
+/// The name judges claim cores under: `judge`, or `JUDGE_CORE_CLAIMS` when
+/// set. Judges coordinate only with judges of the same domain. A test that
+/// asserts where programs run uses a domain of its own, so a judge that
+/// another test (or another suite) runs at the same moment cannot hold its
+/// cores; two groups of judges that must not share cores leave it unset.
+fn claim_domain() -> String {
+    match std::env::var("JUDGE_CORE_CLAIMS") {
+        Ok(domain) if !domain.is_empty() && !domain.contains('\0') => domain,
+        _ => "judge".to_string(),
+    }
 }
 
 /// The core of each of `workers` slots: consecutive allowed cores from
