@@ -21,6 +21,16 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    /// Say less: errors, warnings and the final line only (`run`: one line
+    /// at the end; `verify`: the outcome and the counts).
+    #[arg(long, short = 'q', global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Say more: every case, not only failures (`run`, `verify`); other
+    /// commands say what they say by default.
+    #[arg(long, short = 'v', global = true)]
+    pub verbose: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -31,31 +41,76 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Judge cases: the reference solvers by default, or a submission.
+    #[command(after_help = "Examples:
+  judge run                                  every problem of ./judge.toml, by its reference
+  judge run cases/sum --submission sol.cpp   a source: built (cached), then judged
+  judge run --submission ./a.out --report out.html -j 4")]
     Run(RunArgs),
     /// Run a built-in reference solver on an input (a program like any other).
+    #[command(after_help = "Examples:
+  judge solve rotation cases/rotation/sample.in
+  judge solve flip < board.txt")]
     Solve(SolveArgs),
     /// Check one output, testlib style: exit 0 AC, 1 WA, 2 PE, 3 judge failure.
+    #[command(after_help = "Examples:
+  judge check rotation input.txt output.txt
+  judge check swap input.txt output.txt answer.txt")]
     Check(CheckArgs),
     /// Generate cases of a chosen difficulty, with their answers.
+    #[command(after_help = "Examples:
+  judge gen rotation --count 100 --seed 7 --length 10..13 --out cases/rotation/new
+  judge gen examples/gensum                  a package's generators/generators.yaml")]
     Gen(GenArgs),
     /// Validate case files: inputs well-formed, answers correct.
+    #[command(after_help = "Examples:
+  judge validate cases/rotation              inputs well-formed, answers proven right
+  judge validate examples/gensum             a package's input validators and checker")]
     Validate(ValidateArgs),
     /// Whole-space facts about a puzzle: the distribution of optimal lengths.
+    #[command(after_help = "Examples:
+  judge stats flip
+  judge stats rotation")]
     Stats(StatsArgs),
     /// List problems, case counts and limits.
+    #[command(after_help = "Examples:
+  judge list
+  judge --config examples/judge.toml list")]
     List,
     /// Merge the JSON reports of shards (--partition) into one report.
+    #[command(after_help = "Examples:
+  judge merge shard1.json shard2.json --report all.json
+  judge merge shard*.json --format junit --partial")]
     Merge(MergeArgs),
     /// Judge every submission in submissions/<expected verdict>/ and check
     /// each got the verdict its folder (or its declaration) expects. Works
     /// on judge.toml's problems, or on a Kattis package (its submissions/).
+    #[command(after_help = "Examples:
+  judge verify examples/guess                a package's submissions/, each against its folder
+  judge --config examples/judge.toml verify sum
+  judge verify examples/gensum -q")]
     Verify(VerifyArgs),
     /// Derive a time limit from the accepted submissions; check the
     /// time_limit_exceeded ones against it.
+    #[command(after_help = "Examples:
+  judge --config examples/judge.toml limits sum
+  judge limits examples/guess                a package: its accepted submissions' times")]
     Limits(LimitsArgs),
     /// Random cases until a submission disagrees with the reference, then
     /// the smallest failing case, written with its answer.
+    #[command(after_help = "Examples:
+  judge stress rotation --submission sol.cpp --length 10..13
+  judge stress sum --generator \"python3 gen.py\" --submission wrong.c")]
     Stress(StressArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = "Examples:
+  judge completions bash > ~/.local/share/bash-completion/completions/judge
+  judge completions zsh > ~/.zfunc/_judge")]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command.
+    #[command(after_help = "Examples:
+  judge man > judge.1 && man ./judge.1
+  judge man --out-dir man/                   one page per command")]
+    Man(ManArgs),
 }
 
 /// Which cases, and the limits and comparison to judge them by.
@@ -175,19 +230,20 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = SandboxMode::Auto)]
     pub sandbox: SandboxMode,
 
-    /// Leave the judge's worker threads to the scheduler: by default, when
-    /// there are no more workers than CPUs, each worker and the process
-    /// that starts its programs keep to a core of their own (the programs
-    /// themselves are never held to one).
+    /// Leave everything to the scheduler. By default, when there are no
+    /// more workers than CPUs, each worker and the process that starts its
+    /// programs keep to a core of their own; when every CPU has a slot
+    /// (the default -j), each program also stays on its slot's core (it
+    /// sees one CPU), otherwise programs get every CPU of the judge.
     #[arg(long)]
     pub no_pin: bool,
 
-    /// One line at the end.
-    #[arg(long, short = 'q', conflicts_with = "verbose")]
+    /// `-q` (global, see `judge --help`).
+    #[arg(skip)]
     pub quiet: bool,
 
-    /// Every case, not only failures.
-    #[arg(long, short = 'v')]
+    /// `-v` (global, see `judge --help`).
+    #[arg(skip)]
     pub verbose: bool,
 }
 
@@ -358,12 +414,12 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub allow_missing: bool,
 
-    /// One line: the outcome and the counts.
-    #[arg(long, short = 'q', conflicts_with = "verbose")]
+    /// `-q` (global, see `judge --help`).
+    #[arg(skip)]
     pub quiet: bool,
 
-    /// Every case of every submission, not only the table.
-    #[arg(long, short = 'v')]
+    /// `-v` (global, see `judge --help`).
+    #[arg(skip)]
     pub verbose: bool,
 }
 
@@ -481,4 +537,23 @@ mod tests {
         use clap::CommandFactory;
         Cli::command().debug_assert();
     }
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write `judge.1` and one `judge-COMMAND.1` per command into this
+    /// directory (made if missing; a page already there is kept unless
+    /// `--force`) instead of printing `judge.1`.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Replace pages that are already in DIR.
+    #[arg(long, requires = "out_dir")]
+    pub force: bool,
 }

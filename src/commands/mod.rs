@@ -10,6 +10,7 @@ pub mod generate;
 pub mod generators;
 pub mod limits;
 pub mod list;
+pub mod manual;
 pub mod merge;
 pub mod output;
 pub mod prepare;
@@ -33,8 +34,12 @@ use crate::cli::{Cli, Command};
 /// Run a parsed command line; returns the process exit code.
 pub fn main(cli: Cli) -> i32 {
     let config_path = cli.config.clone();
+    stdout::set_quiet(cli.quiet);
     let result = match cli.command {
-        Command::Run(args) => run::run(config_path.as_deref(), args),
+        Command::Run(mut args) => {
+            (args.quiet, args.verbose) = (cli.quiet, cli.verbose);
+            run::run(config_path.as_deref(), args)
+        }
         Command::Solve(args) => puzzle::solve(config_path.as_deref(), args),
         Command::Check(args) => puzzle::check(config_path.as_deref(), args),
         Command::Gen(args) => generate::generate(config_path.as_deref(), args),
@@ -42,9 +47,14 @@ pub fn main(cli: Cli) -> i32 {
         Command::Stats(args) => puzzle::stats(config_path.as_deref(), args),
         Command::List => list::list(config_path.as_deref()),
         Command::Merge(args) => merge::merge(args),
-        Command::Verify(args) => verify::verify(config_path.as_deref(), args),
+        Command::Verify(mut args) => {
+            (args.quiet, args.verbose) = (cli.quiet, cli.verbose);
+            verify::verify(config_path.as_deref(), args)
+        }
         Command::Limits(args) => limits::limits(config_path.as_deref(), args),
         Command::Stress(args) => stress::stress(config_path.as_deref(), args),
+        Command::Completions(args) => manual::completions(args),
+        Command::Man(args) => manual::man(args),
     };
     match result {
         Ok(code) => code.code(),

@@ -10,6 +10,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Set once stdout fails: nothing more is written to it.
 static CLOSED: AtomicBool = AtomicBool::new(false);
 
+/// Set by `-q`: notes (what was built, written, removed) are not said.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// `-q` for every command (see [`note`]).
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether `-q` was given.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
 /// Whether stdout has been closed by its reader (or failed).
 pub fn closed() -> bool {
     CLOSED.load(Ordering::Relaxed)
@@ -63,4 +76,14 @@ macro_rules! out {
     }};
 }
 
-pub(crate) use {out, outln};
+/// `eprintln!` for a note: a line that says what was done (built, written,
+/// removed), left out under `-q`. Warnings and errors are never notes.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        if !$crate::commands::stdout::quiet() {
+            eprintln!($($arg)*);
+        }
+    }};
+}
+
+pub(crate) use {note, out, outln};

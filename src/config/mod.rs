@@ -370,9 +370,14 @@ mod tests {
     fn unknown_key_names_key_and_line() {
         let err = parse("[problem.sum]\ncheck = \"tokens\"\ntime_limt = \"1s\"\n").unwrap_err();
         assert!(
-            err.starts_with("judge.toml:3:1: unknown field `time_limt`"),
+            err.starts_with(
+                "judge.toml:3:1: unknown field `time_limt`: did you mean `time_limit`?"
+            ),
             "{err}"
         );
+        assert!(!err.contains("expected one of"), "{err}");
+        let err = parse("[problem.sum]\nzzzz = 1\n").unwrap_err();
+        assert!(err.contains("expected one of"), "nothing close: {err}");
     }
 
     #[test]

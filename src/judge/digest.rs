@@ -82,6 +82,9 @@ pub struct Digest {
     /// Failures in all, counted as `failures` is (a compile error once per
     /// program).
     pub failure_count: usize,
+    /// Cases that failed, every one (a compile error once per case): the
+    /// count a heading gives beside the summary's.
+    pub failed_cases: usize,
     /// The programs whose compile error is already counted.
     compile_errors: HashSet<Option<String>>,
     /// The slowest cases that ran, slowest first, at most [`SLOWEST_KEPT`].
@@ -115,6 +118,9 @@ impl Digest {
         }
         self.row_of(case).add(case);
         self.all.add(case);
+        if is_failure(case) {
+            self.failed_cases += 1;
+        }
         if is_failure(case)
             && (case.verdict != Verdict::CompileError
                 || self.compile_errors.insert(case.program.clone()))

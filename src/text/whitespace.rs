@@ -77,6 +77,32 @@ pub fn visible_cut(line: &[u8], max: usize) -> String {
     cut
 }
 
+/// A line a person reads as prose (a compiler's message, a program's
+/// stderr): spaces and tabs as they are, since nothing turns on them;
+/// other control bytes and non-UTF-8 bytes as `\xNN`, invisible and
+/// reordering characters as `\u{NNNN}`, so the terminal is never driven by
+/// it. Cut to at most `max` characters with a `…` marker.
+pub fn readable_cut(line: &[u8], max: usize) -> String {
+    let mut out = String::new();
+    for chunk in line.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\t' => out.push('\t'),
+                c => push_escaped(&mut out, c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    if out.chars().count() <= max {
+        return out;
+    }
+    let mut cut: String = out.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
 /// Where two texts that hold the same tokens first differ in layout.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayoutDifference {
@@ -165,6 +191,17 @@ mod tests {
             "ab\\u{202e}cd\\u{200b}"
         );
         assert_eq!(visible("é".as_bytes()), "é");
+    }
+
+    #[test]
+    fn prose_keeps_its_spaces_and_escapes_the_rest() {
+        assert_eq!(
+            readable_cut(b"Traceback (most recent call last):\tx", 80),
+            "Traceback (most recent call last):\tx"
+        );
+        assert_eq!(readable_cut(b"a\x1b]0;t\x07\r", 80), "a\\x1b]0;t\\x07\\x0d");
+        assert_eq!(readable_cut("x\u{202e}y".as_bytes(), 80), "x\\u{202e}y");
+        assert_eq!(readable_cut(b"abcdef", 4), "abc…");
     }
 
     #[test]

@@ -238,7 +238,7 @@ pub(super) fn clean(plan: &GenPlan, data: &Path, manifest: &mut Manifest) {
         });
         if ours {
             let _ = std::fs::remove_file(&path);
-            eprintln!("removed data/{rel} (no entry makes it any more)");
+            crate::commands::stdout::note!("removed data/{rel} (no entry makes it any more)");
         }
         manifest.files.remove(&rel);
     }

@@ -40,7 +40,32 @@ pub(in crate::config) fn toml_error(path: &Path, text: &str, e: &toml::de::Error
             at: span.as_ref().map(|s| line_col(text, s.start)),
         },
         key: span.and_then(|s| key_at(text, s.start)),
-        message: e.message().trim_end().to_string(),
+        message: suggest(e.message().trim_end()),
+    }
+}
+
+/// serde's "unknown field `X`, expected one of `a`, `b`, …" (every key of
+/// the table, 28 for a problem) made "unknown field `X`: did you mean
+/// `a`?" when one key is close (Jaro-Winkler ≥ 0.8, as clap suggests
+/// flags); the list stays when none is.
+fn suggest(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message.to_string();
+    };
+    let Some((field, expected)) = rest.split_once("`, expected ") else {
+        return message.to_string();
+    };
+    let candidates = expected
+        .trim_start_matches("one of ")
+        .split(", ")
+        .map(|c| c.trim_matches('`'));
+    let best = candidates
+        .map(|c| (strsim::jaro_winkler(field, c), c))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match best {
+        Some((_, key)) => format!("unknown field `{field}`: did you mean `{key}`?"),
+        None => message.to_string(),
     }
 }
 

@@ -269,9 +269,16 @@ impl HumanReporter {
         let digest = &report.digest;
         if digest.failure_count > 0 {
             lines.push(String::new());
+            // A compile error is shown once per program but counted per
+            // case, as the summary counts it.
+            let collapsed = if digest.failed_cases > digest.failure_count {
+                ", a compile error shown once"
+            } else {
+                ""
+            };
             lines.push(paint.bold(&format!(
-                "Failures ({} of {total} case{}):",
-                digest.failure_count,
+                "Failures ({} of {total} case{}{collapsed}):",
+                digest.failed_cases,
                 plural(total)
             )));
             for (_, r) in digest.failures.iter().take(FAILURES_SHOWN) {

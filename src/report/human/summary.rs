@@ -9,7 +9,7 @@ use crate::config::Size;
 use crate::judge::digest::Tally;
 use crate::judge::{CaseResult, Report};
 use crate::puzzles::Figure;
-use crate::text::whitespace::visible_cut;
+use crate::text::whitespace::readable_cut;
 use crate::verdict::Verdict;
 
 /// How many lines of a diff or of stderr a failure shows.
@@ -95,7 +95,7 @@ pub(super) fn failure(r: &CaseResult, paint: &Paint) -> Vec<String> {
                 lines.push(format!(
                     "{INDENT}{} {}",
                     paint.dim("|"),
-                    visible_cut(line.as_bytes(), 120)
+                    readable_cut(line.as_bytes(), 120)
                 ));
             }
         }
@@ -113,7 +113,7 @@ pub(super) fn failure(r: &CaseResult, paint: &Paint) -> Vec<String> {
             lines.push(format!(
                 "{INDENT}{} {}",
                 paint.dim("|"),
-                visible_cut(line.as_bytes(), 120)
+                readable_cut(line.as_bytes(), 120)
             ));
         }
     }
