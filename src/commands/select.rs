@@ -273,8 +273,13 @@ fn unknown_problem(name: &str, config: Option<&Config>) -> Failure {
     let known: Vec<&str> = config
         .map(|c| c.problems.iter().map(|p| p.name.as_str()).collect())
         .unwrap_or_default();
+    let missing = if name.contains('/') && !std::path::Path::new(name).exists() {
+        format!("{name}: no such directory, and ")
+    } else {
+        String::new()
+    };
     Failure::Usage(format!(
-        "no problem {name:?} in judge.toml (its problems: {})",
+        "{missing}no problem {name:?} in judge.toml (its problems: {})",
         if known.is_empty() {
             "none".to_string()
         } else {

@@ -449,8 +449,14 @@ pub fn chosen_problems(config: &Config, names: &[String]) -> Result<Vec<Problem>
         .iter()
         .map(|name| {
             let problem = config.problem(name).ok_or_else(|| {
+                // A name that looks like a path was meant as a package.
+                let missing = if name.contains('/') && !std::path::Path::new(name).exists() {
+                    format!("{name}: no such directory, and ")
+                } else {
+                    String::new()
+                };
                 Failure::Usage(format!(
-                    "no problem {name:?} in {} (its problems: {})",
+                    "{missing}no problem {name:?} in {} (its problems: {})",
                     config.path.display(),
                     config
                         .problems
