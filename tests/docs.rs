@@ -127,6 +127,10 @@ struct Copy {
 
 fn copy_repo() -> Copy {
     let s = Scratch::new();
+    // The sandbox runs programs as other users (as root: one per slot);
+    // they must reach the copy and the TMPDIR inside this 0700 directory.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(s.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let repo = s.path().join("repo");
     for dir in ["cases", "examples", "solutions"] {
         s.copy_tree(&root().join(dir), &format!("repo/{dir}"));
@@ -139,6 +143,7 @@ fn copy_repo() -> Copy {
     let cache = s.path().join("cache");
     let tmp = s.path().join("tmp");
     std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).unwrap();
     let path_var = format!(
         "{}:{}",
         bin.display(),
