@@ -315,11 +315,17 @@ fn every_page_is_tested_linked_and_opens_with_an_example() {
     found.sort();
     let mut listed: Vec<String> = PAGES.iter().map(|p| p.to_string()).collect();
     listed.sort();
-    assert_eq!(found, listed, "docs/*.md and PAGES (and the tests above) differ");
+    assert_eq!(
+        found, listed,
+        "docs/*.md and PAGES (and the tests above) differ"
+    );
 
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let lines = readme.lines().count();
-    assert!(lines < 300, "README.md has {lines} lines; the guide is docs/");
+    assert!(
+        lines < 300,
+        "README.md has {lines} lines; the guide is docs/"
+    );
     for page in PAGES {
         assert!(
             readme.contains(&format!("](docs/{page})")),
@@ -339,7 +345,10 @@ fn every_page_is_tested_linked_and_opens_with_an_example() {
         .iter()
         .map(|l| l.split('#').next().unwrap().trim())
         .collect();
-    assert_eq!(shown, ["cargo run --release -- run", "cargo test --release"]);
+    assert_eq!(
+        shown,
+        ["cargo run --release -- run", "cargo test --release"]
+    );
 }
 
 /// GitHub's anchor of a heading: lower case, punctuation dropped, spaces
