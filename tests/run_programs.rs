@@ -279,7 +279,7 @@ fn bare_names_resolve_on_the_sandbox_path_first() {
     }
 }
 
-/// Where programs run (README "Cores"): when every CPU of the judge has a
+/// Where programs run (docs/sandbox.md "Cores"): when every CPU of the judge has a
 /// slot, each program stays on its slot's core (it sees one CPU), through
 /// the launcher (the full sandbox) and as the judge's own child
 /// (`--sandbox plain`); with fewer slots than CPUs (`-j 1`) and with
