@@ -146,6 +146,9 @@ fn chosen_for_path(
         Some(problem) if problem.package.as_ref().is_some_and(|p| is_under(path, p)) => {
             Ok(Chosen::whole(problem))
         }
+        // A folder that holds the problem's cases (`judge run pairs` where
+        // judge.toml says `cases = "pairs/cases"`): the whole problem.
+        Some(problem) if is_under(&problem.cases, path) => Ok(Chosen::whole(problem)),
         // A configured problem judged on cases elsewhere.
         Some(mut problem) => {
             problem.cases = path.to_path_buf();
@@ -298,6 +301,15 @@ fn problem_holding<'c>(config: &'c Config, path: &Path) -> Option<&'c Problem> {
                 .problems
                 .iter()
                 .find(|p| p.package.as_ref().is_some_and(|root| is_under(path, root)))
+        })
+        .or_else(|| {
+            // The one problem whose cases are inside the folder (its own
+            // folder); two or more: none is chosen for it.
+            let mut holding = config.problems.iter().filter(|p| is_under(&p.cases, path));
+            match (holding.next(), holding.next()) {
+                (Some(one), None) => Some(one),
+                _ => None,
+            }
         })
 }
 
