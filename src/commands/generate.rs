@@ -37,7 +37,7 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
         refuse_existing(&files)?;
     }
     write_files(&files, &args)?;
-    eprintln!(
+    crate::commands::stdout::say!(
         "wrote {} case{} of {} (seed {}) to {} in {} file{}",
         cases.len(),
         plural(cases.len()),

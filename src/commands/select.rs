@@ -170,7 +170,7 @@ fn generic_folder(path: &Path, overrides: &Overrides) -> Result<Chosen, Failure>
         .unwrap_or_else(|| "cases".to_string());
     let problem = config::generic_problem(&name, path.to_path_buf(), overrides)
         .map_err(|e| Failure::Usage(e.to_string()))?;
-    eprintln!(
+    crate::commands::stdout::say!(
         "judge: {}: no judge.toml or problem package; judged as problem {name:?}, outputs compared as {} (--problem NAME for a built-in puzzle)",
         path.display(),
         problem.comparison.name()
