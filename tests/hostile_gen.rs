@@ -12,9 +12,9 @@ use common::*;
 /// a directory `outside` beside it with a secret file in it.
 fn package(s: &Scratch, secret: &str) {
     s.write("pkg/problem.yaml", "name: Sum\n");
-    s.write(
+    s.script(
         "pkg/submissions/accepted/add.sh",
-        "#!/bin/sh\nread a b\necho $((a + b))\n",
+        "read a b\necho $((a + b))",
     );
     s.script("pkg/generators/gen.sh", "echo 1 2");
     s.write("pkg/generators/hand.in", "3 4\n");

@@ -136,7 +136,7 @@ fn check_args(args: &LimitsArgs) -> Result<(), Failure> {
     for (flag, value) in [("--multiplier", args.multiplier), ("--margin", args.margin)] {
         if crate::units::factor(value, 1.0).is_none() {
             return Err(Failure::Usage(format!(
-                "{flag} {value}: a factor from 1 to {} is needed",
+                "{flag} {value:?}: a factor from 1 to {} is needed",
                 crate::units::MAX_FACTOR
             )));
         }

@@ -46,7 +46,7 @@ impl ScoreValue {
     pub(super) fn range(&self) -> Result<ScoreRange, String> {
         match self {
             ScoreValue::One(x) if x.is_finite() => Ok(ScoreRange::exactly(*x)),
-            ScoreValue::One(x) => Err(format!("{x}: out of range (expected a finite score)")),
+            ScoreValue::One(x) => Err(format!("{x:?}: out of range (expected a finite score)")),
             ScoreValue::Range(v) => match v[..] {
                 [low, high] if low.is_finite() && high.is_finite() && low <= high => {
                     Ok(ScoreRange { low, high })

@@ -107,15 +107,23 @@ impl Confine {
     }
 
     /// The bytes of the file at `path` in the package: its directory must
-    /// resolve inside it and the file itself must be a regular file, not a
-    /// symbolic link (`O_NOFOLLOW`), nor a FIFO or a device.
+    /// resolve inside it, a symbolic link must lead inside it, and what is
+    /// opened (`O_NOFOLLOW`) must be a regular file, not a FIFO or a device.
     pub(super) fn read(&self, path: &Path) -> Result<Vec<u8>, String> {
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
         self.check(dir)?;
-        read_no_follow(path).map_err(|e| format!("{}: {e}", shown(path)))
+        // A link is read where it leads only when that is inside too.
+        let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        let target = if is_link {
+            self.check(path)?;
+            std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", shown(path)))?
+        } else {
+            path.to_path_buf()
+        };
+        read_no_follow(&target).map_err(|e| format!("{}: {e}", shown(path)))
     }
 }
 
@@ -179,7 +187,10 @@ mod tests {
         std::os::unix::fs::symlink(outside.path(), package.path().join("out")).expect("a link");
         std::fs::write(package.path().join("b.in"), b"mine").expect("a file");
         let confine = Confine::new(package.path()).expect("the root");
-        assert!(confine.read(&package.path().join("a.in")).is_err());
+        let err = confine
+            .read(&package.path().join("a.in"))
+            .expect_err("refused");
+        assert!(err.contains("leads outside the package"), "{err}");
         assert!(confine.read(&package.path().join("out/x.in")).is_err());
         assert_eq!(
             confine.read(&package.path().join("b.in")).expect("read"),

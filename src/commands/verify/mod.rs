@@ -111,7 +111,7 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
 fn check_args(args: &VerifyArgs) -> Result<(), Failure> {
     if crate::units::factor(args.margin, 1.0).is_none() {
         return Err(Failure::Usage(format!(
-            "--margin {}: a factor from 1 to {} is needed",
+            "--margin {:?}: a factor from 1 to {} is needed",
             args.margin,
             crate::units::MAX_FACTOR
         )));

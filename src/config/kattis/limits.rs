@@ -52,7 +52,7 @@ pub(super) fn read(
             None => Ok(None),
             Some(s) => crate::units::seconds(s).map(Some).ok_or_else(|| {
                 at(&format!(
-                    "limits.{key}: {s} is out of range (expected a number of seconds from {} to {})",
+                    "limits.{key}: {s:?} is out of range (expected a number of seconds from {} to {})",
                     crate::units::MIN_SECONDS,
                     crate::units::MAX_SECONDS
                 ))
@@ -62,11 +62,16 @@ pub(super) fn read(
     let mib = |v: Option<f64>, key: &str, min: f64, default: u64| -> Result<u64, String> {
         match v {
             None => Ok(default << 20),
-            Some(m) if m.is_finite() && (min..=MAX_MIB).contains(&m) => {
+            Some(m) if m.is_finite() && m > 0.0 && (min..=MAX_MIB).contains(&m) => {
                 Ok(((m * 1048576.0) as u64).max(1))
             }
             Some(m) => Err(at(&format!(
-                "limits.{key}: {m} is out of range (expected a number of MiB from {min} to {MAX_MIB})"
+                "limits.{key}: {m:?} is out of range (expected a number of MiB {} up to {MAX_MIB})",
+                if min > 0.0 {
+                    format!("from {min}")
+                } else {
+                    "above 0".to_string()
+                }
             ))),
         }
     };
@@ -86,12 +91,7 @@ pub(super) fn read(
         time_limit_from,
         time_inference: time_limit.is_none().then_some(inference),
         memory: mib(limits.memory, "memory", 1.0, DEFAULT_MEMORY_MIB)?,
-        output: mib(
-            limits.output,
-            "output",
-            f64::MIN_POSITIVE,
-            DEFAULT_OUTPUT_MIB,
-        )?,
+        output: mib(limits.output, "output", 0.0, DEFAULT_OUTPUT_MIB)?,
         tool_time_limit: seconds(limits.validation_time, "validation_time")?,
     })
 }
@@ -130,16 +130,18 @@ fn time_inference(limits: &YamlLimits, version: FormatVersion) -> Result<TimeInf
         }
         _ => "limits.time_multiplier",
     };
-    let multiplier = crate::units::factor(multiplier, f64::MIN_POSITIVE).ok_or_else(|| {
-        format!(
-            "{key}: {multiplier} is out of range (expected a positive number up to {})",
-            crate::units::MAX_FACTOR
-        )
-    })?;
+    let multiplier = crate::units::factor(multiplier, 0.0)
+        .filter(|m| *m > 0.0)
+        .ok_or_else(|| {
+            format!(
+                "{key}: {multiplier:?} is out of range (expected a number above 0 up to {})",
+                crate::units::MAX_FACTOR
+            )
+        })?;
     let resolution = limits.time_resolution.unwrap_or(1.0);
     if crate::units::seconds(resolution).is_none() {
         return Err(format!(
-            "limits.time_resolution: {resolution} is out of range (expected a number of seconds from {} to {})",
+            "limits.time_resolution: {resolution:?} is out of range (expected a number of seconds from {} to {})",
             crate::units::MIN_SECONDS,
             crate::units::MAX_SECONDS
         ));

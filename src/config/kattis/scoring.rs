@@ -165,7 +165,7 @@ fn grader_settings(
         } else {
             Err(at(
                 key,
-                format!("{value}: out of range (expected a finite number)"),
+                format!("{value:?}: out of range (expected a finite number)"),
             ))
         }
     };
