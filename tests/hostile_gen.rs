@@ -69,16 +69,26 @@ fn a_data_directory_linked_outside_is_refused_and_nothing_written_there() {
 
 #[test]
 fn paths_out_of_the_package_are_named_errors_and_not_read() {
-    for (secret, key) in [
+    for (secret, key, why) in [
         (
             "      - leak:\n          copy: ../../outside/secret\n",
             "copy",
+            "outside the package",
         ),
-        ("      - leak:\n          copy: /etc/hostname\n", "copy"),
-        ("      - leak: ../../outside/gen.sh\n", "generate"),
+        (
+            "      - leak:\n          copy: /etc/hostname\n",
+            "copy",
+            "a path relative to generators/ is expected",
+        ),
+        (
+            "      - leak: ../../outside/gen.sh\n",
+            "generate",
+            "outside the package",
+        ),
         (
             "      - leak:\n          generate: gen.sh\n          solution: /../outside/add.sh\n",
             "solution",
+            "outside the package",
         ),
     ] {
         let s = Scratch::new();
@@ -86,7 +96,7 @@ fn paths_out_of_the_package_are_named_errors_and_not_read() {
         let ran = s.run_judge(&["gen", "pkg"]);
         assert_eq!(ran.code, 2, "{secret}: {}{}", ran.stdout, ran.stderr);
         assert!(
-            ran.stderr.contains("outside the package") && ran.stderr.contains(key),
+            ran.stderr.contains(why) && ran.stderr.contains(key),
             "{secret}: {}",
             ran.stderr
         );
