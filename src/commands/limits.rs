@@ -49,13 +49,15 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
     let Some(slowest) = slowest else {
         out!("{out}");
         for w in &warnings {
-            eprintln!("warning: {w}");
+            crate::commands::stdout::say!("warning: {w}");
         }
-        eprintln!("judge: no accepted submission passed: no time limit derived");
+        crate::commands::stdout::say!(
+            "judge: no accepted submission passed: no time limit derived"
+        );
         return Ok(ExitCode::Failed);
     };
     let limit = derive_limit(
-        Duration::from_secs_f64(slowest.median_ms / 1000.0),
+        crate::units::saturating_seconds(slowest.median_ms / 1000.0),
         args.multiplier,
         args.round.0,
     );
@@ -132,9 +134,10 @@ fn explain_limit(
 
 fn check_args(args: &LimitsArgs) -> Result<(), Failure> {
     for (flag, value) in [("--multiplier", args.multiplier), ("--margin", args.margin)] {
-        if !(value >= 1.0 && value.is_finite()) {
+        if crate::units::factor(value, 1.0).is_none() {
             return Err(Failure::Usage(format!(
-                "{flag} {value}: a factor of at least 1 is needed"
+                "{flag} {value:?}: a factor from 1 to {} is needed",
+                crate::units::MAX_FACTOR
             )));
         }
     }
@@ -432,7 +435,7 @@ pub fn derive_limit(slowest: Duration, multiplier: f64, round: Duration) -> Dura
     let step = round.as_secs_f64();
     // A hair of tolerance so that 0.3 × 1 is not rounded up to 0.4.
     let steps = ((wanted / step) - 1e-9).ceil().max(1.0);
-    Duration::from_secs_f64(steps * step)
+    crate::units::saturating_seconds(steps * step)
 }
 
 /// Set `time_limit` in `[problem.NAME]` of judge.toml, keeping the rest of

@@ -3,6 +3,7 @@
 use super::{Failure, Outcome, load_config};
 use crate::commands::stdout::outln;
 use crate::config::{Overrides, Size, Span};
+use crate::text::whitespace::{shown_name, shown_path};
 use crate::verdict::ExitCode;
 use std::path::Path;
 
@@ -40,14 +41,14 @@ pub fn list(config_path: Option<&Path>) -> Outcome {
             check.push_str(" lexmin");
         }
         rows.push([
-            p.name.clone(),
+            shown_name(&p.name).into_owned(),
             kind,
             check,
             count,
             Span(p.limits.time).to_string(),
             p.limits.memory.map_or("-".into(), |m| Size(m).to_string()),
             Size(p.limits.output).to_string(),
-            p.cases.display().to_string(),
+            shown_path(&p.cases),
         ]);
     }
     let widths: Vec<usize> = (0..rows[0].len())

@@ -64,7 +64,7 @@ pub fn main(cli: Cli) -> i32 {
                 Failure::Internal(_) => "internal error",
                 Failure::Interrupted => "stopped",
             };
-            eprintln!("judge: {kind}: {}", failure.message());
+            crate::commands::stdout::say!("judge: {kind}: {}", failure.message());
             failure.exit_code().code()
         }
     }

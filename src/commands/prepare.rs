@@ -128,7 +128,7 @@ pub fn submission_program(
             // error (see `SourceError::NoProgram`).
             Err(e) if e.is_compile_error() => {
                 if !quiet {
-                    eprintln!("judge: {e}: every case is CE");
+                    crate::commands::stdout::say!("judge: {e}: every case is CE");
                 }
                 return Ok(not_built(
                     text,
@@ -163,12 +163,12 @@ pub fn submission_program(
         Ok(Built::Ready(exe)) => {
             if !quiet {
                 match exe.compile_time {
-                    Some(t) if !exe.from_cache => eprintln!(
+                    Some(t) if !exe.from_cache => crate::commands::stdout::say!(
                         "judge: compiled {shown} ({}) in {:.2}s",
                         source.language.name,
                         t.as_secs_f64()
                     ),
-                    _ => eprintln!(
+                    _ => crate::commands::stdout::say!(
                         "judge: {shown} ({}): cached build, not compiled again",
                         source.language.name
                     ),
@@ -179,7 +179,7 @@ pub fn submission_program(
         }
         Ok(Built::CompileError(error)) => {
             if !quiet {
-                eprintln!(
+                crate::commands::stdout::say!(
                     "judge: {shown} ({}) does not compile: every case is CE",
                     source.language.name
                 );

@@ -109,7 +109,7 @@ pub fn check(config_path: Option<&Path>, args: CheckArgs) -> Outcome {
         Verdict::PresentationError => (ExitCode::PresentationError, "wrong output format"),
         _ => (ExitCode::Internal, "FAIL"),
     };
-    eprintln!("{}", testlib_line(word, &judgement.message));
+    crate::commands::stdout::say!("{}", testlib_line(word, &judgement.message));
     Ok(code)
 }
 

@@ -77,7 +77,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     if let Some((path, _)) = &choice.file
         && let Err(e) = file_sink.commit(path)
     {
-        eprintln!(
+        crate::commands::stdout::say!(
             "judge: internal error: cannot write the report {}: {e} (the verdicts above stand)",
             path.display()
         );

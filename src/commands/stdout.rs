@@ -60,30 +60,51 @@ impl Write for Stdout {
     }
 }
 
-/// `println!` through [`Stdout`].
+/// `println!` through [`Stdout`], control characters but the newline and
+/// the tab escaped ([`terminal_safe`](crate::text::whitespace::terminal_safe)):
+/// what commands print may name files.
 macro_rules! outln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!($crate::commands::stdout::Stdout, $($arg)*);
+        let text = format!($($arg)*);
+        let _ = writeln!(
+            $crate::commands::stdout::Stdout,
+            "{}",
+            $crate::text::whitespace::terminal_safe(&text)
+        );
     }};
 }
 
-/// `print!` through [`Stdout`].
+/// `print!` through [`Stdout`], escaped as [`outln`] escapes.
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!($crate::commands::stdout::Stdout, $($arg)*);
+        let text = format!($($arg)*);
+        let _ = write!(
+            $crate::commands::stdout::Stdout,
+            "{}",
+            $crate::text::whitespace::terminal_safe(&text)
+        );
     }};
 }
 
-/// `eprintln!` for a note: a line that says what was done (built, written,
+/// `eprintln!`, escaped as [`outln`] escapes: every message on stderr
+/// (errors, warnings, what was compiled) may name a file or a case.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let text = format!($($arg)*);
+        eprintln!("{}", $crate::text::whitespace::terminal_safe(&text));
+    }};
+}
+
+/// [`say`] for a note: a line that says what was done (built, written,
 /// removed), left out under `-q`. Warnings and errors are never notes.
 macro_rules! note {
     ($($arg:tt)*) => {{
         if !$crate::commands::stdout::quiet() {
-            eprintln!($($arg)*);
+            $crate::commands::stdout::say!($($arg)*);
         }
     }};
 }
 
-pub(crate) use {note, out, outln};
+pub(crate) use {note, out, outln, say};

@@ -45,9 +45,12 @@ pub(super) enum ScoreValue {
 impl ScoreValue {
     pub(super) fn range(&self) -> Result<ScoreRange, String> {
         match self {
-            ScoreValue::One(x) => Ok(ScoreRange::exactly(*x)),
+            ScoreValue::One(x) if x.is_finite() => Ok(ScoreRange::exactly(*x)),
+            ScoreValue::One(x) => Err(format!("{x:?}: out of range (expected a finite score)")),
             ScoreValue::Range(v) => match v[..] {
-                [low, high] if low <= high => Ok(ScoreRange { low, high }),
+                [low, high] if low.is_finite() && high.is_finite() && low <= high => {
+                    Ok(ScoreRange { low, high })
+                }
                 _ => Err(format!(
                     "{v:?}: expected a score or [low, high] with low <= high"
                 )),

@@ -140,7 +140,7 @@ impl<'w> JunitReporter<'w> {
     fn finish(&mut self, report: &Report) -> std::io::Result<()> {
         self.spill()?;
         let mut junit = quick_junit::Report::new("judge");
-        junit.set_time(Duration::from_secs_f64(report.elapsed_ms / 1000.0));
+        junit.set_time(Duration::try_from_secs_f64(report.elapsed_ms / 1000.0).unwrap_or_default());
         for suite in &self.suites {
             let mut out = TestSuite::new(suite.name.clone());
             add_score_properties(&mut out, report, suite);

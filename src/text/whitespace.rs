@@ -45,6 +45,51 @@ pub fn push_escaped(out: &mut String, c: char) {
     };
 }
 
+/// Whether `c` may not reach a terminal as it is inside a name: a control
+/// character (ESC, BEL, a newline, …) or an invisible or reordering one.
+fn needs_escape(c: char) -> bool {
+    c.is_control() || is_deceptive(c)
+}
+
+/// A name the judge did not choose (a case, a file, a problem, a program)
+/// as every report for people and every message shows it: [`escaped`],
+/// so that a name cannot move the cursor, set the terminal's title, start
+/// a new line or reverse the text after it. Spaces and letters (`é`, `漢`)
+/// are shown as they are.
+pub fn shown_name(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.chars().any(needs_escape) {
+        std::borrow::Cow::Owned(escaped(name))
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
+}
+
+/// A path as [`shown_name`] shows a name (bytes that are not UTF-8 become
+/// U+FFFD, the replacement character).
+pub fn shown_path(path: &std::path::Path) -> String {
+    shown_name(&path.to_string_lossy()).into_owned()
+}
+
+/// A message for a terminal (stderr, a report line): control characters
+/// but the newline and the tab escaped, and invisible or reordering ones,
+/// whatever the message quotes. A name inside a message is escaped where it
+/// is written ([`shown_name`]); this is the last guard at the output.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| needs_escape(c) && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// A line with its white space made visible; other control bytes and
 /// non-UTF-8 bytes escaped as `\xNN`, invisible and reordering characters
 /// (see [`is_deceptive`]) as `\u{NNNN}`.
@@ -179,6 +224,25 @@ fn show((line, ended): EndedLine<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_keep_letters_and_spaces_and_lose_escapes() {
+        assert_eq!(shown_name("a é 漢.in"), "a é 漢.in");
+        assert_eq!(
+            shown_name("\x1b]0;title\x07x\ny\u{202e}z"),
+            "\\x1b]0;title\\x07x\\x0ay\\u{202e}z"
+        );
+        assert_eq!(shown_name("zero\u{200b}width"), "zero\\u{200b}width");
+    }
+
+    #[test]
+    fn terminal_text_keeps_its_lines() {
+        assert_eq!(terminal_safe("one\ntwo\tthree"), "one\ntwo\tthree");
+        assert_eq!(
+            terminal_safe("a\x1b[2Jb\r\u{2066}"),
+            "a\\x1b[2Jb\\x0d\\u{2066}"
+        );
+    }
 
     #[test]
     fn markers() {

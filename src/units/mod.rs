@@ -51,6 +51,41 @@ pub enum UnitError {
     EmptyRange(String, u32, u32),
 }
 
+/// The shortest duration the judge reads anywhere: below a millisecond a
+/// limit cannot be measured (and would show as 0ms).
+pub const MIN_SECONDS: f64 = 0.001;
+/// The longest: a day. Anything longer is a typo, and `1e300` seconds
+/// would not fit a [`Duration`] at all.
+pub const MAX_SECONDS: f64 = 86_400.0;
+
+/// A number of seconds a file or a flag gave, as a duration: `None` unless
+/// it is a number from [`MIN_SECONDS`] to [`MAX_SECONDS`] (NaN, infinities,
+/// zero, negatives and `1e300` are all `None`, never a panic).
+pub fn seconds(value: f64) -> Option<Duration> {
+    (value.is_finite() && (MIN_SECONDS..=MAX_SECONDS).contains(&value))
+        .then(|| Duration::from_secs_f64(value))
+}
+
+/// A duration the judge computed from checked numbers (a limit times a
+/// factor, rounded): held to `0..=`[`MAX_SECONDS`] so that no product of
+/// them can panic; NaN is zero.
+pub fn saturating_seconds(value: f64) -> Duration {
+    if value.is_nan() || value <= 0.0 {
+        Duration::ZERO
+    } else {
+        Duration::from_secs_f64(value.min(MAX_SECONDS))
+    }
+}
+
+/// A factor a file or a flag gave (a time multiplier, a margin): `None`
+/// unless it is a number from `min` to 1000.
+pub fn factor(value: f64, min: f64) -> Option<f64> {
+    (value.is_finite() && value >= min && value <= MAX_FACTOR).then_some(value)
+}
+
+/// The largest time multiplier or margin the judge takes.
+pub const MAX_FACTOR: f64 = 1000.0;
+
 /// `12`, `10..13` or `10..=13` (inclusive), as the generators' size flags
 /// and `judge gen` commands in a generators.yaml write them.
 pub fn parse_range(text: &str) -> Result<std::ops::RangeInclusive<u32>, UnitError> {
@@ -102,15 +137,15 @@ impl std::str::FromStr for Span {
             "" => return Err(UnitError::DurationWithoutUnit(text.to_string())),
             _ => return Err(bad()),
         };
-        if !seconds.is_finite() || seconds > 86_400.0 {
+        if !seconds.is_finite() || seconds > MAX_SECONDS {
             return Err(UnitError::TooLong(text.to_string()));
         }
         // Every duration the judge reads is a limit or a step; below a
         // millisecond it cannot be measured (and would show as 0ms).
-        if seconds < 0.001 {
-            return Err(UnitError::TooShort(text.to_string()));
+        match self::seconds(seconds) {
+            Some(d) => Ok(Span(d)),
+            None => Err(UnitError::TooShort(text.to_string())),
         }
-        Ok(Span(Duration::from_secs_f64(seconds)))
     }
 }
 

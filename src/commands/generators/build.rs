@@ -43,7 +43,7 @@ pub(super) fn default_solution(plan: &GenPlan, accepted: &Path) -> Option<PathBu
         .strip_prefix(&plan.root)
         .map(Path::to_path_buf)
         .unwrap_or(first);
-    eprintln!(
+    crate::commands::stdout::say!(
         "warning: generators.yaml names no solution: the answers come from /{} (the first accepted submission; say `solution: /…` to choose)",
         rel.display()
     );
@@ -94,6 +94,18 @@ fn build_one(
     constants: Option<&Arc<Constants>>,
 ) -> Result<Ready, String> {
     let path = plan.root.join(rel);
+    // A program (or a named generator's files) that resolves outside the
+    // package is refused, not built: generation reads only inside it.
+    let confine = super::confine::Confine::new(&plan.root)?;
+    let listed: Vec<PathBuf> = match plan.generators.get(rel) {
+        Some(files) => files.iter().map(|f| plan.root.join(f)).collect(),
+        None => vec![path.clone()],
+    };
+    for file in &listed {
+        if std::fs::symlink_metadata(file).is_ok() {
+            confine.check(file)?;
+        }
+    }
     // A named multi-file generator is its listed files alone, the first
     // the entry point ("built by copying the list of files into a new
     // directory … The first dependency listed will be used to determine the

@@ -37,6 +37,8 @@ pub(super) struct Ctx<'a> {
     pub(super) default_solution: Option<&'a Path>,
     /// Programs' and validators' files hashed so far.
     pub(super) digests: &'a Digests,
+    /// Reads and writes stay inside the package.
+    pub(super) confine: &'a super::confine::Confine,
 }
 
 /// A directory or file → the hash of its files.
@@ -120,7 +122,10 @@ impl Ctx<'_> {
                 for ext in DATA_EXTENSIONS {
                     part(ext.as_bytes());
                     part(
-                        &std::fs::read(with_ext(&self.plan.root.join(p), ext)).unwrap_or_default(),
+                        &self
+                            .confine
+                            .read(&with_ext(&self.plan.root.join(p), ext))
+                            .unwrap_or_default(),
                     );
                 }
             }
@@ -166,9 +171,13 @@ impl Ctx<'_> {
             .cloned();
         let digest = known.unwrap_or_else(|| {
             let mut hash = Sha256::new();
+            // Files out of the package are not read (a program there is
+            // refused when it is built).
+            let inside = self.confine.check(path).is_ok();
             for entry in walkdir::WalkDir::new(path)
                 .sort_by_file_name()
                 .into_iter()
+                .filter_entry(|_| inside)
                 .flatten()
             {
                 if entry.file_type().is_file() {
@@ -257,14 +266,23 @@ impl Ctx<'_> {
             }
             CaseSource::Copy(p) => {
                 let base = self.plan.root.join(p);
-                let files: BTreeMap<String, Vec<u8>> = DATA_EXTENSIONS
-                    .iter()
-                    .filter_map(|ext| {
-                        Some((ext.to_string(), std::fs::read(with_ext(&base, ext)).ok()?))
-                    })
-                    .collect();
+                // Each file of the copy must be a regular file inside the
+                // package: `copy: x` where `x.in` links to /etc/shadow is
+                // refused, not read.
+                let mut files = BTreeMap::new();
+                for ext in DATA_EXTENSIONS {
+                    let file = with_ext(&base, ext);
+                    if std::fs::symlink_metadata(&file).is_err() {
+                        continue;
+                    }
+                    let bytes = self.confine.read(&file).map_err(|e| format!("copy: {e}"))?;
+                    files.insert(ext.to_string(), bytes);
+                }
                 if !files.contains_key("in") {
-                    return Err(format!("copy: {}.in does not exist", base.display()));
+                    return Err(format!(
+                        "copy: {}.in does not exist",
+                        crate::text::whitespace::shown_path(&base)
+                    ));
                 }
                 files
             }

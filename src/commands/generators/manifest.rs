@@ -4,6 +4,7 @@
 //! without `--force`; `--clean` removes only owned files no entry makes.
 
 use super::Made;
+use super::confine::{Confine, plain_relative, read_no_follow};
 use crate::commands::Failure;
 use crate::config::generators::{DATA_EXTENSIONS, GenPlan};
 use crate::report::write_atomically;
@@ -41,18 +42,22 @@ pub(super) fn sha256(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// The manifest in `data` (a symbolic link, a FIFO or a path in it that is
+/// not a plain name under `data` counts as nothing: the package wrote it).
 pub(super) fn read(data: &Path) -> Manifest {
-    std::fs::read(data.join(MANIFEST))
+    let mut manifest: Manifest = read_no_follow(&data.join(MANIFEST))
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    manifest.files.retain(|rel, _| plain_relative(rel));
+    manifest
 }
 
-pub(super) fn save(data: &Path, manifest: &Manifest) -> Result<(), Failure> {
+pub(super) fn save(data: &Path, confine: &Confine, manifest: &Manifest) -> Result<(), Failure> {
     let bytes =
         serde_json::to_vec_pretty(manifest).map_err(|e| Failure::Internal(e.to_string()))?;
-    std::fs::create_dir_all(data)
-        .and_then(|()| write_atomically(&data.join(MANIFEST), &bytes))
+    confine.make_dirs(data).map_err(Failure::Usage)?;
+    write_atomically(&data.join(MANIFEST), &bytes)
         .map_err(|e| Failure::Internal(format!("{}: {e}", data.join(MANIFEST).display())))
 }
 
@@ -69,7 +74,7 @@ impl Manifest {
                 .take_while(|(rel, _)| rel.starts_with(&prefix))
                 .all(|(rel, o)| {
                     o.key == key
-                        && std::fs::read(data.join(rel)).is_ok_and(|b| sha256(&b) == o.sha256)
+                        && read_no_follow(&data.join(rel)).is_ok_and(|b| sha256(&b) == o.sha256)
                 })
     }
 
@@ -83,7 +88,7 @@ impl Manifest {
             .take_while(|rel| rel.starts_with(&prefix))
             .filter_map(|rel| rel.strip_prefix(&prefix).map(|ext| (rel, ext)))
             .filter(|(_, ext)| !ext.contains('/'))
-            .filter_map(|(rel, ext)| Some((ext.to_string(), std::fs::read(data.join(rel)).ok()?)))
+            .filter_map(|(rel, ext)| Some((ext.to_string(), read_no_follow(&data.join(rel)).ok()?)))
             .collect()
     }
 
@@ -99,6 +104,7 @@ impl Manifest {
     pub(super) fn write_owned(
         &mut self,
         data: &Path,
+        confine: &Confine,
         rel: &str,
         bytes: &[u8],
         key: &str,
@@ -110,7 +116,15 @@ impl Manifest {
             key: key.to_string(),
             sha256: hash.clone(),
         };
-        if let Ok(existing) = std::fs::read(&path) {
+        if !plain_relative(rel) {
+            return Err(format!("data/{rel}: not a plain path under data/"));
+        }
+        if let Some(parent) = path.parent() {
+            confine.make_dirs(parent)?;
+        }
+        // The last component is never followed: a symbolic link there is
+        // read as nothing and replaced (the rename replaces the link).
+        if let Ok(existing) = read_no_follow(&path) {
             let existing_hash = sha256(&existing);
             if existing_hash == hash {
                 self.files.insert(rel.to_string(), owned);
@@ -125,9 +139,6 @@ impl Manifest {
                     "data/{rel}: not replaced: judge gen did not write it (or it changed since); --force replaces it"
                 ));
             }
-        }
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
         }
         write_unsynced(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         self.files.insert(rel.to_string(), owned);
@@ -169,13 +180,14 @@ pub(super) fn sync(data: &Path) {
 pub(super) fn write_group_files(
     plan: &GenPlan,
     data: &Path,
+    confine: &Confine,
     manifest: &mut Manifest,
     force: bool,
 ) -> Result<(), Failure> {
     for (path, text) in &plan.group_files {
         let rel = path.display().to_string();
         manifest
-            .write_owned(data, &rel, text.as_bytes(), "group", force)
+            .write_owned(data, confine, &rel, text.as_bytes(), "group", force)
             .map_err(Failure::Usage)?;
     }
     Ok(())
@@ -185,6 +197,7 @@ pub(super) fn write_group_files(
 pub(super) fn write_cases(
     made: &[Made],
     data: &Path,
+    confine: &Confine,
     manifest: &mut Manifest,
     force: bool,
     summary: &mut Summary,
@@ -193,7 +206,7 @@ pub(super) fn write_cases(
         let Ok(files) = &m.files else { continue };
         for (ext, bytes) in files {
             let rel = format!("{}.{ext}", m.path.display());
-            match manifest.write_owned(data, &rel, bytes, &m.key, force) {
+            match manifest.write_owned(data, confine, &rel, bytes, &m.key, force) {
                 Ok(true) => summary.written += 1,
                 Ok(false) => summary.unchanged += 1,
                 Err(e) => summary.refused.push(e),
@@ -204,7 +217,7 @@ pub(super) fn write_cases(
 
 /// `--clean`: remove the files the manifest owns that no entry makes now
 /// (never a file it does not own, nor one changed by hand since).
-pub(super) fn clean(plan: &GenPlan, data: &Path, manifest: &mut Manifest) {
+pub(super) fn clean(plan: &GenPlan, data: &Path, confine: &Confine, manifest: &mut Manifest) {
     let made: HashSet<String> = plan
         .cases
         .iter()
@@ -230,12 +243,19 @@ pub(super) fn clean(plan: &GenPlan, data: &Path, manifest: &mut Manifest) {
         .collect();
     for rel in stale {
         let path = data.join(&rel);
-        let ours = std::fs::read(&path).is_ok_and(|b| {
-            manifest
-                .files
-                .get(&rel)
-                .is_some_and(|o| o.sha256 == sha256(&b))
-        });
+        // Only a plain name under data/, in a directory inside the package
+        // (the manifest is the package's file: `../../x` is never removed).
+        let in_package = plain_relative(&rel)
+            && path
+                .parent()
+                .is_some_and(|parent| confine.check(parent).is_ok());
+        let ours = in_package
+            && read_no_follow(&path).is_ok_and(|b| {
+                manifest
+                    .files
+                    .get(&rel)
+                    .is_some_and(|o| o.sha256 == sha256(&b))
+            });
         if ours {
             let _ = std::fs::remove_file(&path);
             crate::commands::stdout::note!("removed data/{rel} (no entry makes it any more)");

@@ -14,6 +14,7 @@
 //! unchanged is not made again.
 
 mod build;
+mod confine;
 mod include;
 mod make;
 mod manifest;
@@ -47,7 +48,16 @@ pub fn generate_package(root: &Path, args: &GenArgs) -> Outcome {
         crate::config::package_problem(root, &Overrides::default())
             .map_err(|e| Failure::Usage(e.to_string()))
     };
-    generate(&plan, problem, None, &root.join("data"), args, &json)
+    let confine = confine::Confine::new(root).map_err(Failure::Usage)?;
+    generate(
+        &plan,
+        problem,
+        None,
+        &root.join("data"),
+        &confine,
+        args,
+        &json,
+    )
 }
 
 /// `judge gen PROBLEM` for a judge.toml problem with `generators = "…"`:
@@ -65,11 +75,13 @@ pub fn generate_problem(config: &Config, name: &str, args: &GenArgs) -> Option<O
     Some(json_target(args).and_then(|json| {
         let plan = crate::config::generators::load_file(root, file)
             .map_err(|e| Failure::Usage(e.to_string()))?;
+        let confine = confine::Confine::new(root).map_err(Failure::Usage)?;
         generate(
             &plan,
             || Ok(problem.clone()),
             Some(config),
             &problem.cases,
+            &confine,
             args,
             &json,
         )
@@ -101,17 +113,24 @@ fn generate(
     problem: impl FnOnce() -> Result<Problem, Failure>,
     config: Option<&Config>,
     data: &Path,
+    confine: &confine::Confine,
     args: &GenArgs,
     json: &JsonTarget,
 ) -> Outcome {
     for w in &plan.warnings {
-        eprintln!("warning: {w}");
+        crate::commands::stdout::say!("warning: {w}");
+    }
+    // The data directory (a symbolic link to elsewhere, or under one) is
+    // refused before anything is read from it or written to it.
+    if std::fs::symlink_metadata(data).is_ok() {
+        confine.check(data).map_err(Failure::Usage)?;
     }
     let mut manifest = manifest::read(data);
     if args.dry_run {
         return report::dry_run(plan, &manifest);
     }
-    manifest::write_group_files(plan, data, &mut manifest, args.force)?;
+    confine.make_dirs(data).map_err(Failure::Usage)?;
+    manifest::write_group_files(plan, data, confine, &mut manifest, args.force)?;
     let problem = &problem()?;
     let sandbox = Arc::new(
         Sandbox::new(SandboxOptions::default()).map_err(|e| Failure::Internal(e.to_string()))?,
@@ -140,6 +159,7 @@ fn generate(
         check_deterministic: args.check_deterministic,
         default_solution: default.as_deref(),
         digests: &digests,
+        confine,
     };
     let mut made: Vec<Made> = {
         let ctx = Ctx {
@@ -149,7 +169,14 @@ fn generate(
         plan.cases.par_iter().map(|case| ctx.make(case)).collect()
     };
     let mut summary = manifest::Summary::default();
-    manifest::write_cases(&made, data, &mut manifest, args.force, &mut summary);
+    manifest::write_cases(
+        &made,
+        data,
+        confine,
+        &mut manifest,
+        args.force,
+        &mut summary,
+    );
     let included = {
         let ctx = Ctx {
             manifest: &manifest,
@@ -157,12 +184,19 @@ fn generate(
         };
         include::make_included(&ctx, &made)
     };
-    manifest::write_cases(&included, data, &mut manifest, args.force, &mut summary);
+    manifest::write_cases(
+        &included,
+        data,
+        confine,
+        &mut manifest,
+        args.force,
+        &mut summary,
+    );
     made.extend(included);
     if args.clean {
-        manifest::clean(plan, data, &mut manifest);
+        manifest::clean(plan, data, confine, &mut manifest);
     }
     manifest::sync(data);
-    manifest::save(data, &manifest)?;
+    manifest::save(data, confine, &manifest)?;
     report::finish(&plan.root, data, &made, &summary, json)
 }

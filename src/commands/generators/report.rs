@@ -59,15 +59,15 @@ pub(super) fn finish(
     let failed: Vec<&Made> = made.iter().filter(|m| m.files.is_err()).collect();
     for m in &failed {
         if let Err(e) = &m.files {
-            eprintln!("data/{}: {e}", m.path.display());
+            crate::commands::stdout::say!("data/{}: {e}", m.path.display());
         }
     }
     for r in &summary.refused {
-        eprintln!("{r}");
+        crate::commands::stdout::say!("{r}");
     }
     let cached = made.iter().filter(|m| m.cached).count();
     let fresh = made.len() - cached - failed.len();
-    eprintln!(
+    crate::commands::stdout::say!(
         "{} case{}: {fresh} made, {cached} unchanged (nothing run), {} failed; {} file{} written, {} already as made",
         made.len(),
         plural(made.len()),
@@ -149,21 +149,21 @@ pub(super) fn dry_run(plan: &GenPlan, manifest: &Manifest) -> Outcome {
             CaseSource::Inline => "inline".to_string(),
         };
         let before = manifest.key_of(&case.path).is_some();
-        println!(
+        crate::commands::stdout::outln!(
             "data/{}: {how}{}",
             case.path.display(),
             if before { " (made before)" } else { "" }
         );
     }
     for inc in &plan.includes {
-        println!(
+        crate::commands::stdout::outln!(
             "data/{}: include data/{}",
             inc.path.display(),
             inc.from.display()
         );
     }
     for (path, _) in &plan.group_files {
-        println!("data/{}: group settings", path.display());
+        crate::commands::stdout::outln!("data/{}: group settings", path.display());
     }
     Ok(ExitCode::Ok)
 }

@@ -53,7 +53,7 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
     // The group's settings: where the case will be.
     let target = ctx.data.join(path);
     let group_dir = target.parent().unwrap_or(ctx.data);
-    let _ = std::fs::create_dir_all(group_dir);
+    ctx.confine.make_dirs(group_dir)?;
     let settings = ctx
         .problem
         .settings_for(Path::new(&format!("{}.in", target.display())));

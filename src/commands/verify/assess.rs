@@ -12,7 +12,6 @@ use crate::text::format::out_of;
 use crate::text::format::plural;
 use crate::verdict::Verdict;
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 /// How one submission did, for the table and the report.
 pub(super) struct Assessed {
@@ -411,9 +410,9 @@ fn sensitive(raw: &[&CaseResult], graded: &[CaseResult]) -> Vec<String> {
                 r.cpu_ms / 1000.0,
                 r.wall_ms / 1000.0,
                 g.verdict.code(),
-                Span(Duration::from_secs_f64(g.time_limit_ms / 1000.0)),
+                Span(crate::units::saturating_seconds(g.time_limit_ms / 1000.0)),
                 r.verdict.code(),
-                Span(Duration::from_secs_f64(r.time_limit_ms / 1000.0)),
+                Span(crate::units::saturating_seconds(r.time_limit_ms / 1000.0)),
             )
         })
         .collect()

@@ -109,10 +109,11 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
 }
 
 fn check_args(args: &VerifyArgs) -> Result<(), Failure> {
-    if !(args.margin >= 1.0 && args.margin.is_finite()) {
+    if crate::units::factor(args.margin, 1.0).is_none() {
         return Err(Failure::Usage(format!(
-            "--margin {}: a factor of at least 1 is needed",
-            args.margin
+            "--margin {:?}: a factor from 1 to {} is needed",
+            args.margin,
+            crate::units::MAX_FACTOR
         )));
     }
     if args.jobs == Some(0) {
@@ -163,7 +164,7 @@ fn cases_and_submissions(
         all.extend(found);
     }
     for w in &warnings {
-        eprintln!("warning: {w}");
+        crate::commands::stdout::say!("warning: {w}");
     }
     if all.is_empty() {
         return Err(Failure::Usage(format!(
@@ -261,7 +262,7 @@ fn grade(
                 "{}/{}: {line}",
                 problems[submission.problem].name, submission.rel
             );
-            eprintln!("warning: {warning}");
+            crate::commands::stdout::say!("warning: {warning}");
             info.warnings.push(warning);
         }
     }
@@ -278,7 +279,7 @@ fn grade(
         info,
         graded_cases,
         trial.report.interrupted,
-        Duration::from_secs_f64(trial.report.elapsed_ms / 1000.0),
+        Duration::try_from_secs_f64(trial.report.elapsed_ms / 1000.0).unwrap_or_default(),
     );
     (report, assessed)
 }
@@ -318,6 +319,10 @@ fn print_table(
             verification,
         )
     };
+    // Names in it were escaped where they were written; no control
+    // character a file name or a program's message held reaches the
+    // terminal.
+    let text = crate::text::whitespace::terminal_safe(&text);
     let _ = out.write_all(text.as_bytes());
 }
 
@@ -344,7 +349,7 @@ fn write_report(choice: &ReportChoice, report: &Report) -> Result<ExitCode, Fail
     match &choice.file {
         Some((path, _)) => {
             if let Err(e) = crate::report::write_atomically(path, &bytes) {
-                eprintln!(
+                crate::commands::stdout::say!(
                     "judge: internal error: cannot write the report {}: {e}",
                     path.display()
                 );

@@ -7,6 +7,7 @@ use super::assess::Assessed;
 use crate::config::{Problem, Span};
 use crate::judge::{Report, Status, Verification};
 use crate::text::format::plural;
+use crate::text::whitespace::shown_name;
 use std::fmt::Write;
 
 /// The verify outcome from each submission's: counts and OK or FAIL.
@@ -193,14 +194,19 @@ fn problem_rows(
     for &i in &mine {
         let (s, a) = (&all[i], &assessed[i]);
         let o = &a.outcome;
-        let name = format!("{}/{}", problem.name, s.rel);
+        let name = format!("{}/{}", shown_name(&problem.name), shown_name(&s.rel));
         let reason = o.reason.as_deref().unwrap_or("");
         let got = got_text(o, reason);
         let slow = a
             .slowest
             .as_ref()
             .map(|(case, cpu, ratio)| {
-                format!("{:.3}s {:>3.0}% {case}", cpu / 1000.0, ratio * 100.0)
+                format!(
+                    "{:.3}s {:>3.0}% {}",
+                    cpu / 1000.0,
+                    ratio * 100.0,
+                    shown_name(case)
+                )
             })
             .unwrap_or_default();
         for line in &a.sensitive {
@@ -213,7 +219,7 @@ fn problem_rows(
             text,
             "  {:<4}  {:<width$}  {:<expected_width$}  {got:<18}  {slow}",
             o.status.word(),
-            s.rel,
+            shown_name(&s.rel),
             expected_text(o),
         );
         if context.verbose {
@@ -279,7 +285,7 @@ fn case_lines(text: &mut String, report: &Report, label: &str) {
             text,
             "          {:<4} {} {:.3}s  {}",
             c.verdict.code(),
-            c.case,
+            shown_name(&c.case),
             c.cpu_ms / 1000.0,
             c.message
         );

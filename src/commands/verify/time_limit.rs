@@ -131,7 +131,7 @@ fn set_limit(
 ) -> Duration {
     let raw = slowest * inference.multiplier;
     let steps = (raw / inference.resolution).ceil().max(1.0);
-    let limit = Duration::from_secs_f64(steps * inference.resolution);
+    let limit = crate::units::saturating_seconds(steps * inference.resolution);
     problem.limits.time = limit;
     problem.limits.wall = Limits::default_wall(limit);
     problem.time_limit_from = format!(

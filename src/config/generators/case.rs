@@ -194,6 +194,16 @@ impl Parser<'_> {
                     "copy: a path relative to generators/ is expected",
                 ));
             }
+            if !super::names::stays_inside(&self.plan.generators_dir, copy) {
+                return Err(self.err(
+                    at,
+                    Some("copy"),
+                    &format!(
+                        "copy: {}: outside the package (judge gen reads only inside it)",
+                        crate::text::whitespace::shown_name(copy)
+                    ),
+                ));
+            }
             let copy = copy.strip_suffix(".in").unwrap_or(copy);
             return Ok(CaseSource::Copy(self.plan.generators_dir.join(copy)));
         }
@@ -236,6 +246,12 @@ impl Parser<'_> {
         if program.starts_with('/') {
             return Err(bad(&format!(
                 "{program}: the program must be relative to generators/ (BAPCtools refuses an absolute one)"
+            )));
+        }
+        if !super::names::stays_inside(&self.plan.generators_dir, program) {
+            return Err(bad(&format!(
+                "{}: outside the package (judge gen runs only its own programs)",
+                crate::text::whitespace::shown_name(program)
             )));
         }
         Ok(CaseSource::Generate {

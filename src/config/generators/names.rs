@@ -3,6 +3,7 @@
 
 use super::{TEXT_EXTENSIONS, Yaml};
 use std::collections::HashSet;
+use std::path::Path;
 
 /// Cases in list-form `data` anywhere in the file (they are numbered
 /// together).
@@ -53,6 +54,12 @@ pub(super) fn count_values(value: &Yaml) -> Result<Vec<i64>, String> {
         Some(Yaml::Sequence(list)) => {
             let mut seen = HashSet::new();
             let mut values = Vec::new();
+            if list.len() > 100 {
+                return Err(format!(
+                    "count: {} values; between 1 and 100 are allowed",
+                    list.len()
+                ));
+            }
             for item in list {
                 let v = item
                     .as_i64()
@@ -71,6 +78,13 @@ pub(super) fn count_values(value: &Yaml) -> Result<Vec<i64>, String> {
                 .ok_or_else(|| format!("count {s:?}: expected a range like '-4..=5'"))?;
             if lo > hi {
                 return Err(format!("count {s:?}: the range is empty"));
+            }
+            // Counted before it is made: `i64::MIN..=i64::MAX` would not fit
+            // in memory.
+            if hi.checked_sub(lo).is_none_or(|span| span >= 100) {
+                return Err(format!(
+                    "count {s:?}: out of range (expected between 1 and 100 values)"
+                ));
             }
             (lo..=hi).collect()
         }
@@ -98,6 +112,43 @@ pub(super) fn valid_name(name: &str) -> bool {
         .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
         && name.len() <= 255
+}
+
+/// Whether `text`, a path generators.yaml gives from `base` (the
+/// generators directory, from the package root; `""` for the root),
+/// stays inside the package when read as written: not absolute, and no
+/// `..` that climbs above the root (or above `base` when `base` is itself
+/// absolute, a judge.toml's generators.yaml outside its directory). Where
+/// it leads once symbolic links are followed is checked when it is read.
+pub(super) fn stays_inside(base: &Path, text: &str) -> bool {
+    use std::path::Component;
+    let path = Path::new(text);
+    if text.is_empty() || path.has_root() {
+        return false;
+    }
+    let floor = if base.has_root() {
+        base.components().count()
+    } else {
+        0
+    };
+    let mut depth: Vec<Component<'_>> = base
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .collect();
+    if depth.iter().any(|c| matches!(c, Component::ParentDir)) && floor == 0 {
+        return false;
+    }
+    for c in path.components() {
+        match c {
+            Component::Normal(_) => depth.push(c),
+            Component::CurDir => {}
+            Component::ParentDir if depth.len() > floor => {
+                depth.pop();
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// `NN-key` (or `NN`) numbered among `total`, zero-padded to its width.

@@ -5,6 +5,9 @@ use super::{GenError, GenPlan, Yaml};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+/// The most tries a case's generator is given (`retries`).
+const MAX_RETRIES: u64 = 1000;
+
 /// The settings a directory passes down.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Inherited {
@@ -142,9 +145,18 @@ impl Parser<'_> {
                         ),
                     ));
                 };
-                Ok(Some(PathBuf::from(
-                    rel.split_whitespace().next().unwrap_or(rel),
-                )))
+                let rel = rel.split_whitespace().next().unwrap_or(rel);
+                if !super::names::stays_inside(Path::new(""), rel) {
+                    return Err(self.err(
+                        at,
+                        Some("solution"),
+                        &format!(
+                            "solution {}: outside the package (judge gen runs only its own programs)",
+                            crate::text::whitespace::shown_name(s)
+                        ),
+                    ));
+                }
+                Ok(Some(PathBuf::from(rel)))
             }
             _ => Err(self.err(at, Some("solution"), "solution: expected a path")),
         }
@@ -175,8 +187,17 @@ impl Parser<'_> {
                     Yaml::Null => 1,
                     v => v
                         .as_u64()
+                        .filter(|n| *n <= MAX_RETRIES)
                         .map(|n| n.max(1) as u32)
-                        .ok_or_else(|| self.err(at, Some(key), "retries: expected a number"))?,
+                        .ok_or_else(|| {
+                            self.err(
+                                at,
+                                Some(key),
+                                &format!(
+                                    "retries: {v:?}: out of range (expected a whole number from 1 to {MAX_RETRIES})"
+                                ),
+                            )
+                        })?,
                 }
             }
             _ => return Ok(false),
@@ -206,9 +227,22 @@ impl Parser<'_> {
             }
             let files = list
                 .iter()
-                .map(|f| f.as_str().map(|f| self.plan.generators_dir.join(f)))
+                .map(|f| f.as_str())
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| bad("files are strings"))?;
+            if let Some(out) = files
+                .iter()
+                .find(|f| !super::names::stays_inside(&self.plan.generators_dir, f))
+            {
+                return Err(bad(&format!(
+                    "{}: outside the package (judge gen reads only inside it)",
+                    crate::text::whitespace::shown_name(out)
+                )));
+            }
+            let files: Vec<PathBuf> = files
+                .iter()
+                .map(|f| self.plan.generators_dir.join(f))
+                .collect();
             let program = self.plan.generators_dir.join(&name);
             self.plan.generators.insert(program, files);
         }

@@ -9,6 +9,9 @@ use std::time::Duration;
 /// The defaults of the package format.
 pub const DEFAULT_MEMORY_MIB: u64 = 2048;
 pub const DEFAULT_OUTPUT_MIB: u64 = 8;
+/// The largest memory or output limit a package may give: 1 PiB, as a
+/// size on the command line.
+const MAX_MIB: f64 = (1u64 << 30) as f64;
 
 /// How a package without a time limit gets one from its accepted
 /// submissions: the slowest accepted run × `multiplier`, rounded up to a
@@ -47,18 +50,28 @@ pub(super) fn read(
     let seconds = |v: Option<f64>, key: &str| -> Result<Option<Duration>, String> {
         match v {
             None => Ok(None),
-            Some(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
-            Some(s) => Err(at(&format!(
-                "limits.{key}: {s} is not a positive number of seconds"
-            ))),
+            Some(s) => crate::units::seconds(s).map(Some).ok_or_else(|| {
+                at(&format!(
+                    "limits.{key}: {s:?} is out of range (expected a number of seconds from {} to {})",
+                    crate::units::MIN_SECONDS,
+                    crate::units::MAX_SECONDS
+                ))
+            }),
         }
     };
-    let mib = |v: Option<f64>, key: &str, default: u64| -> Result<u64, String> {
+    let mib = |v: Option<f64>, key: &str, min: f64, default: u64| -> Result<u64, String> {
         match v {
             None => Ok(default << 20),
-            Some(m) if m.is_finite() && m > 0.0 => Ok((m * 1048576.0) as u64),
+            Some(m) if m.is_finite() && m > 0.0 && (min..=MAX_MIB).contains(&m) => {
+                Ok(((m * 1048576.0) as u64).max(1))
+            }
             Some(m) => Err(at(&format!(
-                "limits.{key}: {m} is not a positive number of MiB"
+                "limits.{key}: {m:?} is out of range (expected a number of MiB {} up to {MAX_MIB})",
+                if min > 0.0 {
+                    format!("from {min}")
+                } else {
+                    "above 0".to_string()
+                }
             ))),
         }
     };
@@ -77,8 +90,8 @@ pub(super) fn read(
         time_limit,
         time_limit_from,
         time_inference: time_limit.is_none().then_some(inference),
-        memory: mib(limits.memory, "memory", DEFAULT_MEMORY_MIB)?,
-        output: mib(limits.output, "output", DEFAULT_OUTPUT_MIB)?,
+        memory: mib(limits.memory, "memory", 1.0, DEFAULT_MEMORY_MIB)?,
+        output: mib(limits.output, "output", 0.0, DEFAULT_OUTPUT_MIB)?,
         tool_time_limit: seconds(limits.validation_time, "validation_time")?,
     })
 }
@@ -106,9 +119,32 @@ fn time_inference(limits: &YamlLimits, version: FormatVersion) -> Result<TimeInf
             "limits.time_multipliers.ac_to_time_limit: {m} is below 1 (the spec: a float >= 1; a limit under the slowest accepted run would fail it)"
         ));
     }
+    let key = match version {
+        FormatVersion::Legacy => "limits.time_multiplier",
+        _ if limits
+            .time_multipliers
+            .as_ref()
+            .is_some_and(|m| m.ac_to_time_limit.is_some()) =>
+        {
+            "limits.time_multipliers.ac_to_time_limit"
+        }
+        _ => "limits.time_multiplier",
+    };
+    let multiplier = crate::units::factor(multiplier, 0.0)
+        .filter(|m| *m > 0.0)
+        .ok_or_else(|| {
+            format!(
+                "{key}: {multiplier:?} is out of range (expected a number above 0 up to {})",
+                crate::units::MAX_FACTOR
+            )
+        })?;
     let resolution = limits.time_resolution.unwrap_or(1.0);
-    if !(multiplier.is_finite() && multiplier > 0.0 && resolution.is_finite() && resolution > 0.0) {
-        return Err("limits: the time multiplier and resolution must be positive numbers".into());
+    if crate::units::seconds(resolution).is_none() {
+        return Err(format!(
+            "limits.time_resolution: {resolution:?} is out of range (expected a number of seconds from {} to {})",
+            crate::units::MIN_SECONDS,
+            crate::units::MAX_SECONDS
+        ));
     }
     Ok(TimeInference {
         multiplier,
@@ -132,12 +168,14 @@ fn read_domjudge_ini(root: &Path) -> Result<Option<Duration>, String> {
             continue;
         }
         let value = value.trim().trim_matches(|c| c == '\'' || c == '"');
-        return match value.parse::<f64>() {
-            Ok(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
-            _ => Err(format!(
-                "{}:{}: timelimit: expected a number of seconds, found {value:?}",
+        return match value.parse::<f64>().ok().and_then(crate::units::seconds) {
+            Some(d) => Ok(Some(d)),
+            None => Err(format!(
+                "{}:{}: timelimit: expected a number of seconds from {} to {}, found {value:?}",
                 path.display(),
-                n + 1
+                n + 1,
+                crate::units::MIN_SECONDS,
+                crate::units::MAX_SECONDS
             )),
         };
     }
@@ -150,11 +188,18 @@ fn read_timelimit_file(root: &Path) -> Result<Option<Duration>, String> {
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(None);
     };
-    match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 => Ok(Some(Duration::from_secs_f64(s))),
-        _ => Err(format!(
-            "{}: expected a number of seconds, found {:?}",
+    match text
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(crate::units::seconds)
+    {
+        Some(d) => Ok(Some(d)),
+        None => Err(format!(
+            "{}: expected a number of seconds from {} to {}, found {:?}",
             path.display(),
+            crate::units::MIN_SECONDS,
+            crate::units::MAX_SECONDS,
             text.trim()
         )),
     }

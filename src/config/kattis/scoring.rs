@@ -154,7 +154,20 @@ fn grader_settings(
                 .parse::<f64>()
                 .map_err(|_| at(key, format!("{text:?} is not a number")))?,
         };
+        if value.is_nan() {
+            return Err(at(key, format!("{text:?} is not a number")));
+        }
         Ok(value)
+    };
+    let finite = |key: &str, value: f64| -> Result<f64, String> {
+        if value.is_finite() {
+            Ok(value)
+        } else {
+            Err(at(
+                key,
+                format!("{value:?}: out of range (expected a finite number)"),
+            ))
+        }
     };
     let mut s = GraderSettings::default();
     if let Some(v) = keys.get("on_reject") {
@@ -195,10 +208,10 @@ fn grader_settings(
         }
     }
     if let Some(v) = keys.get("accept_score") {
-        s.accept_score = number("accept_score", v)?;
+        s.accept_score = finite("accept_score", number("accept_score", v)?)?;
     }
     if let Some(v) = keys.get("reject_score") {
-        s.reject_score = number("reject_score", v)?;
+        s.reject_score = finite("reject_score", number("reject_score", v)?)?;
     }
     if let Some(v) = keys.get("range") {
         let words: Vec<&str> = v.split_whitespace().collect();
@@ -241,8 +254,15 @@ fn group_keys(dir: &Path, groups: &[GroupSettings]) -> Result<GroupKeys, String>
             "max_score" | "score" => {
                 keys.max_score = Some(match value {
                     serde_norway::Value::Number(n) => match n.as_f64() {
-                        Some(x) if x >= 0.0 => Some(x),
-                        _ => return Err(at(key, format!("{n}: expected a non-negative number"))),
+                        Some(x) if x.is_finite() && x >= 0.0 => Some(x),
+                        _ => {
+                            return Err(at(
+                                key,
+                                format!(
+                                    "{n}: out of range (expected a finite non-negative number)"
+                                ),
+                            ));
+                        }
                     },
                     serde_norway::Value::String(s) if s == "unbounded" => None,
                     other => {

@@ -20,6 +20,7 @@ use crate::config::Size;
 use crate::judge::digest::is_failure;
 use crate::judge::{CaseResult, Event, Report, Reporter, RunInfo};
 use crate::text::format::plural;
+use crate::text::whitespace::{shown_name, terminal_safe};
 use crate::verdict::Verdict;
 use console::Style;
 use progress::Progress;
@@ -102,11 +103,14 @@ impl Paint {
     }
 }
 
-/// `[program] problem/case`.
+/// `[program] problem/case`, each name escaped ([`shown_name`]): a case
+/// file named `\x1b]0;…\x07` or holding a right-to-left override must not
+/// reach the terminal as it is.
 fn case_name(r: &CaseResult) -> String {
+    let (problem, case) = (shown_name(&r.problem), shown_name(&r.case));
     match &r.program {
-        Some(p) => format!("[{p}] {}/{}", r.problem, r.case),
-        None => format!("{}/{}", r.problem, r.case),
+        Some(p) => format!("[{}] {problem}/{case}", shown_name(p)),
+        None => format!("{problem}/{case}"),
     }
 }
 
@@ -164,7 +168,7 @@ impl HumanReporter {
         );
         if !r.verdict.is_accepted() {
             line.push_str("  ");
-            line.push_str(&r.message);
+            line.push_str(&terminal_safe(&r.message));
         }
         line
     }
@@ -183,9 +187,14 @@ impl HumanReporter {
             return Ok(());
         }
         for warning in &info.warnings {
-            self.line(&format!("warning: {warning}"))?;
+            self.line(&format!("warning: {}", terminal_safe(warning)))?;
         }
-        let programs = info.programs.join(", ");
+        let programs = info
+            .programs
+            .iter()
+            .map(|p| shown_name(p))
+            .collect::<Vec<_>>()
+            .join(", ");
         let problems = info.problems.len();
         let partition = info
             .partition
@@ -203,7 +212,7 @@ impl HumanReporter {
         if !info.protections.off.is_empty() {
             self.line(&format!(
                 "protections off: {}",
-                info.protections.off.join("; ")
+                terminal_safe(&info.protections.off.join("; "))
             ))?;
         }
         Ok(())
@@ -326,7 +335,10 @@ impl Reporter for HumanReporter {
                 case,
             } => {
                 if let Some(progress) = &self.progress {
-                    progress.case_started(*index, format!("{problem}/{case}"));
+                    progress.case_started(
+                        *index,
+                        format!("{}/{}", shown_name(problem), shown_name(case)),
+                    );
                 }
                 Ok(())
             }

@@ -7,6 +7,7 @@ use super::Paint;
 use crate::judge::Report;
 use crate::score::ScoreReport;
 use crate::text::format::out_of;
+use crate::text::whitespace::{shown_name, terminal_safe};
 use crate::verdict::Verdict;
 
 /// `70/100`, or `12.5` when unbounded.
@@ -39,8 +40,8 @@ pub(super) fn table(report: &Report, paint: &Paint) -> Vec<String> {
 fn one(s: &ScoreReport, paint: &Paint) -> Vec<String> {
     let mut lines = Vec::new();
     let who = match &s.program {
-        Some(p) => format!("{} · {p}", s.problem),
-        None => s.problem.clone(),
+        Some(p) => format!("{} · {}", shown_name(&s.problem), shown_name(p)),
+        None => shown_name(&s.problem).into_owned(),
     };
     let verdict = s.verdict.unwrap_or(Verdict::Accepted);
     lines.push(format!(
@@ -58,12 +59,12 @@ fn one(s: &ScoreReport, paint: &Paint) -> Vec<String> {
         .iter()
         .map(|g| {
             [
-                g.name.clone(),
+                shown_name(&g.name).into_owned(),
                 fraction(g.score, g.max_score),
                 format!("{}/{} AC", g.accepted, g.cases),
                 g.verdict.code().to_string(),
                 match &g.note {
-                    Some(note) => format!("{} — {note}", g.aggregation),
+                    Some(note) => format!("{} — {}", g.aggregation, terminal_safe(note)),
                     None => g.aggregation.clone(),
                 },
             ]

@@ -9,7 +9,7 @@ use crate::config::Size;
 use crate::judge::digest::Tally;
 use crate::judge::{CaseResult, Report};
 use crate::puzzles::Figure;
-use crate::text::whitespace::readable_cut;
+use crate::text::whitespace::{readable_cut, shown_name, terminal_safe};
 use crate::verdict::Verdict;
 
 /// How many lines of a diff or of stderr a failure shows.
@@ -39,7 +39,7 @@ pub(super) fn failure(r: &CaseResult, paint: &Paint) -> Vec<String> {
         paint.bold(&super::case_name(r)),
         paint.dim(&measures)
     ));
-    lines.push(format!("{INDENT}{}", r.message));
+    lines.push(format!("{INDENT}{}", terminal_safe(&r.message)));
     if let Some(exit) = &r.exit
         && !r.message.contains(exit.as_str())
         && !exit.ends_with("code 0")
@@ -80,7 +80,7 @@ pub(super) fn failure(r: &CaseResult, paint: &Paint) -> Vec<String> {
             ))
         ));
         for line in shown {
-            lines.push(format!("{INDENT}| {line}"));
+            lines.push(format!("{INDENT}| {}", terminal_safe(line)));
         }
     }
     lines.extend(
@@ -208,7 +208,10 @@ pub(super) fn table(report: &Report, paint: &Paint) -> Vec<String> {
     head.extend([Cell::plain("max CPU"), Cell::plain("max memory")]);
     table.push(head);
     let several = rows.len() > 1;
-    let mut body: Vec<(String, &Tally)> = rows.iter().map(|t| (t.label(), t)).collect();
+    let mut body: Vec<(String, &Tally)> = rows
+        .iter()
+        .map(|t| (shown_name(&t.label()).into_owned(), t))
+        .collect();
     if several {
         body.push(("total".to_string(), total));
     }

@@ -15,6 +15,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// The longest run a merged report may claim: a year, in milliseconds.
+const MAX_ELAPSED_MS: f64 = 365.0 * 86_400_000.0;
+
 mod runs;
 mod shard;
 
@@ -230,7 +233,12 @@ impl Merger {
         for shard in &self.shards {
             let report = &shard.header;
             interrupted |= report.interrupted;
-            elapsed = elapsed.max(report.elapsed_ms);
+            // A report is a file anyone may have written: a time that is no
+            // time (NaN, negative, 1e300) counts for nothing, and none is
+            // taken past a year, so that it fits a `Duration`.
+            if report.elapsed_ms.is_finite() && report.elapsed_ms >= 0.0 {
+                elapsed = elapsed.max(report.elapsed_ms.min(MAX_ELAPSED_MS));
+            }
             let theirs = &report.info;
             for problem in &theirs.problems {
                 if !info.problems.iter().any(|p| p.name == problem.name) {
