@@ -186,9 +186,11 @@ pub fn submission_program(
             }
             Ok(not_built(text, error))
         }
-        Err(e @ (BuildError::MissingTool { .. } | BuildError::BrokenTool { .. })) => {
-            Err(Failure::Usage(e.to_string()))
-        }
+        Err(
+            e @ (BuildError::MissingTool { .. }
+            | BuildError::BrokenTool { .. }
+            | BuildError::Unreachable { .. }),
+        ) => Err(Failure::Usage(e.to_string())),
         Err(BuildError::Interrupted) => Err(Failure::Interrupted),
         Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
     }

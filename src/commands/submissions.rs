@@ -489,6 +489,9 @@ pub fn build_all(
                 }) => Ok(Readiness::NotRun(format!(
                     "the {language} {role} `{tool}` is not installed (its command fails: {reason})"
                 ))),
+                Err(BuildError::Unreachable { language, tool, .. }) => Ok(Readiness::NotRun(
+                    format!("the {language} compiler {tool} cannot be run by the sandbox's users"),
+                )),
                 Err(BuildError::Interrupted) => Err(Failure::Interrupted),
                 Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
             }

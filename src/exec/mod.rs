@@ -65,6 +65,10 @@ pub const DEFAULT_MEMORY_LIMIT: u64 = 256 << 20;
 pub const DEFAULT_OUTPUT_LIMIT: u64 = 64 << 20;
 pub const DEFAULT_PROCESSES: u32 = 64;
 
+/// The memory of a submission's build (every process of it, by its
+/// cgroup): a compiler's need with room to spare.
+pub const BUILD_MEMORY: u64 = 2 << 30;
+
 impl Limits {
     /// The limits of a build (a compiler, an interpreter's check, a
     /// setter's build script): `time` of CPU and of wall clock, no address
@@ -80,6 +84,16 @@ impl Limits {
             past_output: PastOutput::Kill,
             file_size: 1 << 30,
             processes: 512,
+        }
+    }
+
+    /// The limits of a submission's build, an untrusted run: those of
+    /// [`Limits::build`] and [`BUILD_MEMORY`] of memory, which only a
+    /// memory cgroup enforces (see `process::launch_untrusted_build`).
+    pub fn untrusted_build(time: Duration) -> Limits {
+        Limits {
+            memory: Some(BUILD_MEMORY),
+            ..Limits::build(time)
         }
     }
 

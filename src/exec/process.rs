@@ -71,8 +71,9 @@ pub struct Launch<'a> {
     /// `SlotGuard::child_setup`); true but for a JVM.
     pub address_space: bool,
     /// A trusted tool's working directory, when it writes files there the
-    /// judge keeps (a generator's `testcase.in`); else a fresh private
-    /// directory, removed after the run.
+    /// judge keeps (a generator's `testcase.in`); an untrusted build's own
+    /// directory (`Sandbox::build_dir`); else a fresh private directory,
+    /// removed after the run.
     pub workdir: Option<&'a Path>,
     /// Files copied into the working directory before the program starts
     /// (a 2025-09 test case's `NAME.files/`).
@@ -110,6 +111,37 @@ pub fn launch_build(
             trust: Trust::Trusted,
             address_space: true,
             workdir,
+            files: None,
+            companions: &[],
+        },
+    )
+}
+
+/// Run a submission's build (a compiler, an interpreter's syntax check)
+/// as the untrusted program it is: on `dir`'s slot, as its user, in its
+/// namespaces and cgroup, with a scrubbed environment whose HOME and
+/// TMPDIR are `dir` (see `Sandbox::build_dir`), which is also its working
+/// directory, under [`Limits::untrusted_build`] of `time`.
+pub fn launch_untrusted_build(
+    sandbox: &Sandbox,
+    dir: &crate::exec::sandbox::BuildDir<'_>,
+    program: &Path,
+    args: &[OsString],
+    time: Duration,
+) -> Result<RunOutcome, RunError> {
+    launch(
+        sandbox,
+        &Launch {
+            program,
+            args,
+            stdin: None,
+            limits: &Limits::untrusted_build(time),
+            slot: dir.slot(),
+            trust: Trust::Untrusted,
+            // Compilers reserve far more address space than they use: the
+            // memory limit is the cgroup's.
+            address_space: false,
+            workdir: Some(dir.path()),
             files: None,
             companions: &[],
         },
@@ -169,7 +201,11 @@ pub fn launch_with(
     let (stderr, stderr_w) = pipe()?;
     let workdir = match (launch.workdir, launch.trust) {
         (Some(dir), Trust::Trusted) => dir,
-        _ => slot.workdir(),
+        (Some(dir), Trust::Untrusted) => {
+            slot.use_build_dir(dir).map_err(RunError::Internal)?;
+            dir
+        }
+        (None, _) => slot.workdir(),
     };
     for (from, name) in launch.companions {
         crate::exec::sandbox::copy_file(from, &workdir.join(name)).map_err(|e| {

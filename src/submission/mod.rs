@@ -19,13 +19,16 @@
 //! must not stick).
 
 pub mod cache;
+mod compile_error;
 pub mod languages;
+mod sandboxed;
 mod source;
 
 use crate::exec::RunError;
-use crate::exec::process::launch_build;
+use crate::exec::process::{Trust, launch_build};
 use crate::exec::runner::{resolve_program, resolve_sandboxed_program};
 use crate::exec::sandbox::Sandbox;
+use compile_error::compile_error;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -98,6 +101,16 @@ pub enum BuildError {
         role: &'static str,
         tool: String,
         reason: String,
+    },
+    /// The compiler is installed where the sandbox's users cannot run it
+    /// (a submission's build runs as them).
+    #[error(
+        "{path}: the {language} compiler {tool} cannot be run by the sandbox's users, who build submissions (it is under a directory closed to them); install it where every user can run it, or set [language.{language}] in judge.toml"
+    )]
+    Unreachable {
+        path: String,
+        language: String,
+        tool: String,
     },
     #[error("interrupted")]
     Interrupted,
@@ -206,17 +219,46 @@ impl Toolchain {
             })
     }
 
-    /// Build a source (or take it from the cache). `slot` is the sandbox
-    /// worker slot the compiler runs in.
+    /// Build a submission's source (or take it from the cache): an
+    /// untrusted build, run in the sandbox on worker slot `slot` (see
+    /// [`sandboxed`]); only what it left in its own directory is cached.
     pub fn build(
         &self,
         source: &Source,
         sandbox: &Sandbox,
         slot: usize,
     ) -> Result<Built, BuildError> {
+        self.build_as(source, sandbox, slot, Trust::Untrusted)
+    }
+
+    /// Build a source of the problem setter's (a package's generator): the
+    /// compiler runs as the judge, with its environment and view of the
+    /// files, under the compile limits.
+    pub fn build_trusted(
+        &self,
+        source: &Source,
+        sandbox: &Sandbox,
+        slot: usize,
+    ) -> Result<Built, BuildError> {
+        self.build_as(source, sandbox, slot, Trust::Trusted)
+    }
+
+    fn build_as(
+        &self,
+        source: &Source,
+        sandbox: &Sandbox,
+        slot: usize,
+        trust: Trust,
+    ) -> Result<Built, BuildError> {
         let language = &source.language;
         let (main, files, own) = read_files(source)?;
-        let key = cache::key(language, &main, &files);
+        // A sandboxed build's entry is never a trusted build's, nor one
+        // cached before builds were sandboxed: a name with a NUL byte in
+        // the key, which no file can have.
+        let key = match trust {
+            Trust::Untrusted => cache::key(language, &format!("{main}\0sandboxed"), &files),
+            Trust::Trusted => cache::key(language, &main, &files),
+        };
         let shown = source.path.display().to_string();
         let cache = cache::Cache::new(&self.cache);
         if let Some(entry) = cache.lookup(&key) {
@@ -245,6 +287,7 @@ impl Toolchain {
                 resolve_program(first).map_err(|_| missing("compiler", first.clone()))?;
             }
         }
+        // The cache's copy of the sources is the judge's own, written here.
         let staging = cache.stage().map_err(BuildError::Internal)?;
         for (rel, bytes) in &files {
             let path = staging.path().join(rel);
@@ -257,27 +300,10 @@ impl Toolchain {
                 BuildError::Internal(format!("cannot write {}: {e}", path.display()))
             })?;
         }
-        let main_bytes = files
-            .iter()
-            .find(|(rel, _)| *rel == main)
-            .map(|(_, b)| b.as_slice())
-            .unwrap_or_default();
-        let mut places = Places::new(staging.path(), &main, language, main_bytes);
-        places.files = files
-            .iter()
-            .filter(|(rel, _)| {
-                Path::new(rel)
-                    .extension()
-                    .and_then(|e| e.to_str())
-                    .is_some_and(|e| language.extensions.iter().any(|l| l == e))
-                    || *rel == main
-            })
-            .map(|(rel, _)| staging.path().join(rel).to_string_lossy().into_owned())
-            .collect();
         let started = Instant::now();
-        if let Some(words) = &interpreter_words {
-            match self.resolve_interpreter(words, sandbox, slot)? {
-                Ok(path) => places.interpreter = Some(path),
+        let interpreter = match &interpreter_words {
+            Some(words) => match self.resolve_interpreter(words, sandbox, slot)? {
+                Ok(path) => Some(path),
                 Err(message) => {
                     return Err(BuildError::BrokenTool {
                         path: shown.clone(),
@@ -287,36 +313,51 @@ impl Toolchain {
                         reason: message.lines().next().unwrap_or("").trim().to_string(),
                     });
                 }
-            }
-        }
-        if let Some(compile) = &language.compile {
-            let words: Vec<String> = split(compile)?
-                .iter()
-                .flat_map(|w| places.expand(w))
-                .collect();
-            let program =
-                resolve_program(&words[0]).map_err(|_| missing("compiler", words[0].clone()))?;
-            let args: Vec<OsString> = words[1..].iter().map(OsString::from).collect();
-            let outcome = self.run_tool(sandbox, slot, &program, &args)?;
-            if let Some(error) = compile_error(&outcome, self.compile_time_limit, &places) {
-                return Ok(Built::CompileError(error));
-            }
+            },
+            None => None,
+        };
+        let step = CompileStep {
+            language,
+            main: &main,
+            files: &files,
+            interpreter: interpreter.as_deref(),
+            shown: &shown,
+        };
+        let failed = match trust {
+            Trust::Untrusted => self.compile_sandboxed(&step, sandbox, slot, staging.path())?,
+            Trust::Trusted => self.compile_trusted(&step, sandbox, slot, staging.path())?,
+        };
+        if let Some(error) = failed {
+            return Ok(Built::CompileError(error));
         }
         let compile_time = started.elapsed();
         let entry = cache
-            .commit(
-                staging,
-                &key,
-                &main,
-                places.interpreter.as_deref(),
-                language,
-            )
+            .commit(staging, &key, &main, interpreter.as_deref(), language)
             .map_err(BuildError::Internal)?;
         let mut executable =
             self.executable(language, &entry, false, Some(compile_time), &shown)?;
         executable.build_dir = needs_dir(language, &files).then(|| entry.dir.clone());
         executable.included_data = self.included_data(&files[own..], &entry.dir);
         Ok(Built::Ready(executable))
+    }
+
+    /// The compile step of a trusted build: the compiler in the staging
+    /// directory, as the judge. A compile error, or `None` when it built.
+    fn compile_trusted(
+        &self,
+        step: &CompileStep<'_>,
+        sandbox: &Sandbox,
+        slot: usize,
+        dir: &Path,
+    ) -> Result<Option<CompileError>, BuildError> {
+        let Some(words) = step.words(dir)? else {
+            return Ok(None);
+        };
+        let program = resolve_program(&words[0]).map_err(|_| step.missing(&words[0]))?;
+        let args: Vec<OsString> = words[1..].iter().map(OsString::from).collect();
+        let outcome = self.run_tool(sandbox, slot, &program, &args)?;
+        let limits = crate::exec::Limits::build(self.compile_time_limit);
+        Ok(compile_error(&outcome, &limits, &step.places(dir)))
     }
 
     /// Of a package's included files (`included`, as staged in `dir`),
@@ -439,6 +480,72 @@ fn split(command: &str) -> Result<Vec<String>, BuildError> {
 /// command naming `{dir}` (a JVM's class path).
 fn needs_dir(language: &Language, files: &[StagedFile]) -> bool {
     files.len() > 1 || language.run.contains("{dir}")
+}
+
+/// What a compile step needs to know of its build.
+struct CompileStep<'a> {
+    language: &'a Language,
+    main: &'a str,
+    files: &'a [StagedFile],
+    interpreter: Option<&'a Path>,
+    shown: &'a str,
+}
+
+impl CompileStep<'_> {
+    /// The placeholders' values for sources staged in `dir`.
+    fn places(&self, dir: &Path) -> Places {
+        let main_bytes = self
+            .files
+            .iter()
+            .find(|(rel, _)| *rel == self.main)
+            .map(|(_, b)| b.as_slice())
+            .unwrap_or_default();
+        let mut places = Places::new(dir, self.main, self.language, main_bytes);
+        let language = self.language;
+        places.files = self
+            .files
+            .iter()
+            .filter(|(rel, _)| {
+                Path::new(rel)
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| language.extensions.iter().any(|l| l == e))
+                    || *rel == self.main
+            })
+            .map(|(rel, _)| dir.join(rel).to_string_lossy().into_owned())
+            .collect();
+        places.interpreter = self.interpreter.map(Path::to_path_buf);
+        places
+    }
+
+    /// The compile command for sources staged in `dir`, when the language
+    /// has one.
+    fn words(&self, dir: &Path) -> Result<Option<Vec<String>>, BuildError> {
+        let Some(compile) = &self.language.compile else {
+            return Ok(None);
+        };
+        let places = self.places(dir);
+        let words: Vec<String> = split(compile)?
+            .iter()
+            .flat_map(|w| places.expand(w))
+            .collect();
+        if words.is_empty() {
+            return Err(BuildError::Internal(format!(
+                "{compile:?} is not a command line"
+            )));
+        }
+        Ok(Some(words))
+    }
+
+    /// The compiler `tool` is not installed.
+    fn missing(&self, tool: &str) -> BuildError {
+        BuildError::MissingTool {
+            path: self.shown.to_string(),
+            language: self.language.name.clone(),
+            role: "compiler",
+            tool: tool.to_string(),
+        }
+    }
 }
 
 /// The values of a template's placeholders (see [`languages`]).
@@ -566,71 +673,6 @@ fn read_files(source: &Source) -> Result<(String, Vec<StagedFile>, usize), Build
     Ok((main, files, own))
 }
 
-/// How many lines of the compiler's output a compile error keeps.
-const COMPILE_OUTPUT_LINES: usize = 30;
-
-/// A compile error from a finished compiler run, or `None` if it built.
-fn compile_error(
-    outcome: &crate::exec::RunOutcome,
-    limit: Duration,
-    places: &Places,
-) -> Option<CompileError> {
-    let timed_out = matches!(
-        outcome.limit_hit,
-        Some(crate::exec::LimitHit::Cpu | crate::exec::LimitHit::Wall)
-    );
-    if outcome.exit.success() && outcome.limit_hit.is_none() {
-        return None;
-    }
-    // The staging directory's path means nothing to the user: show names.
-    let mut text = String::from_utf8_lossy(&outcome.stderr_tail).into_owned();
-    if text.trim().is_empty() {
-        let stdout = &outcome.stdout[outcome.stdout.len().saturating_sub(4096)..];
-        text = String::from_utf8_lossy(stdout).into_owned();
-    }
-    let text = text.replace(&format!("{}/", places.dir), "");
-    let lines: Vec<&str> = text.lines().collect();
-    let output = lines[lines.len().saturating_sub(COMPILE_OUTPUT_LINES)..].join("\n");
-    let message = if timed_out {
-        format!(
-            "compile error: compilation passed the compile time limit of {}",
-            crate::units::Span(limit)
-        )
-    } else {
-        let first = first_error_line(&lines).map(|l| l.trim().to_string());
-        match first {
-            Some(line) if line.chars().count() > 200 => format!(
-                "compile error: {}…",
-                line.chars().take(200).collect::<String>()
-            ),
-            Some(line) => format!("compile error: {line}"),
-            None => format!(
-                "compile error: the compiler ended with {}",
-                outcome.exit.describe()
-            ),
-        }
-    };
-    Some(CompileError { message, output })
-}
-
-/// The line of a compiler's output that says what went wrong: the first
-/// error, where the linker's own summary (`collect2: error: ld returned
-/// 1`) gives way to the line it sums up (`undefined reference to …`);
-/// else the first line that says anything.
-fn first_error_line<'a>(lines: &[&'a str]) -> Option<&'a str> {
-    let summary = |l: &str| l.contains("collect2:") || l.contains("ld returned");
-    let says_error = |l: &str| {
-        let l = l.to_ascii_lowercase();
-        l.contains("error") || l.contains("undefined reference")
-    };
-    lines
-        .iter()
-        .find(|l| says_error(l) && !summary(l))
-        .or_else(|| lines.iter().find(|l| says_error(l)))
-        .or_else(|| lines.iter().find(|l| !l.trim().is_empty()))
-        .copied()
-}
-
 /// The runner of a program that was not built: a compile error's cases are
 /// judged CE without running (see `judge::Program::compile_error`), so this
 /// never runs anything.
@@ -644,32 +686,5 @@ impl crate::exec::Runner for NotBuilt {
         Err(RunError::Internal(
             "a submission that did not compile cannot run".to_string(),
         ))
-    }
-}
-
-#[cfg(test)]
-mod compile_message_tests {
-    use super::first_error_line;
-
-    #[test]
-    fn a_link_error_names_what_is_undefined_not_the_linkers_summary() {
-        let lines = [
-            "/usr/bin/ld: /tmp/cc1.o: in function `main':",
-            "hello.c:(.text+0x9): undefined reference to `message'",
-            "collect2: error: ld returned 1 exit status",
-        ];
-        assert_eq!(
-            first_error_line(&lines),
-            Some("hello.c:(.text+0x9): undefined reference to `message'")
-        );
-        let compile = ["x.c: In function 'main':", "x.c:3:5: error: expected ';'"];
-        assert_eq!(
-            first_error_line(&compile),
-            Some("x.c:3:5: error: expected ';'")
-        );
-        assert_eq!(
-            first_error_line(&["", "warning: odd"]),
-            Some("warning: odd")
-        );
     }
 }

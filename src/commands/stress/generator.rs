@@ -28,7 +28,7 @@ impl Generator {
             .find_source(Path::new(text))
             .map_err(Failure::usage)?
         {
-            return match toolchain.build(&source, sandbox, 0) {
+            return match toolchain.build_trusted(&source, sandbox, 0) {
                 Ok(Built::Ready(exe)) => Ok(Generator {
                     program: exe.program,
                     args: exe.args,

@@ -34,6 +34,7 @@
 //! `isolation`, a worker slot and one run's share of it (`SlotGuard`) are
 //! `slot`.
 
+mod build_dir;
 pub mod cgroup;
 pub mod child;
 mod isolation;
@@ -48,6 +49,7 @@ mod workdir;
 use super::Limits;
 use super::ProgramError;
 use super::process::Trust;
+pub use build_dir::BuildDir;
 use cgroup::CgroupRoot;
 use isolation::UIDS_PER_JUDGE;
 use namespaces::NamespacePlan;
@@ -360,20 +362,9 @@ impl Sandbox {
         limits: &Limits,
         trust: Trust,
     ) -> Result<SlotGuard<'_>, String> {
-        let contained = self.isolation != Isolation::Plain || self.cgroups.is_some();
-        let state = if trust == Trust::Untrusted && contained {
-            let cell = self.slots.get(slot).ok_or_else(|| {
-                format!(
-                    "worker slot {slot} is beyond the {} prepared",
-                    self.slots.len()
-                )
-            })?;
-            match cell.get_or_init(|| self.make_slot(slot, None)) {
-                Ok(state) => Some(state),
-                Err(e) => return Err(e.clone()),
-            }
-        } else {
-            None
+        let state = match trust {
+            Trust::Untrusted => self.slot_state(slot)?,
+            Trust::Trusted => None,
         };
         let workdir = self
             .workdirs
@@ -396,6 +387,7 @@ impl Sandbox {
             spawn: None,
             main: Mutex::new(None),
             clean: std::sync::atomic::AtomicBool::new(false),
+            build_dir: None,
         })
     }
 

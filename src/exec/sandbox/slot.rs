@@ -26,6 +26,8 @@ pub(super) struct SlotState {
     /// The process that starts its programs inside its namespaces (see
     /// `launcher`); none without a PID namespace, or if it failed to start.
     pub(super) launcher: Option<Launcher>,
+    /// Held by a build for its life (see `build_dir`).
+    pub(super) lease: Mutex<()>,
 }
 
 impl Sandbox {
@@ -70,7 +72,27 @@ impl Sandbox {
             cgroup,
             user,
             launcher,
+            lease: Mutex::new(()),
         })
+    }
+
+    /// The standing resources of slot `slot` (made on first use), or
+    /// `None` when untrusted programs get none (plain, no cgroup).
+    pub(super) fn slot_state(&self, slot: usize) -> Result<Option<&SlotState>, String> {
+        let contained = self.isolation != Isolation::Plain || self.cgroups.is_some();
+        if !contained {
+            return Ok(None);
+        }
+        let cell = self.slots.get(slot).ok_or_else(|| {
+            format!(
+                "worker slot {slot} is beyond the {} prepared",
+                self.slots.len()
+            )
+        })?;
+        match cell.get_or_init(|| self.make_slot(slot, None)) {
+            Ok(state) => Ok(Some(state)),
+            Err(e) => Err(e.clone()),
+        }
     }
 
     /// The slot's launcher, registered as no orphan to sweep; `None` (its
@@ -157,11 +179,35 @@ pub struct SlotGuard<'a> {
     /// Everything of the run is known dead (the last sweep found nothing
     /// alive): its working directory may be reused if it is unchanged.
     pub(super) clean: std::sync::atomic::AtomicBool,
+    /// An untrusted build's own directory (see `build_dir`), its working
+    /// directory instead of the pool's.
+    pub(super) build_dir: Option<std::path::PathBuf>,
 }
+
+/// The judge's variables a build gets besides the scrubbed environment:
+/// where a rustup proxy finds its toolchains. Paths, never secrets.
+const BUILD_VARIABLES: [&str; 2] = ["RUSTUP_HOME", "RUSTUP_TOOLCHAIN"];
 
 impl SlotGuard<'_> {
     pub fn workdir(&self) -> &Path {
+        if let Some(dir) = &self.build_dir {
+            return dir;
+        }
         self.workdir.as_ref().map_or(Path::new("/"), |w| w.path())
+    }
+
+    /// Run an untrusted build in its own directory (made by
+    /// `Sandbox::build_dir`, inside the scratch directory) instead of a
+    /// private working directory: its HOME and TMPDIR too.
+    pub fn use_build_dir(&mut self, dir: &Path) -> Result<(), String> {
+        if self.trust != Trust::Untrusted || !super::build_dir::inside_scratch(self.sandbox, dir) {
+            return Err(format!(
+                "{}: not a build directory of the sandbox",
+                dir.display()
+            ));
+        }
+        self.build_dir = Some(dir.to_path_buf());
+        Ok(())
     }
 
     /// The whole environment of the program: for a submission nothing of
@@ -178,13 +224,21 @@ impl SlotGuard<'_> {
                 .chain(std::iter::once(("TMPDIR".into(), dir)))
                 .collect();
         }
-        vec![
+        let mut scrubbed: Vec<(OsString, OsString)> = vec![
             ("PATH".into(), super::SANDBOX_PATH.into()),
             ("HOME".into(), dir.clone()),
             ("TMPDIR".into(), dir),
             ("LANG".into(), "C.UTF-8".into()),
             ("ONLINE_JUDGE".into(), "1".into()),
-        ]
+        ];
+        if self.build_dir.is_some() {
+            scrubbed.extend(
+                BUILD_VARIABLES
+                    .iter()
+                    .filter_map(|k| Some((OsString::from(k), std::env::var_os(k)?))),
+            );
+        }
+        scrubbed
     }
 
     /// The limits and switches applied between fork and exec.
