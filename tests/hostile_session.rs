@@ -135,7 +135,8 @@ fn a_checker_cannot_reach_the_operators_terminal() {
     );
     let answer = s.script("sum.sh", "printf '3\\n7\\n'");
     let mut c = s.judge();
-    c.args(["run", "--format", "json", "--submission"]).arg(answer);
+    c.args(["run", "--format", "json", "--submission"])
+        .arg(answer);
     let ran = run_on_a_terminal(c);
     let report = ran.json();
     assert_eq!(

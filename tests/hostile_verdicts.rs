@@ -44,8 +44,7 @@ fn judged(program: &Path, unprivileged: bool, extra: &[&str]) -> serde_json::Val
     if !extra.contains(&"--time-limit") {
         c.args(["--time-limit", "1s"]);
     }
-    c
-        .args(["--memory-limit", "256MiB"])
+    c.args(["--memory-limit", "256MiB"])
         .args(extra)
         .args(["--format", "json", "--submission"])
         .arg(&program);
@@ -56,11 +55,7 @@ fn judged(program: &Path, unprivileged: bool, extra: &[&str]) -> serde_json::Val
 }
 
 /// Every way the judge runs a submission here.
-const MODES: [(bool, &[&str]); 3] = [
-    (false, &[]),
-    (true, &[]),
-    (false, &["--sandbox", "plain"]),
-];
+const MODES: [(bool, &[&str]); 3] = [(false, &[]), (true, &[]), (false, &["--sandbox", "plain"])];
 
 #[test]
 fn dying_of_sigxcpu_at_once_is_re_not_tle() {
