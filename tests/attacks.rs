@@ -102,7 +102,9 @@ fn stage(attack: &Attack) -> (Stage, String) {
             listener = Some(l);
             source = source.replace("@SOCKET@", &path.display().to_string());
         }
-        "ipc" => {
+        // Three cases on one worker, in order: a channel from one case
+        // to the next (the program's own rule says whether it was made).
+        "ipc" | "serial" => {
             cases = 3;
             args.extend(["-j".into(), "1".into()]);
         }

@@ -173,7 +173,8 @@ pub fn classify_run(outcome: &RunOutcome, limits: &Limits) -> Option<Judgement> 
                 processes(&format!(
                     "CPU time limit {} exceeded ({} used by {}): killed",
                     seconds(limits.time),
-                    seconds(outcome.cpu.max(limits.time)),
+                    // What was measured, never the limit in its place.
+                    seconds(outcome.cpu),
                     outcome.cpu_source.describe()
                 )),
             ));

@@ -28,7 +28,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Messages that language runtimes print when an allocation fails under
-/// RLIMIT_AS. A crash with one of these on stderr is a memory-limit verdict.
+/// RLIMIT_AS. A crash with one of these on stderr is a memory-limit verdict
+/// only when the measured peak is near the limit (see `Evidence`): the
+/// words alone are the program's to print.
 const ALLOCATION_FAILURES: &[&str] = &[
     "std::bad_alloc",
     "memory allocation of",
@@ -340,8 +342,13 @@ impl Evidence<'_> {
     /// process cap was reached).
     fn conclude(&self) -> (Option<LimitHit>, Option<String>, bool) {
         let failed = !self.exit.success();
+        // A signal is what the program died of, not proof of its cause: a
+        // program can raise SIGXCPU (or SIGKILL) itself. RLIMIT_CPU sends
+        // them only past the limit, so only a run whose measured CPU time
+        // is past the limit is taken as ended by it; a SIGXCPU before that
+        // is RE, by its signal.
         let mut limit_hit = self.watched_limit.or(match self.exit {
-            Exit::Signal(libc::SIGXCPU) => Some(LimitHit::Cpu),
+            Exit::Signal(libc::SIGXCPU) if self.cpu >= self.limits.time => Some(LimitHit::Cpu),
             Exit::Signal(libc::SIGKILL)
                 if self.cpu + Duration::from_millis(50) >= cpu_soft_limit(self.limits.time) =>
             {
@@ -360,11 +367,20 @@ impl Evidence<'_> {
                 if times == 1 { "" } else { "s" }
             ));
         }
-        if memory_evidence.is_none() && failed && self.limits.memory.is_some() {
+        // An allocation-failure message is the program's word: it makes
+        // a failed run MLE only with the measured peak (the cgroup's, or
+        // the rusage of the main process) within 10% of the limit.
+        if memory_evidence.is_none()
+            && failed
+            && let Some(limit) = self.limits.memory
+            && self.peak_near(limit)
+        {
             let text = String::from_utf8_lossy(self.stderr_tail);
             if let Some(hit) = ALLOCATION_FAILURES.iter().find(|m| text.contains(*m)) {
-                memory_evidence =
-                    Some(format!("an allocation failed (the program said \"{hit}\")"));
+                memory_evidence = Some(format!(
+                    "an allocation failed (the program said \"{hit}\") with its peak memory {} within 10% of the limit",
+                    crate::units::Size(self.peak_bytes())
+                ));
             }
         }
         // Without a memory cgroup the limit is RLIMIT_AS, and a failed
@@ -378,7 +394,7 @@ impl Evidence<'_> {
             && self.cgroup.is_none()
             && self.exit != Exit::Signal(libc::SIGSEGV)
             && let Some(limit) = self.limits.memory
-            && self.peak_rss_kib.saturating_mul(1024) >= limit / 10 * 9
+            && self.peak_near(limit)
         {
             memory_evidence = Some(format!(
                 "it failed with its peak memory {} within 10% of the limit (address-space limit; no memory cgroup here)",
@@ -409,6 +425,22 @@ impl Evidence<'_> {
             limit_hit = Some(LimitHit::Output);
         }
         (limit_hit, memory_evidence, process_cap_hit)
+    }
+}
+
+impl Evidence<'_> {
+    /// The measured peak memory: the cgroup's (every process of the run)
+    /// when it has one, else the main process's resident peak.
+    fn peak_bytes(&self) -> u64 {
+        let rusage = self.peak_rss_kib.saturating_mul(1024);
+        self.cgroup
+            .and_then(|c| c.peak_bytes)
+            .map_or(rusage, |peak| peak.max(rusage))
+    }
+
+    /// Whether the measured peak came within 10% of `limit`.
+    fn peak_near(&self, limit: u64) -> bool {
+        self.peak_bytes() >= limit / 10 * 9
     }
 }
 

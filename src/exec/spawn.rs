@@ -115,12 +115,16 @@ struct ChildArgs<'a> {
     /// the module doc); -1 for none.
     pid_namespace: i32,
     report: i32,
+    /// A forked child that becomes the program itself: the pipe on which
+    /// it says it has made its own session (see `spawn`); -1 for none.
+    session_made: i32,
     failed_stage: i32,
     errno: i32,
 }
 
-/// Start the program in its own process group; returns its pid once it
-/// has exec'd (a real fork: once it exists).
+/// Start the program in its own session (so its own process group, no
+/// controlling terminal); returns its pid once it has exec'd (a real
+/// fork: once it has made its session).
 pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i32, String> {
     let argv: Vec<*const libc::c_char> = plan
         .argv
@@ -144,6 +148,7 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         cpus: super::affinity::for_children(),
         pid_namespace: -1,
         report: -1,
+        session_made: -1,
         failed_stage: -1,
         errno: 0,
     };
@@ -156,6 +161,18 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
                 .map_err(|e| format!("a pipe: {e}"))?;
             args.pid_namespace = fd;
             args.report = std::os::fd::AsRawFd::as_raw_fd(&w);
+            Some((r, w))
+        }
+        _ => None,
+    };
+    // A forked child that execs the program itself (a user namespace
+    // without a PID namespace) makes its own session first thing and says
+    // so here: until it has, a kill of its group would miss it.
+    let session_made = match report {
+        None if !shares_memory => {
+            let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
+                .map_err(|e| format!("a pipe: {e}"))?;
+            args.session_made = std::os::fd::AsRawFd::as_raw_fd(&w);
             Some((r, w))
         }
         _ => None,
@@ -233,13 +250,15 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         drop(w);
         return cloned_program(pid, &r);
     }
-    if !shares_memory {
+    if let Some((r, w)) = session_made {
         // A forked child cannot write into our memory: learn of an exec
         // failure from its exit status (127 before exec, as shells do).
-        // It may not have made its own process group yet: made from here
-        // too, so that a kill right after the spawn reaches the group.
-        // SAFETY: plain system call on a child we own.
-        unsafe { libc::setpgid(pid, pid) };
+        // Wait until it has made its own session (its process group), so
+        // that a kill right after the spawn reaches the group: one byte,
+        // or end-of-file if it died first.
+        drop(w);
+        let mut byte = [0u8; 1];
+        while let Err(rustix::io::Errno::INTR) = rustix::io::read(&r, &mut byte) {}
         return Ok(pid);
     }
     if args.failed_stage >= 0 {
@@ -345,6 +364,12 @@ fn child_main(args: &mut ChildArgs<'_>) -> ! {
                 dfl.sa_sigaction = libc::SIG_DFL;
                 libc::sigaction(sig, &dfl, std::ptr::null_mut());
             }
+        }
+        if args.session_made >= 0 {
+            // Its own session before anything else (see `spawn`); the
+            // setup's own `setsid` then finds it made.
+            libc::setsid();
+            libc::write(args.session_made, [1u8].as_ptr().cast(), 1);
         }
         super::affinity::restore(args.cpus);
         let s = args.streams;

@@ -28,11 +28,15 @@ pub struct ChildSetup {
     /// Switch to this (uid, gid) with no supplementary groups (root only).
     pub user: Option<(u32, u32)>,
     pub no_new_privs: bool,
-    /// No Unix-domain sockets (see `seccomp`); needs `no_new_privs`.
+    /// The seccomp filter (Internet sockets only, no keyring, no io_uring:
+    /// see `seccomp`); needs `no_new_privs`.
     pub seccomp: bool,
     /// Unshare a new IPC namespace (after entering the slot's namespaces,
     /// whose user namespace, when there is one, grants the right to).
     pub own_ipc_namespace: bool,
+    /// Unshare a new cgroup namespace once in the run's cgroups, so that
+    /// `/proc/self/cgroup` says `/` (not `judge-PID/…`: the judge's pid).
+    pub own_cgroup_namespace: bool,
 }
 
 impl ChildSetup {
@@ -64,7 +68,7 @@ impl ChildSetup {
     }
 
     /// The second half of the child's setup, in the process that
-    /// execs: its own process group, a fresh IPC namespace, the limits,
+    /// execs: its own session (so process group), a fresh IPC namespace, the limits,
     /// the user, the parent-death signal, no new privileges, seccomp.
     pub fn restrict(&self) -> std::io::Result<()> {
         Restrictions {
@@ -73,6 +77,7 @@ impl ChildSetup {
             no_new_privs: self.no_new_privs,
             seccomp: self.seccomp,
             own_ipc_namespace: self.own_ipc_namespace,
+            own_cgroup_namespace: self.own_cgroup_namespace,
         }
         .apply()
     }
@@ -101,6 +106,8 @@ pub(super) struct Restrictions<'a> {
     pub(super) no_new_privs: bool,
     pub(super) seccomp: bool,
     pub(super) own_ipc_namespace: bool,
+    /// Called once the process is in the run's cgroups.
+    pub(super) own_cgroup_namespace: bool,
 }
 
 impl Restrictions<'_> {
@@ -108,12 +115,31 @@ impl Restrictions<'_> {
     pub(super) fn apply(&self) -> std::io::Result<()> {
         // SAFETY: each call is a plain system call on data owned by `self`.
         unsafe {
-            check(libc::setpgid(0, 0))?;
+            // Its own session, so its own process group (pgid == pid, which
+            // the group kill relies on), and no controlling terminal: the
+            // operator's terminal cannot be opened as /dev/tty, written on,
+            // or fed keystrokes (TIOCSTI). A process that already leads a
+            // session of its own (a forked child that made it early: see
+            // `spawn`) keeps it.
+            if libc::setsid() < 0 && libc::getsid(0) != libc::getpid() {
+                return Err(std::io::Error::last_os_error());
+            }
             // A fresh IPC namespace for this case alone: SysV shared memory,
             // semaphores and message queues die with it, so nothing one
             // case leaves is seen by (or charged to) the next.
             if self.own_ipc_namespace {
                 check(libc::unshare(libc::CLONE_NEWIPC))?;
+            }
+            // A cgroup namespace rooted where the process is now (the run's
+            // cgroups): its /proc/self/cgroup reads `/`, so neither the
+            // judge's pid (`judge-PID`) nor the judge's own place in the
+            // hierarchy shows. A kernel without cgroup namespaces (EINVAL)
+            // goes without.
+            if self.own_cgroup_namespace
+                && libc::unshare(libc::CLONE_NEWCGROUP) != 0
+                && *libc::__errno_location() != libc::EINVAL
+            {
+                return Err(std::io::Error::last_os_error());
             }
             for &(resource, soft, hard) in self.rlimits {
                 let limit = libc::rlimit {

@@ -202,12 +202,12 @@ impl Sandbox {
             Ok(()) => {
                 self.seccomp = true;
                 on.push(
-                    "seccomp: no Unix-domain sockets (a socket file under /tmp or /run cannot be reached)"
+                    "seccomp: Internet and netlink sockets only (a socket file under /tmp or /run, vsock, cannot be reached), no kernel keyring, no io_uring"
                         .into(),
                 );
             }
             Err(e) => off.push(format!(
-                "seccomp ({e}): a submission can connect to Unix sockets its user may open (/tmp, /run)"
+                "seccomp ({e}): a submission can connect to Unix sockets its user may open (/tmp, /run) and vsock, keep keys in its user's keyring from one case to the next, and use io_uring"
             )),
         }
         match CgroupRoot::detect(&format!("judge-{}", std::process::id())) {

@@ -165,7 +165,8 @@ pub struct Sandbox {
     spawn_lock: RwLock<()>,
     subreaper: bool,
     children_list: bool,
-    /// Untrusted programs get the seccomp filter (no Unix sockets).
+    /// Untrusted programs get the seccomp filter (Internet sockets only,
+    /// no keyring, no io_uring).
     seccomp: bool,
     /// Working directories a run left as it got them (see `workdir`).
     workdirs: workdir::Pool,

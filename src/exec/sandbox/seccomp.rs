@@ -1,16 +1,32 @@
-//! A seccomp filter for untrusted programs: no Unix-domain sockets.
+//! A seccomp filter for untrusted programs: sockets of the Internet
+//! families only, no kernel keyring, no io_uring.
 //!
 //! A network namespace cuts every network and every abstract Unix socket,
 //! but a socket bound to a path (`/tmp/…/sock`, `/run/…`) is a file, and
-//! `connect()` reaches it through any mount, read-only or not. A program
-//! judged here has no use for one, so `socket(AF_UNIX, …)` fails with
-//! EACCES; `socketpair` (a private pair, nothing to reach) stays allowed.
+//! `connect()` reaches it through any mount, read-only or not; and some
+//! families are not the network namespace's at all (`AF_VSOCK` reaches the
+//! host's hypervisor side). So `socket()` is an allowlist: `AF_INET`,
+//! `AF_INET6` (a loopback, down, in the namespace) and `AF_NETLINK`
+//! (runtimes ask it for the interfaces); every other family (`AF_UNIX`,
+//! `AF_VSOCK`, `AF_PACKET`, `AF_ALG`, `AF_KEY`, …) fails with EACCES.
+//! `socketpair(AF_UNIX, …)` (a private pair, nothing to reach) stays
+//! allowed, other families of it are refused the same way.
+//!
+//! The kernel keyring (`add_key`, `request_key`, `keyctl`) is refused with
+//! EPERM, as Docker's default profile does: keys are kept per user, and a
+//! slot's user is the same from one case to the next, so a key would be a
+//! channel between cases. `io_uring_setup`, `io_uring_enter` and
+//! `io_uring_register` fail with ENOSYS (a kernel without io_uring, which
+//! runtimes fall back from): an io_uring makes its sockets and opens its
+//! files without the system calls this filter sees.
+//!
 //! The filter also refuses the x32 system-call ABI and, on x86_64, the i386
 //! `socketcall` multiplexer (whose arguments a filter cannot read), so the
-//! rule cannot be sidestepped by another calling convention.
+//! rules cannot be sidestepped by another calling convention; the 32-bit
+//! numbers of every refused call are refused too.
 //!
-//! The program is a static array: installing it in the child (between fork
-//! and exec) allocates nothing.
+//! The program is a static array, assembled at compile time: installing it
+//! in the child (between fork and exec) allocates nothing.
 
 /// `struct sock_filter`.
 #[repr(C)]
@@ -55,8 +71,11 @@ const fn jump(code: u16, k: u32, jt: u8, jf: u8) -> Instruction {
     Instruction { code, jt, jf, k }
 }
 
-const DENY: Instruction = stmt(BPF_RET_K, SECCOMP_RET_ERRNO | libc::EACCES as u32);
 const ALLOW: Instruction = stmt(BPF_RET_K, SECCOMP_RET_ALLOW);
+
+const fn ret(errno: i32) -> Instruction {
+    stmt(BPF_RET_K, SECCOMP_RET_ERRNO | errno as u32)
+}
 
 #[cfg(target_arch = "x86_64")]
 mod arch {
@@ -64,7 +83,10 @@ mod arch {
     pub const NATIVE: u32 = 0xc000_003e;
     pub const COMPAT: u32 = 0x4000_0003;
     pub const COMPAT_SOCKET: u32 = 359;
+    pub const COMPAT_SOCKETPAIR: u32 = 360;
     pub const COMPAT_SOCKETCALL: u32 = 102;
+    /// i386 `add_key`, `request_key`, `keyctl`.
+    pub const COMPAT_KEYRING: [u32; 3] = [286, 287, 288];
     /// System calls at or above this number are the x32 ABI's.
     pub const X32_BIT: u32 = 0x4000_0000;
 }
@@ -75,41 +97,118 @@ mod arch {
     pub const NATIVE: u32 = 0xc000_00b7;
     pub const COMPAT: u32 = 0x4000_0028;
     pub const COMPAT_SOCKET: u32 = 281;
+    pub const COMPAT_SOCKETPAIR: u32 = 288;
     /// 32-bit ARM has no socketcall multiplexer: a number no call has.
     pub const COMPAT_SOCKETCALL: u32 = u32::MAX;
+    /// 32-bit ARM `add_key`, `request_key`, `keyctl`.
+    pub const COMPAT_KEYRING: [u32; 3] = [309, 310, 311];
     /// No x32-like ABI: a number no call reaches.
     pub const X32_BIT: u32 = u32::MAX;
 }
 
-const SOCKET: u32 = libc::SYS_socket as u32;
-const AF_UNIX: u32 = libc::AF_UNIX as u32;
-
-static FILTER: [Instruction; 19] = [
-    // 0: which calling convention?
-    stmt(BPF_LD_W_ABS, ARCH),
-    jump(BPF_JEQ_K, arch::NATIVE, 2, 0),
-    jump(BPF_JEQ_K, arch::COMPAT, 9, 0),
-    // 3: an unknown ABI: refuse everything.
-    DENY,
-    // 4: native: the x32 range is refused, socket(AF_UNIX) refused.
-    stmt(BPF_LD_W_ABS, NR),
-    jump(BPF_JGE_K, arch::X32_BIT, 0, 1),
-    DENY,
-    jump(BPF_JEQ_K, SOCKET, 0, 3),
-    stmt(BPF_LD_W_ABS, ARG0_LOW),
-    jump(BPF_JEQ_K, AF_UNIX, 0, 1),
-    DENY,
-    ALLOW,
-    // 12: compat (32-bit): socketcall refused, socket(AF_UNIX) refused.
-    stmt(BPF_LD_W_ABS, NR),
-    jump(BPF_JEQ_K, arch::COMPAT_SOCKETCALL, 3, 0),
-    jump(BPF_JEQ_K, arch::COMPAT_SOCKET, 0, 3),
-    stmt(BPF_LD_W_ABS, ARG0_LOW),
-    jump(BPF_JEQ_K, AF_UNIX, 0, 1),
-    // 17, 18
-    DENY,
-    ALLOW,
+/// The io_uring calls have the same numbers in every ABI (425 to 427).
+const IO_URING: [u32; 3] = [
+    libc::SYS_io_uring_setup as u32,
+    libc::SYS_io_uring_enter as u32,
+    libc::SYS_io_uring_register as u32,
 ];
+const KEYRING: [u32; 3] = [
+    libc::SYS_add_key as u32,
+    libc::SYS_request_key as u32,
+    libc::SYS_keyctl as u32,
+];
+/// The socket families a program may create.
+const FAMILIES: [u32; 3] = [
+    libc::AF_INET as u32,
+    libc::AF_INET6 as u32,
+    libc::AF_NETLINK as u32,
+];
+
+// Where each block of the program starts.
+const NATIVE_AT: usize = 4;
+/// Load, x32 check, the refused calls, socket, socketpair, allow.
+const NATIVE_LEN: usize = 2 + KEYRING.len() + IO_URING.len() + 3;
+const COMPAT_AT: usize = NATIVE_AT + NATIVE_LEN;
+/// Load, socketcall, the refused calls, socket, socketpair, allow.
+const COMPAT_LEN: usize = 2 + arch::COMPAT_KEYRING.len() + IO_URING.len() + 3;
+const SOCKET_AT: usize = COMPAT_AT + COMPAT_LEN;
+/// Load the family, one test per allowed family, refuse.
+const SOCKET_LEN: usize = 1 + FAMILIES.len() + 1;
+const PAIR_AT: usize = SOCKET_AT + SOCKET_LEN;
+const PAIR_LEN: usize = 3;
+const ALLOW_AT: usize = PAIR_AT + PAIR_LEN;
+const EPERM_AT: usize = ALLOW_AT + 1;
+const ENOSYS_AT: usize = EPERM_AT + 1;
+const EACCES_AT: usize = ENOSYS_AT + 1;
+const LEN: usize = EACCES_AT + 1;
+
+/// A jump at `at` to `target` when the accumulator equals `k` (else on).
+const fn jeq_to(at: usize, k: u32, target: usize) -> Instruction {
+    jump(BPF_JEQ_K, k, (target - at - 1) as u8, 0)
+}
+
+/// The refused calls of one ABI, written from `at`: the next position.
+const fn refuse(f: &mut [Instruction; LEN], mut at: usize, keyring: [u32; 3]) -> usize {
+    let mut i = 0;
+    while i < keyring.len() {
+        f[at] = jeq_to(at, keyring[i], EPERM_AT);
+        at += 1;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < IO_URING.len() {
+        f[at] = jeq_to(at, IO_URING[i], ENOSYS_AT);
+        at += 1;
+        i += 1;
+    }
+    at
+}
+
+const fn assemble() -> [Instruction; LEN] {
+    let mut f = [ALLOW; LEN];
+    // Which calling convention? An unknown ABI: refuse everything.
+    f[0] = stmt(BPF_LD_W_ABS, ARCH);
+    f[1] = jeq_to(1, arch::NATIVE, NATIVE_AT);
+    f[2] = jeq_to(2, arch::COMPAT, COMPAT_AT);
+    f[3] = ret(libc::EACCES);
+    // Native: the x32 range refused, then the refused calls.
+    let mut at = NATIVE_AT;
+    f[at] = stmt(BPF_LD_W_ABS, NR);
+    f[at + 1] = jump(BPF_JGE_K, arch::X32_BIT, (EACCES_AT - at - 2) as u8, 0);
+    at = refuse(&mut f, at + 2, KEYRING);
+    f[at] = jeq_to(at, libc::SYS_socket as u32, SOCKET_AT);
+    f[at + 1] = jeq_to(at + 1, libc::SYS_socketpair as u32, PAIR_AT);
+    f[at + 2] = ALLOW;
+    // Compat (32-bit): socketcall refused, then as native.
+    at = COMPAT_AT;
+    f[at] = stmt(BPF_LD_W_ABS, NR);
+    f[at + 1] = jeq_to(at + 1, arch::COMPAT_SOCKETCALL, EACCES_AT);
+    at = refuse(&mut f, at + 2, arch::COMPAT_KEYRING);
+    f[at] = jeq_to(at, arch::COMPAT_SOCKET, SOCKET_AT);
+    f[at + 1] = jeq_to(at + 1, arch::COMPAT_SOCKETPAIR, PAIR_AT);
+    f[at + 2] = ALLOW;
+    // socket(): the allowed families only.
+    at = SOCKET_AT;
+    f[at] = stmt(BPF_LD_W_ABS, ARG0_LOW);
+    let mut i = 0;
+    while i < FAMILIES.len() {
+        f[at + 1 + i] = jeq_to(at + 1 + i, FAMILIES[i], ALLOW_AT);
+        i += 1;
+    }
+    f[at + 1 + FAMILIES.len()] = ret(libc::EACCES);
+    // socketpair(): Unix pairs only.
+    at = PAIR_AT;
+    f[at] = stmt(BPF_LD_W_ABS, ARG0_LOW);
+    f[at + 1] = jeq_to(at + 1, libc::AF_UNIX as u32, ALLOW_AT);
+    f[at + 2] = ret(libc::EACCES);
+    f[ALLOW_AT] = ALLOW;
+    f[EPERM_AT] = ret(libc::EPERM);
+    f[ENOSYS_AT] = ret(libc::ENOSYS);
+    f[EACCES_AT] = ret(libc::EACCES);
+    f
+}
+
+static FILTER: [Instruction; LEN] = assemble();
 
 /// Install the filter in the calling (child) process. Needs
 /// `PR_SET_NO_NEW_PRIVS` first unless the caller is root. System calls
@@ -140,9 +239,61 @@ pub unsafe fn install() -> std::io::Result<()> {
     }
 }
 
+/// What the probe's child checks once the filter is installed, in order:
+/// each failure is its own exit code (5 and up), named by `RULES`.
+const RULES: [&str; 6] = [
+    "refuse a Unix socket",
+    "refuse a vsock socket",
+    "allow an Internet socket",
+    "allow a Unix socket pair",
+    "refuse the kernel keyring",
+    "refuse io_uring",
+];
+
+/// In the probe's child, with the filter installed: the first rule of
+/// `RULES` the filter breaks, if any. System calls only.
+unsafe fn broken_rule() -> Option<usize> {
+    // SAFETY: plain system calls with valid pointers; the child exits next.
+    unsafe {
+        // Each call's result and errno, taken at once.
+        let outcome = |r: libc::c_long| (r, *libc::__errno_location());
+        let refused = |(r, errno): (libc::c_long, i32), expected: i32| r < 0 && errno == expected;
+        let socket = |family| outcome(libc::socket(family, libc::SOCK_STREAM, 0).into());
+        let mut fds = [0; 2];
+        let held = [
+            refused(socket(libc::AF_UNIX), libc::EACCES),
+            refused(socket(libc::AF_VSOCK), libc::EACCES),
+            socket(libc::AF_INET).0 >= 0,
+            libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, fds.as_mut_ptr()) == 0,
+            refused(
+                outcome(libc::syscall(
+                    libc::SYS_add_key,
+                    c"user".as_ptr(),
+                    c"judge-probe".as_ptr(),
+                    c"x".as_ptr(),
+                    1usize,
+                    -2i32, // KEY_SPEC_PROCESS_KEYRING: gone with this child
+                )),
+                libc::EPERM,
+            ),
+            refused(
+                // struct io_uring_params: 120 bytes.
+                outcome(libc::syscall(
+                    libc::SYS_io_uring_setup,
+                    1u32,
+                    [0u32; 30].as_mut_ptr(),
+                )),
+                libc::ENOSYS,
+            ),
+        ];
+        held.iter().position(|held| !held)
+    }
+}
+
 /// Whether the filter can be installed here and does what it says: a
-/// forked child installs it and must then be refused a Unix socket. Run
-/// once per sandbox.
+/// forked child installs it and must then be refused a Unix and a vsock
+/// socket, the keyring and io_uring, and allowed an Internet socket and
+/// a Unix socket pair. Run once per sandbox.
 pub fn probe() -> Result<(), String> {
     // SAFETY: the child makes system calls only and ends with `_exit`.
     unsafe {
@@ -156,13 +307,7 @@ pub fn probe() -> Result<(), String> {
             } else if install().is_err() {
                 3
             } else {
-                let fd = libc::socket(libc::AF_UNIX, libc::SOCK_STREAM, 0);
-                let refused = fd < 0 && *libc::__errno_location() == libc::EACCES;
-                let pair_ok = {
-                    let mut fds = [0; 2];
-                    libc::socketpair(libc::AF_UNIX, libc::SOCK_STREAM, 0, fds.as_mut_ptr()) == 0
-                };
-                if refused && pair_ok { 0 } else { 4 }
+                broken_rule().map_or(0, |rule| 5 + rule as i32)
             };
             libc::_exit(code);
         }
@@ -174,7 +319,10 @@ pub fn probe() -> Result<(), String> {
             (true, 0) => Ok(()),
             (true, 2) => Err("PR_SET_NO_NEW_PRIVS refused".into()),
             (true, 3) => Err("the kernel refused the seccomp filter".into()),
-            (true, 4) => Err("the seccomp filter did not refuse a Unix socket".into()),
+            (true, code) if (5..5 + RULES.len() as i32).contains(&code) => Err(format!(
+                "the seccomp filter did not {}",
+                RULES[(code - 5) as usize]
+            )),
             _ => Err(format!("the seccomp probe ended with status {status}")),
         }
     }
@@ -183,7 +331,7 @@ pub fn probe() -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_filter_refuses_unix_sockets_and_only_them() {
+    fn the_filter_allows_internet_sockets_and_refuses_the_rest_the_keyring_and_io_uring() {
         assert_eq!(super::probe(), Ok(()));
     }
 }

@@ -289,6 +289,7 @@ impl SlotGuard<'_> {
                         .collect();
                     setup.pid_namespace = ns.pid.as_ref().map(|p| p.fd.as_raw_fd());
                     setup.own_ipc_namespace = true;
+                    setup.own_cgroup_namespace = true;
                     setup.workdir =
                         CString::new(self.workdir().as_os_str().as_encoded_bytes()).ok();
                 }

@@ -79,8 +79,9 @@ pub(super) fn serve(setup: &Setup<'_>, buffers: &mut Buffers) -> ! {
         };
         // Every signal to its default, none blocked: the programs inherit
         // both (an ignored SIGPIPE, as the judge has it, would survive
-        // their exec). Its own process group, so that the terminal's
-        // Ctrl-C reaches the judge, not it; dead with the judge.
+        // their exec). Its own session (so its own process group, and no
+        // controlling terminal), so that the terminal's Ctrl-C reaches the
+        // judge, not it; dead with the judge.
         for sig in 1..libc::SIGRTMAX() {
             if sig != libc::SIGKILL && sig != libc::SIGSTOP {
                 libc::signal(sig, libc::SIG_DFL);
@@ -89,7 +90,7 @@ pub(super) fn serve(setup: &Setup<'_>, buffers: &mut Buffers) -> ! {
         let mut empty: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut empty);
         libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
-        libc::setpgid(0, 0);
+        libc::setsid();
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
         let high = libc::fcntl(setup.socket, libc::F_DUPFD_CLOEXEC, 100);
         if high < 0 {
@@ -322,6 +323,8 @@ extern "C" fn launched(arg: *mut libc::c_void) -> libc::c_int {
             no_new_privs: r.no_new_privs,
             seccomp: false,
             own_ipc_namespace: false,
+            // Its own, rooted in the run's cgroups it has just joined.
+            own_cgroup_namespace: true,
         };
         if join_cgroups(&job.fds[3..3 + r.cgroup_fds]).is_err() || restrictions.apply().is_err() {
             fail(job, 2);
