@@ -22,13 +22,39 @@ fn hostile(name: &str) -> String {
     source
 }
 
-/// TMPDIR (sticky, open to all) and HOME (the judge's user's) in `s`.
+/// A home directory outside /tmp (which the sandbox makes read-only
+/// anyway): in the test target's own temporary directory, removed with
+/// `s` (a symbolic link `s/home` names it).
+fn home_of(s: &Scratch) -> PathBuf {
+    let link = s.path().join("home");
+    if let Ok(real) = std::fs::read_link(&link) {
+        return real;
+    }
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("homes");
+    std::fs::create_dir_all(&base).unwrap();
+    let real = tempfile::Builder::new()
+        .prefix("home-")
+        .tempdir_in(&base)
+        .unwrap()
+        .keep();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    real
+}
+
+/// Removes a test's home directory when the test ends.
+struct Home(PathBuf);
+impl Drop for Home {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// TMPDIR (sticky, open to all) and HOME (the judge's user's) for `s`.
 fn places(s: &Scratch, unprivileged: bool) -> (PathBuf, PathBuf) {
     use std::os::unix::fs::PermissionsExt;
     let tmp = s.path().join("tmp");
-    let home = s.path().join("home");
+    let home = home_of(s);
     std::fs::create_dir_all(&tmp).unwrap();
-    std::fs::create_dir_all(&home).unwrap();
     std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o1777)).unwrap();
     if unprivileged && is_root() {
         std::os::unix::fs::chown(&home, Some(NOBODY), Some(NOBODY)).unwrap();
@@ -39,7 +65,7 @@ fn places(s: &Scratch, unprivileged: bool) -> (PathBuf, PathBuf) {
 /// The judge, as the tester or unprivileged, with TMPDIR and HOME in `s`
 /// and the build cache in HOME (`~/.cache/judge`).
 fn judge(s: &Scratch, unprivileged: bool) -> Command {
-    let (tmp, home) = (s.path().join("tmp"), s.path().join("home"));
+    let (tmp, home) = (s.path().join("tmp"), home_of(s));
     let mut c = if unprivileged {
         let mut c = unprivileged_judge(s);
         // unprivileged_judge opened every file to all: HOME is the
@@ -107,7 +133,8 @@ fn verdicts(ran: &Ran) -> Vec<String> {
 /// `submissions/wrong_answer/` (and TMPDIR inside the package's parent).
 fn package_solutions(unprivileged: bool) {
     let s = Scratch::new();
-    let (tmp, _) = places(&s, unprivileged);
+    let (tmp, home) = places(&s, unprivileged);
+    let _home = Home(home);
     s.write("pkg/problem.yaml", "name: Sum\n");
     ab_package_data(&s, "pkg");
     s.write("pkg/submissions/accepted/good.c", AB_C);
@@ -147,7 +174,7 @@ fn reference_script(unprivileged: bool) {
         return;
     }
     let s = Scratch::new();
-    places(&s, unprivileged);
+    let _home = Home(places(&s, unprivileged).1);
     sum_cases(&s);
     s.write(
         "judge.toml",
@@ -197,7 +224,8 @@ int main(int argc, char **argv) {
 
 fn feedback_directory(unprivileged: bool) {
     let s = Scratch::new();
-    let (tmp, _) = places(&s, unprivileged);
+    let (tmp, home) = places(&s, unprivileged);
+    let _home = Home(home);
     s.write(
         "g/problem.yaml",
         "name: Guess\ntype: interactive\nlimits:\n  time_limit: 1\n",
@@ -210,7 +238,14 @@ fn feedback_directory(unprivileged: bool) {
     let source = hostile("read_feedback").replace("@TMP@", &tmp.display().to_string());
     s.write("attack/peek.c", source);
     let mut c = judge(&s, unprivileged);
-    c.args(["run", "g", "--format", "json", "--submission", "attack/peek.c"]);
+    c.args([
+        "run",
+        "g",
+        "--format",
+        "json",
+        "--submission",
+        "attack/peek.c",
+    ]);
     never_ac(&run(c), "read_feedback");
 }
 
@@ -228,6 +263,7 @@ fn a_submission_cannot_read_the_validators_feedback_unprivileged() {
 fn home_and_cache(unprivileged: bool) {
     let s = Scratch::new();
     let (_, home) = places(&s, unprivileged);
+    let _home = Home(home.clone());
     s.write("cases/1.in", "2\n1 2\n3 4\n");
     s.write("cases/1.ans", "3\n7\n");
     s.write("honest/ab.c", AB_C);
@@ -237,11 +273,13 @@ fn home_and_cache(unprivileged: bool) {
     let args = ["run", "--problem", "sum", "--check", "tokens", "cases"];
     // The honest build first, so that the cache holds an entry to poison.
     let mut c = judge(&s, unprivileged);
-    c.args(args).args(["--format", "json", "--submission", "honest/ab.c"]);
+    c.args(args)
+        .args(["--format", "json", "--submission", "honest/ab.c"]);
     let ran = run(c);
     assert_eq!(verdicts(&ran), ["AC"], "{}", ran.stderr);
     let mut c = judge(&s, unprivileged);
-    c.args(args).args(["--format", "json", "--submission", "attack/poison.c"]);
+    c.args(args)
+        .args(["--format", "json", "--submission", "attack/poison.c"]);
     never_ac(&run(c), "poison_home");
     assert_eq!(
         std::fs::read_to_string(home.join(".bashrc")).unwrap(),
@@ -253,9 +291,15 @@ fn home_and_cache(unprivileged: bool) {
         "a file was planted in the build cache"
     );
     let mut c = judge(&s, unprivileged);
-    c.args(args).args(["--format", "json", "--submission", "honest/ab.c"]);
+    c.args(args)
+        .args(["--format", "json", "--submission", "honest/ab.c"]);
     let ran = run(c);
-    assert_eq!(verdicts(&ran), ["AC"], "the cache was poisoned: {}", ran.stderr);
+    assert_eq!(
+        verdicts(&ran),
+        ["AC"],
+        "the cache was poisoned: {}",
+        ran.stderr
+    );
 }
 
 #[test]
@@ -266,4 +310,98 @@ fn a_submission_cannot_touch_home_or_the_cache_as_the_tester() {
 #[test]
 fn a_submission_cannot_touch_home_or_the_cache_unprivileged() {
     home_and_cache(true);
+}
+
+/// Item 5: a cache directory that others could write (0777), or that
+/// another user made first, is refused with a message naming it; the run
+/// builds in a private cache and is still right. An entry whose artifact
+/// was swapped is built again.
+#[test]
+fn a_cache_others_could_write_is_refused_and_a_swapped_entry_rebuilt() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Scratch::new();
+    s.write("cases/1.in", "2\n1 2\n3 4\n");
+    s.write("cases/1.ans", "3\n7\n");
+    s.write("honest/ab.c", AB_C);
+    let cache = s.path().join("cache");
+    std::fs::create_dir(&cache).unwrap();
+    let judge_with = |cache: &Path| {
+        let mut c = s.judge();
+        if let Some(other) = std::env::var_os("HOSTILE_PACKAGE_JUDGE") {
+            c = Command::new(other);
+            c.current_dir(s.path()).env("NO_COLOR", "1");
+        }
+        c.env("JUDGE_CACHE_DIR", cache).args([
+            "run",
+            "--problem",
+            "sum",
+            "--check",
+            "tokens",
+            "cases",
+            "--format",
+            "json",
+            "--submission",
+            "honest/ab.c",
+        ]);
+        run(c)
+    };
+    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let ran = judge_with(&cache);
+    assert_eq!(verdicts(&ran), ["AC"], "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains(&format!("the build cache {} is not used", cache.display()))
+            && ran.stderr.contains("writable by others"),
+        "{}",
+        ran.stderr
+    );
+    assert!(
+        !cache.join("compile").exists(),
+        "the refused cache was written"
+    );
+    if is_root() {
+        std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::os::unix::fs::chown(&cache, Some(NOBODY), Some(NOBODY)).unwrap();
+        let ran = judge_with(&cache);
+        assert_eq!(verdicts(&ran), ["AC"], "{}", ran.stderr);
+        assert!(
+            ran.stderr.contains("belongs to uid 65534"),
+            "{}",
+            ran.stderr
+        );
+        assert!(
+            !cache.join("compile").exists(),
+            "another user's cache was written"
+        );
+    }
+    // A cache of the judge's own: used; then its built program swapped
+    // for a wrong one: the entry is dropped and built again.
+    let own = s.path().join("own");
+    let ran = judge_with(&own);
+    assert_eq!(verdicts(&ran), ["AC"], "{}", ran.stderr);
+    let entries: Vec<PathBuf> = std::fs::read_dir(own.join("compile"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let wrong = build("c", "wrong_on_seven", WRONG_ON_SEVEN_C);
+    let mut swapped = 0;
+    for file in walkdir::WalkDir::new(&entries[0]).into_iter().flatten() {
+        let mode = file.metadata().unwrap().permissions().mode();
+        if file.file_type().is_file() && mode & 0o111 != 0 {
+            std::fs::copy(&wrong, file.path()).unwrap();
+            swapped += 1;
+        }
+    }
+    assert!(swapped > 0, "no built program in the entry");
+    s.write("cases/2.in", "1\n7 7\n");
+    s.write("cases/2.ans", "14\n");
+    let ran = judge_with(&own);
+    assert_eq!(verdicts(&ran), ["AC", "AC"], "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("was changed since it was built"),
+        "{}",
+        ran.stderr
+    );
 }

@@ -34,7 +34,10 @@ pub fn cache_dir() -> PathBuf {
     if let Some(home) = env("HOME") {
         return PathBuf::from(home).join(".cache").join("judge");
     }
-    std::env::temp_dir().join(format!("judge-cache-{}", rustix::process::geteuid().as_raw()))
+    std::env::temp_dir().join(format!(
+        "judge-cache-{}",
+        rustix::process::geteuid().as_raw()
+    ))
 }
 
 /// Caches checked already (the one to use for each asked for), and the
@@ -64,7 +67,10 @@ pub fn checked(dir: &Path) -> PathBuf {
                         dir.display()
                     );
                     let path = private.path().to_path_buf();
-                    PRIVATE.lock().unwrap_or_else(|e| e.into_inner()).push(private);
+                    PRIVATE
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(private);
                     path
                 }
                 Err(e) => {
@@ -107,7 +113,8 @@ pub fn check(dir: &Path) -> Result<PathBuf, String> {
     // From `/` down: each directory root's or mine, and closed to others'
     // writes unless sticky with the next one down root's or mine.
     for (i, above) in ancestors.iter().enumerate().rev() {
-        let meta = std::fs::symlink_metadata(above).map_err(|e| format!("{}: {e}", above.display()))?;
+        let meta =
+            std::fs::symlink_metadata(above).map_err(|e| format!("{}: {e}", above.display()))?;
         if !meta.is_dir() || !mine_or_root(meta.uid()) {
             return Err(format!(
                 "{} above it belongs to uid {}, who could replace it",
@@ -116,8 +123,14 @@ pub fn check(dir: &Path) -> Result<PathBuf, String> {
             ));
         }
         if meta.mode() & 0o022 != 0 {
-            let next = if i == 0 { real.as_path() } else { ancestors[i - 1] };
-            let next_owner = std::fs::symlink_metadata(next).map(|m| m.uid()).unwrap_or(u32::MAX);
+            let next = if i == 0 {
+                real.as_path()
+            } else {
+                ancestors[i - 1]
+            };
+            let next_owner = std::fs::symlink_metadata(next)
+                .map(|m| m.uid())
+                .unwrap_or(u32::MAX);
             if meta.mode() & 0o1000 == 0 || !mine_or_root(next_owner) {
                 return Err(format!(
                     "{} above it is writable by others (mode {:o}), who could replace it",
@@ -178,7 +191,10 @@ pub const DIGESTS: &str = "judge-digests";
 /// holds something else than files and directories.
 fn digests(dir: &Path) -> Option<Vec<(String, String)>> {
     let mut all = Vec::new();
-    for entry in walkdir::WalkDir::new(dir).follow_links(false).sort_by_file_name() {
+    for entry in walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .sort_by_file_name()
+    {
         let entry = entry.ok()?;
         let kind = entry.file_type();
         if kind.is_dir() {
@@ -199,7 +215,10 @@ fn digests(dir: &Path) -> Option<Vec<(String, String)>> {
 /// Record the digest of every file of a finished cache entry.
 pub fn seal_entry(dir: &Path) -> Result<(), String> {
     let all = digests(dir).ok_or_else(|| format!("{}: cannot read the build", dir.display()))?;
-    let text: String = all.iter().map(|(rel, hex)| format!("{hex} {rel}\n")).collect();
+    let text: String = all
+        .iter()
+        .map(|(rel, hex)| format!("{hex} {rel}\n"))
+        .collect();
     std::fs::write(dir.join(DIGESTS), text).map_err(|e| format!("{}: {e}", dir.display()))
 }
 

@@ -232,7 +232,13 @@ mod tests {
         let entry = cache.commit(stage, "k", "a.c", None, c).unwrap();
         assert!(cache.lookup("k").is_some());
         std::fs::write(entry.dir.join("a.out"), "swapped").unwrap();
-        assert!(cache.lookup("k").is_none(), "a swapped artifact is not used");
-        assert!(!entry.dir.exists(), "and its entry is gone, to be built again");
+        assert!(
+            cache.lookup("k").is_none(),
+            "a swapped artifact is not used"
+        );
+        assert!(
+            !entry.dir.exists(),
+            "and its entry is gone, to be built again"
+        );
     }
 }
