@@ -70,7 +70,8 @@ pub fn judging_sandbox(
     let sandbox = Sandbox::new(SandboxOptions {
         interrupt: Some(interrupt.fd()),
         mode,
-        hide: hidden_paths(hidden),
+        hide: hidden_paths(hidden, true),
+        secret: hidden_paths(hidden, false),
         slots: workers.max(1),
         ..SandboxOptions::default()
     })
@@ -79,7 +80,11 @@ pub fn judging_sandbox(
 }
 
 /// Every path to hide, existing, sorted, once.
-fn hidden_paths(hidden: &Hidden<'_>) -> Vec<PathBuf> {
+/// With `whole`, the places hidden whole too (a package, the judge.toml
+/// project, the package's submissions, HOME, the build cache), whose
+/// files a command may name and get copied out; without, the secrets
+/// alone.
+fn hidden_paths(hidden: &Hidden<'_>, whole: bool) -> Vec<PathBuf> {
     let mut hide: Vec<PathBuf> = hidden.extra.clone();
     let mut all: Vec<&Problem> = hidden.problems.iter().collect();
     if let Some(config) = hidden.config {
@@ -88,15 +93,17 @@ fn hidden_paths(hidden: &Hidden<'_>) -> Vec<PathBuf> {
         // scripts and whatever else lies beside it. A program that lives
         // there (a submission in the repository) is copied out for its
         // runs (`Sandbox::stage`).
-        if let Ok(file) = std::path::absolute(&config.path) {
+        if whole && let Ok(file) = std::path::absolute(&config.path) {
             hide.extend(file.parent().map(Path::to_path_buf));
         }
         all.extend(config.problems.iter());
     }
     // The judge's user's home (its dotfiles, its keys) and the build
     // cache, wherever it is: out of sight, so out of reach.
-    hide.extend(home());
-    hide.push(crate::exec::cache_dir());
+    if whole {
+        hide.extend(home());
+        hide.push(crate::exec::cache_dir());
+    }
     let tool_path = |tool: &Tool| match &tool.source {
         Source::Path(p) => Some(p.clone()),
         Source::Name(_) => None,
@@ -106,8 +113,10 @@ fn hidden_paths(hidden: &Hidden<'_>) -> Vec<PathBuf> {
         // A package is hidden whole (its submissions, generators,
         // validators, included code), and so is a judge.toml problem's
         // submissions tree.
-        hide.extend(problem.package.clone());
-        hide.push(problem.submissions.clone());
+        if whole {
+            hide.extend(problem.package.clone());
+            hide.push(problem.submissions.clone());
+        }
         // Cases named as a file: the directory that holds them.
         if problem.cases.is_file() {
             hide.extend(problem.cases.parent().map(Path::to_path_buf));

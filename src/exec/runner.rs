@@ -87,11 +87,13 @@ impl ProcessRunner {
             let path = Path::new(&arg);
             if let Some(staged) = inside(path) {
                 staged_args.push(staged.into_os_string());
-            } else if path.is_file() {
+            } else if path.is_file() && !sandbox.is_secret(path) {
                 // A file the command names (a script, its data) is the
                 // program's own: copied in when the sandbox hides it (a
-                // submission inside its package). A directory is never
-                // copied: only a build directory.
+                // submission inside its package). A secret (a case, an
+                // answer, judge.toml, a checker) stays hidden: never
+                // copied. A directory is never copied: only a build
+                // directory.
                 staged_args.push(
                     sandbox
                         .stage(&std::path::absolute(path).map_err(|e| ProgramError::Stage {

@@ -108,6 +108,12 @@ pub struct SandboxOptions {
     /// Directories and files untrusted programs must not see (cases roots,
     /// judge.toml, reference solutions, checkers).
     pub hide: Vec<PathBuf>,
+    /// Of those, what a program's command line may name but never gets a
+    /// copy of (the cases, answers, judge.toml, checkers, reference
+    /// solutions); the rest of what is hidden (a package, the project,
+    /// HOME, the build cache) is copied out for a program that names a
+    /// file of it (see `Sandbox::stage`).
+    pub secret: Vec<PathBuf>,
     /// Worker slots that may run at once (`-j`).
     pub slots: usize,
     /// First user id of the per-slot users (root only).
@@ -124,6 +130,7 @@ impl Default for SandboxOptions {
             interrupt: None,
             mode: SandboxMode::Auto,
             hide: Vec::new(),
+            secret: Vec::new(),
             slots: std::thread::available_parallelism().map_or(1, |n| n.get()),
             uid_base: DEFAULT_UID_BASE,
         }
@@ -156,6 +163,8 @@ pub struct Sandbox {
     /// `leftovers`). Dropped after the directory is removed.
     scratch_lock: Option<OwnedFd>,
     hide: Vec<PathBuf>,
+    /// Hidden places never copied for a command's argument (real paths).
+    secret: Vec<PathBuf>,
     /// Files copied where the per-slot users can reach them: (from, to).
     staged: Mutex<Vec<(PathBuf, PathBuf)>>,
     /// Main processes of running cases: never orphans.
@@ -256,6 +265,11 @@ impl Sandbox {
             uid_lock: None,
             scratch_lock,
             hide,
+            secret: options
+                .secret
+                .iter()
+                .filter_map(|p| std::fs::canonicalize(p).ok())
+                .collect(),
             staged: Mutex::new(Vec::new()),
             active: Mutex::new(HashSet::new()),
             spawn_lock: RwLock::new(()),

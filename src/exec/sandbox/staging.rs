@@ -69,6 +69,16 @@ impl Sandbox {
         self.hide.iter().find(|h| real.starts_with(h)).cloned()
     }
 
+    /// Whether `path` is one of the secrets (cases, answers, judge files)
+    /// or lies in one: a command that names it gets no copy of it.
+    pub fn is_secret(&self, path: &Path) -> bool {
+        if self.ns_plan.is_none() {
+            return false;
+        }
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        self.secret.iter().any(|s| real.starts_with(s))
+    }
+
     /// A directory of the judge's own in which no untrusted program sees
     /// anything (a validator's feedback directory, a checker's run).
     pub fn private_dir(&self) -> PathBuf {
