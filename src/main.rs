@@ -5,5 +5,7 @@ use clap::Parser;
 
 fn main() {
     let cli = judge::cli::Cli::parse();
-    std::process::exit(judge::commands::main(cli));
+    let code = judge::commands::main(cli);
+    judge::exec::cache_dir::remove_private();
+    std::process::exit(code);
 }

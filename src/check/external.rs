@@ -167,7 +167,12 @@ impl ExternalChecker {
     ) -> Judgement {
         let ie = |message: String| Judgement::new(Verdict::InternalError, message);
         let what = format!("checker {}", self.tool.display);
-        let dir = match tempfile::Builder::new().prefix("judge-check-").tempdir() {
+        // In the judge's private directory: no submission of another
+        // case sees the checker's files (its feedback may quote an answer).
+        let dir = match tempfile::Builder::new()
+            .prefix("judge-check-")
+            .tempdir_in(context.sandbox.private_dir())
+        {
             Ok(d) => d,
             Err(e) => return ie(format!("cannot create a directory for the checker: {e}")),
         };

@@ -97,7 +97,14 @@ pub fn run_case(
         Ok(r) => r.argv.clone(),
         Err(e) => return ie(e.to_string()),
     };
-    let dir = match tempfile::Builder::new().prefix("judge-interact-").tempdir() {
+    // The validator's feedback directory is in the judge's private
+    // directory, which no slot's namespace shows: without root the
+    // submission runs as the judge's user, and a directory in TMPDIR
+    // (read-only, but readable) would give it the validator's state.
+    let dir = match tempfile::Builder::new()
+        .prefix("judge-interact-")
+        .tempdir_in(context.sandbox.private_dir())
+    {
         Ok(d) => d,
         Err(e) => return ie(format!("cannot create a feedback directory: {e}")),
     };

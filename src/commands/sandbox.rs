@@ -70,7 +70,8 @@ pub fn judging_sandbox(
     let sandbox = Sandbox::new(SandboxOptions {
         interrupt: Some(interrupt.fd()),
         mode,
-        hide: hidden_paths(hidden),
+        hide: hidden_paths(hidden, true),
+        secret: hidden_paths(hidden, false),
         slots: workers.max(1),
         ..SandboxOptions::default()
     })
@@ -79,12 +80,29 @@ pub fn judging_sandbox(
 }
 
 /// Every path to hide, existing, sorted, once.
-fn hidden_paths(hidden: &Hidden<'_>) -> Vec<PathBuf> {
+/// With `whole`, the places hidden whole too (a package, the judge.toml
+/// project, the package's submissions, HOME, the build cache), whose
+/// files a command may name and get copied out; without, the secrets
+/// alone.
+fn hidden_paths(hidden: &Hidden<'_>, whole: bool) -> Vec<PathBuf> {
     let mut hide: Vec<PathBuf> = hidden.extra.clone();
     let mut all: Vec<&Problem> = hidden.problems.iter().collect();
     if let Some(config) = hidden.config {
         hide.push(config.path.clone());
+        // The whole project judge.toml describes: its reference solutions,
+        // scripts and whatever else lies beside it. A program that lives
+        // there (a submission in the repository) is copied out for its
+        // runs (`Sandbox::stage`).
+        if whole && let Ok(file) = std::path::absolute(&config.path) {
+            hide.extend(file.parent().map(Path::to_path_buf));
+        }
         all.extend(config.problems.iter());
+    }
+    // The judge's user's home (its dotfiles, its keys) and the build
+    // cache, wherever it is: out of sight, so out of reach.
+    if whole {
+        hide.extend(home());
+        hide.push(crate::exec::cache_dir());
     }
     let tool_path = |tool: &Tool| match &tool.source {
         Source::Path(p) => Some(p.clone()),
@@ -92,6 +110,13 @@ fn hidden_paths(hidden: &Hidden<'_>) -> Vec<PathBuf> {
     };
     for problem in all {
         hide.push(problem.cases.clone());
+        // A package is hidden whole (its submissions, generators,
+        // validators, included code), and so is a judge.toml problem's
+        // submissions tree.
+        if whole {
+            hide.extend(problem.package.clone());
+            hide.push(problem.submissions.clone());
+        }
         // Cases named as a file: the directory that holds them.
         if problem.cases.is_file() {
             hide.extend(problem.cases.parent().map(Path::to_path_buf));
@@ -100,14 +125,24 @@ fn hidden_paths(hidden: &Hidden<'_>) -> Vec<PathBuf> {
             hide.extend(tool_path(&checker.tool));
         }
         hide.extend(problem.validators.iter().filter_map(|v| tool_path(&v.tool)));
+        // Every file a reference solution's command names (`python3
+        // sol/ref.py`: the script, not only the interpreter), where it
+        // really is.
         if hidden.submissions
-            && let Some(first) = problem
-                .solution
-                .as_deref()
-                .and_then(shlex::split)
-                .and_then(|w| w.into_iter().next())
+            && let Some(words) = problem.solution.as_deref().and_then(shlex::split)
         {
-            hide.push(first.into());
+            for word in words {
+                let path = PathBuf::from(word);
+                let Ok(real) = std::fs::canonicalize(&path) else {
+                    continue;
+                };
+                // An interpreter of the system's (`/usr/bin/python3`) is
+                // the submissions' too.
+                if !SYSTEM.iter().any(|s| real.starts_with(s)) {
+                    hide.push(real);
+                    hide.push(path);
+                }
+            }
         }
     }
     // Each case's files where they really are: a `.ans` that is a link to
@@ -134,4 +169,15 @@ fn hidden_paths(hidden: &Hidden<'_>) -> Vec<PathBuf> {
     hide.sort();
     hide.dedup();
     hide
+}
+
+/// The system's directories: never hidden for naming a program.
+const SYSTEM: [&str; 8] = [
+    "/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc", "/opt", "/nix",
+];
+
+/// The judge's user's home directory, when it names one.
+fn home() -> Option<PathBuf> {
+    let home = PathBuf::from(std::env::var_os("HOME").filter(|h| !h.is_empty())?);
+    (home.is_absolute() && home.is_dir()).then_some(home)
 }

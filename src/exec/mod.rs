@@ -8,6 +8,7 @@
 
 pub mod affinity;
 pub mod builtin;
+pub mod cache_dir;
 pub mod interactive;
 pub mod interrupt;
 pub mod process;
@@ -220,12 +221,6 @@ pub enum ProgramError {
     NotOnPath(String),
     #[error("{0} is not an executable file (chmod +x it, or run it through its interpreter)")]
     NotExecutable(String),
-    /// The program or a file it is given lies where submissions cannot see.
-    #[error("{} is inside {}, which submissions cannot see (it holds cases or judge files); move the program elsewhere", .path.display(), .hidden.display())]
-    Hidden {
-        path: std::path::PathBuf,
-        hidden: std::path::PathBuf,
-    },
     /// It could not be copied where the sandbox's users can reach it.
     #[error("cannot copy {} for the sandbox user: {reason}", .path.display())]
     Stage {
@@ -320,21 +315,4 @@ pub trait Runner: Send + Sync {
     }
 }
 
-/// Where built programs are kept across runs: `$JUDGE_CACHE_DIR`, else
-/// `$XDG_CACHE_HOME/judge`, else `~/.cache/judge`, else the temporary
-/// directory's `judge-cache`. Submissions' builds go in `compile/`,
-/// checkers' and validators' in `tools/`.
-pub fn cache_dir() -> std::path::PathBuf {
-    use std::path::PathBuf;
-    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(dir) = env("JUDGE_CACHE_DIR") {
-        return PathBuf::from(dir);
-    }
-    if let Some(dir) = env("XDG_CACHE_HOME") {
-        return PathBuf::from(dir).join("judge");
-    }
-    if let Some(home) = env("HOME") {
-        return PathBuf::from(home).join(".cache").join("judge");
-    }
-    std::env::temp_dir().join("judge-cache")
-}
+pub use cache_dir::cache_dir;

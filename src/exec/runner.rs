@@ -48,10 +48,9 @@ impl ProcessRunner {
     }
 
     /// A runner for a program already resolved to an absolute path (a
-    /// built source submission). The program must be
-    /// visible inside the sandbox; it and the arguments that name visible
-    /// files are staged (copied) where the sandbox's users can reach them
-    /// when they cannot already. Hidden files are never copied.
+    /// built source submission). It and the arguments that name files
+    /// are staged (copied) where the sandbox's programs can see and reach
+    /// them when they cannot already (see `Sandbox::stage`).
     pub fn from_argv(
         program: PathBuf,
         args: Vec<OsString>,
@@ -72,10 +71,7 @@ impl ProcessRunner {
     ) -> Result<ProcessRunner, ProgramError> {
         // The build directory staged whole, if the program needs it.
         let staged_dir = match build_dir {
-            Some(dir) => {
-                sandbox.check_visible(dir)?;
-                Some((dir, sandbox.stage(dir)?))
-            }
+            Some(dir) => Some((dir, sandbox.stage(dir)?)),
             None => None,
         };
         let inside = |p: &Path| {
@@ -84,19 +80,20 @@ impl ProcessRunner {
         };
         let program = match inside(&program) {
             Some(path) => path,
-            None => {
-                sandbox.check_visible(&program)?;
-                sandbox.stage(&program)?
-            }
+            None => sandbox.stage(&program)?,
         };
         let mut staged_args = Vec::with_capacity(args.len());
         for arg in args {
             let path = Path::new(&arg);
             if let Some(staged) = inside(path) {
                 staged_args.push(staged.into_os_string());
-            } else if path.is_file() && sandbox.check_visible(path).is_ok() {
-                // A file the sandbox hides stays hidden: never copied in.
-                // A directory is never copied: only a build directory.
+            } else if path.is_file() && !sandbox.is_secret(path) {
+                // A file the command names (a script, its data) is the
+                // program's own: copied in when the sandbox hides it (a
+                // submission inside its package). A secret (a case, an
+                // answer, judge.toml, a checker) stays hidden: never
+                // copied. A directory is never copied: only a build
+                // directory.
                 staged_args.push(
                     sandbox
                         .stage(&std::path::absolute(path).map_err(|e| ProgramError::Stage {

@@ -8,6 +8,10 @@
 //! into place, so an entry is complete or absent; when two judges build the
 //! same source at once, the second rename fails and its copy is dropped.
 //! Nothing is ever evicted: delete the directory to reclaim the space.
+//! Each entry records the SHA-256 of each of its files when it is made,
+//! checked on every look-up: an entry that was changed is removed and
+//! built again. The cache directory itself is checked first (the judge's
+//! user's own, closed to others: `exec::cache_dir`).
 
 use super::Language;
 use serde::{Deserialize, Serialize};
@@ -74,9 +78,14 @@ impl Cache {
         }
     }
 
-    /// The entry of `key`, if it is complete and its interpreter still exists.
+    /// The entry of `key`, if it is complete, as it was built (every
+    /// file's digest as recorded: an altered entry is removed and built
+    /// again) and its interpreter still exists.
     pub fn lookup(&self, key: &str) -> Option<Entry> {
         let dir = self.root.join(key);
+        if !dir.join(META).is_file() || !crate::exec::cache_dir::entry_intact(&dir) {
+            return None;
+        }
         let meta: Meta = serde_json::from_slice(&std::fs::read(dir.join(META)).ok()?).ok()?;
         if meta.interpreter.as_ref().is_some_and(|i| !i.exists()) {
             return None;
@@ -124,6 +133,7 @@ impl Cache {
         let bytes = serde_json::to_vec_pretty(&meta).map_err(|e| e.to_string())?;
         std::fs::write(staging.path().join(META), bytes)
             .map_err(|e| format!("cannot write into the build cache: {e}"))?;
+        crate::exec::cache_dir::seal_entry(staging.path())?;
         let target = self.root.join(key);
         let built = staging.keep();
         match std::fs::rename(&built, &target) {
@@ -209,5 +219,26 @@ mod tests {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(left, ["k"]);
+    }
+
+    #[test]
+    fn an_entry_changed_after_it_was_built_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let c = &crate::submission::builtin_languages()[0];
+        let stage = cache.stage().unwrap();
+        std::fs::write(stage.path().join("a.c"), "1").unwrap();
+        std::fs::write(stage.path().join("a.out"), "binary").unwrap();
+        let entry = cache.commit(stage, "k", "a.c", None, c).unwrap();
+        assert!(cache.lookup("k").is_some());
+        std::fs::write(entry.dir.join("a.out"), "swapped").unwrap();
+        assert!(
+            cache.lookup("k").is_none(),
+            "a swapped artifact is not used"
+        );
+        assert!(
+            !entry.dir.exists(),
+            "and its entry is gone, to be built again"
+        );
     }
 }

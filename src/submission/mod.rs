@@ -260,7 +260,9 @@ impl Toolchain {
             Trust::Trusted => cache::key(language, &main, &files),
         };
         let shown = source.path.display().to_string();
-        let cache = cache::Cache::new(&self.cache);
+        // The cache as checked (the judge's own, closed to others), else a
+        // private one for this run.
+        let cache = cache::Cache::new(&crate::exec::cache_dir::checked(&self.cache));
         if let Some(entry) = cache.lookup(&key) {
             let mut executable = self.executable(language, &entry, true, None, &shown)?;
             executable.build_dir = needs_dir(language, &files).then(|| entry.dir.clone());

@@ -157,10 +157,10 @@ fn build_script(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
         }
     }
     let key = tool_key(Path::new("build"), "", &files, &[]);
-    let cache = crate::exec::cache_dir().join("tools");
+    let cache = crate::exec::cache_dir::checked(&crate::exec::cache_dir()).join("tools");
     let target = cache.join(&key);
     let run = target.join("run");
-    if target.join(".built").is_file() {
+    if target.join(".built").is_file() && crate::exec::cache_dir::entry_intact(&target) {
         return Ok(run_script(run));
     }
     let work = std::fs::create_dir_all(&cache)
@@ -205,6 +205,7 @@ fn build_script(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
         return Err(build("its build script made no `run`".to_string()));
     }
     let _ = std::fs::write(work.path().join(".built"), b"");
+    crate::exec::cache_dir::seal_entry(work.path()).map_err(build)?;
     let built = work.keep();
     if std::fs::rename(&built, &target).is_err() {
         let _ = std::fs::remove_dir_all(&built);
@@ -250,9 +251,9 @@ fn compile(
     let compiler_path = resolve_program(compiler).map_err(|e| build(e.to_string()))?;
     let includes = include_dirs(what);
     let key = tool_key(&compiler_path, std, sources, &includes);
-    let cache = crate::exec::cache_dir().join("tools");
+    let cache = crate::exec::cache_dir::checked(&crate::exec::cache_dir()).join("tools");
     let cached = cache.join(&key).join("program");
-    if cached.is_file() {
+    if cached.is_file() && crate::exec::cache_dir::entry_intact(&cache.join(&key)) {
         return Ok(Ready {
             argv: vec![cached.into_os_string()],
             _keep: None,
@@ -301,7 +302,7 @@ fn compile(
     // rename fails (another judge was first, or no cache), this run keeps
     // its own copy.
     let target = cache.join(&key);
-    if dir.path().starts_with(&cache) {
+    if dir.path().starts_with(&cache) && crate::exec::cache_dir::seal_entry(dir.path()).is_ok() {
         let built = dir.keep();
         if std::fs::rename(&built, &target).is_ok() || target.join("program").is_file() {
             let _ = std::fs::remove_dir_all(&built);

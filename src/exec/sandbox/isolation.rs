@@ -105,6 +105,8 @@ impl Sandbox {
             hide_dirs,
             hide_files,
             scratch: self.scratch_path.clone(),
+            private: Some(super::staging::places(&self.scratch_path).0),
+            programs: Some(super::staging::places(&self.scratch_path).1),
             pid: true,
         };
         // Making slot 0's namespaces is the probe: if it works, every slot's

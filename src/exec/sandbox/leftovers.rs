@@ -428,6 +428,7 @@ fn kill_uid_block(first: u32, count: u32, lock: &Path) -> usize {
 /// Remove a dead judge's scratch directory: never following a link, and
 /// opening up directories a program closed.
 fn remove_dir(dir: &Path) {
+    super::staging::unseal(dir);
     if std::fs::remove_dir_all(dir).is_ok() {
         return;
     }

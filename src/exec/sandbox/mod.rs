@@ -37,6 +37,7 @@
 mod build_dir;
 pub mod cgroup;
 pub mod child;
+mod cover;
 mod isolation;
 mod launcher;
 mod leftovers;
@@ -44,10 +45,10 @@ pub mod namespaces;
 mod pid_init;
 mod seccomp;
 mod slot;
+mod staging;
 mod workdir;
 
 use super::Limits;
-use super::ProgramError;
 use super::process::Trust;
 pub use build_dir::BuildDir;
 use cgroup::CgroupRoot;
@@ -109,6 +110,12 @@ pub struct SandboxOptions {
     /// Directories and files untrusted programs must not see (cases roots,
     /// judge.toml, reference solutions, checkers).
     pub hide: Vec<PathBuf>,
+    /// Of those, what a program's command line may name but never gets a
+    /// copy of (the cases, answers, judge.toml, checkers, reference
+    /// solutions); the rest of what is hidden (a package, the project,
+    /// HOME, the build cache) is copied out for a program that names a
+    /// file of it (see `Sandbox::stage`).
+    pub secret: Vec<PathBuf>,
     /// Worker slots that may run at once (`-j`).
     pub slots: usize,
     /// First user id of the per-slot users (root only).
@@ -125,6 +132,7 @@ impl Default for SandboxOptions {
             interrupt: None,
             mode: SandboxMode::Auto,
             hide: Vec::new(),
+            secret: Vec::new(),
             slots: std::thread::available_parallelism().map_or(1, |n| n.get()),
             uid_base: DEFAULT_UID_BASE,
         }
@@ -157,6 +165,8 @@ pub struct Sandbox {
     /// `leftovers`). Dropped after the directory is removed.
     scratch_lock: Option<OwnedFd>,
     hide: Vec<PathBuf>,
+    /// Hidden places never copied for a command's argument (real paths).
+    secret: Vec<PathBuf>,
     /// Files copied where the per-slot users can reach them: (from, to).
     staged: Mutex<Vec<(PathBuf, PathBuf)>>,
     /// Main processes of running cases: never orphans.
@@ -187,6 +197,7 @@ impl Sandbox {
             .tempdir_in(&temp_root)
             .map_err(SandboxError::Scratch)?;
         let scratch_path = scratch.path().to_path_buf();
+        staging::make_dirs(&scratch_path).map_err(SandboxError::Scratch)?;
         let scratch_lock = leftovers::lock_scratch(&scratch_path).ok();
         let subreaper =
             rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok();
@@ -213,13 +224,17 @@ impl Sandbox {
                 .off
                 .push("orphan sweep: the kernel refused PR_SET_CHILD_SUBREAPER or /proc/self/task/*/children".into());
         }
-        // A directory that holds the judge's own scratch directory cannot
-        // be covered (the runs work there): said, never silently dropped.
+        // A directory that holds the judge's own scratch directory is
+        // covered all the same, the scratch directory put back into the
+        // cover (see `cover`); one that holds the system's own files
+        // (`/`, a directory above /usr) cannot be: said, never silently
+        // dropped.
         let (hide, unhidden): (Vec<PathBuf>, Vec<PathBuf>) = options
             .hide
             .iter()
             .filter_map(|p| std::fs::canonicalize(p).ok())
-            .partition(|p| !scratch_path.starts_with(p));
+            .filter(|p| !p.starts_with(&scratch_path))
+            .partition(|p| !holds_the_system(p));
         // What lies inside a hidden directory is hidden with it (and could
         // not be covered again: it does not exist under the cover).
         let mut hide = hide;
@@ -234,9 +249,8 @@ impl Sandbox {
         let hide = outermost;
         for p in &unhidden {
             protections.off.push(format!(
-                "hiding {}: it holds the judge's scratch directory {} (set TMPDIR elsewhere), so submissions can read it",
+                "hiding {}: it holds the system's programs and libraries, so submissions can read it (move judge.toml and the package into a directory of their own)",
                 p.display(),
-                scratch_path.display()
             ));
         }
         let mut sandbox = Sandbox {
@@ -254,6 +268,11 @@ impl Sandbox {
             uid_lock: None,
             scratch_lock,
             hide,
+            secret: options
+                .secret
+                .iter()
+                .filter_map(|p| std::fs::canonicalize(p).ok())
+                .collect(),
             staged: Mutex::new(Vec::new()),
             active: Mutex::new(HashSet::new()),
             spawn_lock: RwLock::new(()),
@@ -279,6 +298,7 @@ impl Sandbox {
             return Ok(sandbox);
         }
         sandbox.choose_isolation(root);
+        staging::seal(&sandbox.scratch_path, sandbox.isolation);
         sandbox.mark_scratch();
         Ok(sandbox)
     }
@@ -295,66 +315,6 @@ impl Sandbox {
         self.interrupt.clone()
     }
 
-    /// An error if an untrusted program or one of its file arguments lies
-    /// in a hidden directory (it would not be found inside the namespace).
-    pub fn check_visible(&self, path: &Path) -> Result<(), ProgramError> {
-        if self.ns_plan.is_none() {
-            return Ok(());
-        }
-        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        match self.hide.iter().find(|h| real.starts_with(h)) {
-            Some(h) => Err(ProgramError::Hidden {
-                path: path.to_path_buf(),
-                hidden: h.clone(),
-            }),
-            None => Ok(()),
-        }
-    }
-
-    /// A path an untrusted program can use for `path` (its own program, a
-    /// script it is given): unchanged when every user may reach it, else —
-    /// under root isolation, where programs run as other users — a copy in
-    /// the run's scratch directory (made once, mode 0755). Compiled
-    /// binaries in a private cache such as /root/.cache are the usual case.
-    pub fn stage(&self, path: &Path) -> Result<PathBuf, ProgramError> {
-        self.stage_copy(path).map_err(|reason| ProgramError::Stage {
-            path: path.to_path_buf(),
-            reason,
-        })
-    }
-
-    fn stage_copy(&self, path: &Path) -> Result<PathBuf, String> {
-        if self.isolation != Isolation::Root || reachable_by_others(path) {
-            return Ok(path.to_path_buf());
-        }
-        let mut staged = self.staged.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(copy) = staged
-            .iter()
-            .find(|(from, _)| from == path)
-            .map(|(_, to)| to.clone())
-        {
-            return Ok(copy);
-        }
-        use std::os::unix::fs::PermissionsExt;
-        let dir = self.scratch_path.join(format!("program-{}", staged.len()));
-        std::fs::create_dir(&dir)
-            .and_then(|_| std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711)))
-            .map_err(|e| format!("{}: {e}", dir.display()))?;
-        let name = path.file_name().unwrap_or(std::ffi::OsStr::new("program"));
-        let copy = dir.join(name);
-        if path.is_dir() {
-            copy_tree(path, &copy)?;
-        } else {
-            std::fs::copy(path, &copy)
-                .and_then(|_| {
-                    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755))
-                })
-                .map_err(|e| e.to_string())?;
-        }
-        staged.push((path.to_path_buf(), copy.clone()));
-        Ok(copy)
-    }
-
     /// Prepare one run on worker `slot`: a clean working directory, and
     /// for an untrusted program the slot's user, namespaces and cgroup.
     pub fn slot(
@@ -367,9 +327,16 @@ impl Sandbox {
             Trust::Untrusted => self.slot_state(slot)?,
             Trust::Trusted => None,
         };
+        // A trusted program (a validator, a checker) works in the judge's
+        // private directory, which no slot's namespace shows: without
+        // root, programs run as the judge's user and would read it.
+        let base = match trust {
+            Trust::Trusted => self.private_dir(),
+            Trust::Untrusted => self.scratch_path.clone(),
+        };
         let workdir = self
             .workdirs
-            .take(&self.scratch_path, slot, state.and_then(|s| s.user))?;
+            .take(&base, slot, state.and_then(|s| s.user))?;
         let cgroup = match state.and_then(|s| s.cgroup.as_ref()) {
             Some(m) => {
                 let mut guard = m.lock().unwrap_or_else(|e| e.into_inner());
@@ -433,27 +400,18 @@ impl Drop for Sandbox {
             root.remove();
         }
         if let Some(dir) = self.scratch.take() {
+            staging::unseal(dir.path());
             remove_tree(dir);
         }
     }
 }
 
-/// Whether a user other than the owner can reach `path`: every directory
-/// on the way searchable by others, the file itself readable and (for an
-/// executable) executable by others.
-fn reachable_by_others(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    let Ok(real) = std::fs::canonicalize(path) else {
-        return false;
-    };
-    let mode = |p: &Path| {
-        std::fs::metadata(p)
-            .map(|m| m.permissions().mode())
-            .unwrap_or(0)
-    };
-    let file = mode(&real);
-    let file_ok = file & 0o004 != 0 && (file & 0o111 == 0 || file & 0o001 != 0);
-    file_ok && real.ancestors().skip(1).all(|dir| mode(dir) & 0o001 != 0)
+/// Whether a directory holds the system's programs, libraries or
+/// devices: covering it would leave programs nothing to run.
+fn holds_the_system(dir: &Path) -> bool {
+    ["/usr", "/bin", "/lib", "/etc", "/dev", "/proc"]
+        .iter()
+        .any(|system| Path::new(system).starts_with(dir))
 }
 
 /// Copy a directory's tree (a JVM class path, a test case's files) where

@@ -13,7 +13,14 @@
 //!   read-only tmpfs, and every hidden file (judge.toml, reference
 //!   solutions, checkers) by /dev/null;
 //! - /tmp, /var/tmp, /dev/shm and /run/lock are read-only, except the judge's scratch
-//!   directory where each case has its private working directory.
+//!   directory where each case has its private working directory;
+//! - a hidden directory that holds the scratch directory (a package or
+//!   project with TMPDIR inside it, a HOME that holds TMPDIR) is covered
+//!   all the same: the scratch directory is cloned first (`open_tree`) and
+//!   put back into the cover (`move_mount`), so it alone shows through;
+//! - inside the scratch directory, the judge's private directory (the
+//!   validators' feedback, the checkers' runs) is covered too, and the
+//!   staged programs' directory is read-only (see `cover`).
 //!
 //! The holder also unshares a PID namespace and forks its init,
 //! which stays for the slot's lifetime: it mounts the namespace's own
@@ -50,6 +57,10 @@ pub struct NamespacePlan {
     pub hide_files: Vec<PathBuf>,
     /// The judge's scratch directory: stays writable.
     pub scratch: PathBuf,
+    /// Inside the scratch directory: covered (the judge's private files).
+    pub private: Option<PathBuf>,
+    /// Inside the scratch directory: read-only (the staged programs).
+    pub programs: Option<PathBuf>,
     /// A PID namespace with its own init and /proc.
     pub pid: bool,
 }
@@ -63,7 +74,7 @@ pub struct SlotNamespaces {
 }
 
 /// Steps of the holder, to say which one failed.
-const STAGES: [&str; 11] = [
+const STAGES: [&str; 14] = [
     "unshare(CLONE_NEWUSER)",
     "writing the uid/gid map",
     "unshare(mount, network, IPC, UTS)",
@@ -75,6 +86,9 @@ const STAGES: [&str; 11] = [
     "unshare(CLONE_NEWPID)",
     "starting the PID namespace's init",
     "mounting the PID namespace's /proc",
+    "keeping the scratch directory inside a hidden directory",
+    "hiding the judge's private directory",
+    "making the staged programs read-only",
 ];
 
 fn cstring(p: &Path) -> Result<CString, String> {
@@ -84,11 +98,9 @@ fn cstring(p: &Path) -> Result<CString, String> {
 
 /// Create the namespaces for one slot.
 pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
-    let hide_dirs: Vec<CString> = plan
-        .hide_dirs
-        .iter()
-        .map(|p| cstring(p))
-        .collect::<Result<_, _>>()?;
+    let hide_dirs = super::cover::plan(&plan.hide_dirs, &plan.scratch)?;
+    let private = plan.private.as_deref().map(cstring).transpose()?;
+    let programs = plan.programs.as_deref().map(cstring).transpose()?;
     let hide_files: Vec<CString> = plan
         .hide_files
         .iter()
@@ -132,6 +144,8 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
         maps: maps.as_ref(),
         hide_dirs: &hide_dirs,
         hide_files: &hide_files,
+        private: private.as_deref(),
+        programs: programs.as_deref(),
         read_only: &read_only,
         scratch: &scratch,
         ready: ready_w.as_raw_fd(),
@@ -233,8 +247,10 @@ struct Holder<'a> {
     init_ack: i32,
     init_ack_read: i32,
     maps: Option<&'a (Vec<u8>, Vec<u8>)>,
-    hide_dirs: &'a [CString],
+    hide_dirs: &'a [super::cover::Cover],
     hide_files: &'a [CString],
+    private: Option<&'a std::ffi::CStr>,
+    programs: Option<&'a std::ffi::CStr>,
     read_only: &'a [CString],
     scratch: &'a CString,
     ready: i32,
@@ -303,17 +319,11 @@ impl Holder<'_> {
             {
                 return Err(fail(3));
             }
-            let hidden_flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
             for dir in self.hide_dirs {
-                if libc::mount(
-                    c"tmpfs".as_ptr(),
-                    dir.as_ptr(),
-                    c"tmpfs".as_ptr(),
-                    hidden_flags,
-                    c"size=16k,mode=755".as_ptr().cast(),
-                ) != 0
-                {
-                    return Err(fail(4));
+                match super::cover::cover(dir, self.scratch) {
+                    Ok(()) => {}
+                    Err(true) => return Err(fail(4)),
+                    Err(false) => return Err(fail(11)),
                 }
             }
             for file in self.hide_files {
@@ -370,6 +380,16 @@ impl Holder<'_> {
                     ) != 0)
             {
                 return Err(fail(7));
+            }
+            if let Some(private) = self.private
+                && !super::cover::hide_private(private)
+            {
+                return Err(fail(12));
+            }
+            if let Some(programs) = self.programs
+                && !super::cover::read_only(programs)
+            {
+                return Err(fail(13));
             }
             libc::sethostname(c"judge".as_ptr(), 5);
         }

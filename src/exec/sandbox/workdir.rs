@@ -83,7 +83,10 @@ impl Pool {
         loop {
             let mut reused = {
                 let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-                match free.iter().position(|w| w.owner == owner) {
+                // Same owner, same place (a trusted run's directory is in
+                // the judge's private directory, a program's is not).
+                let same = |w: &Workdir| w.owner == owner && w.dir.path().parent() == Some(scratch);
+                match free.iter().position(same) {
                     Some(i) => free.swap_remove(i),
                     None => break,
                 }
