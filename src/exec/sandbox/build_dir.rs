@@ -251,7 +251,7 @@ impl Sandbox {
     /// under root isolation, where the slot's users must reach it (a
     /// compiler under `/root`, mode 0700, they cannot).
     pub fn runnable_inside(&self, path: &Path) -> bool {
-        self.isolation != super::Isolation::Root || super::reachable_by_others(path)
+        self.isolation != super::Isolation::Root || super::staging::reachable_by_others(path)
     }
 }
 

@@ -141,7 +141,7 @@ impl Sandbox {
 /// Whether a user other than the owner can reach `path`: every directory
 /// on the way searchable by others, the file itself readable and (for an
 /// executable) executable by others.
-fn reachable_by_others(path: &Path) -> bool {
+pub(super) fn reachable_by_others(path: &Path) -> bool {
     let Ok(real) = std::fs::canonicalize(path) else {
         return false;
     };
