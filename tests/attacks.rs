@@ -362,26 +362,34 @@ fn killed_judge_is_cleaned_up_after(unprivileged: bool) {
     );
     let died_with_judge = within(10, || with_marker(&marker).is_empty());
 
-    let ran = run(judge(s.path().join("bin/ok.sh").display().to_string()));
-    let report = ran.json();
     let who = if unprivileged {
         "unprivileged"
     } else {
         "as the tester"
     };
-    assert_eq!(report["verdict"], "AC", "{who}: {}", ran.stderr);
     let line = format!("cleaned up after a judge that was killed (pid {killed})");
-    assert!(
-        ran.stderr.contains(&line),
-        "{who}: no notice {line:?} on stderr: {}",
-        ran.stderr
-    );
-    assert_eq!(
-        ran.stderr.matches("cleaned up after").count(),
-        1,
-        "{}",
-        ran.stderr
-    );
+    // A scratch directory whose lock a dying process of the killed judge
+    // still holds is left for a later judge (after a 2 s wait): on a loaded
+    // machine dying can take longer, so judges are run until one cleans
+    // up, within a minute, and exactly one says so.
+    let mut notices = 0;
+    let mut stderrs = String::new();
+    let mut report = serde_json::Value::Null;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while notices == 0 && std::time::Instant::now() < deadline {
+        let ran = run(judge(s.path().join("bin/ok.sh").display().to_string()));
+        report = ran.json();
+        assert_eq!(report["verdict"], "AC", "{who}: {}", ran.stderr);
+        notices += ran.stderr.matches(&line).count();
+        assert_eq!(
+            ran.stderr.matches("cleaned up after").count(),
+            ran.stderr.matches(&line).count(),
+            "{who}: {}",
+            ran.stderr
+        );
+        stderrs.push_str(&ran.stderr);
+    }
+    assert_eq!(notices, 1, "{who}: notices {line:?} on stderr: {stderrs}");
     assert_eq!(leftovers(&tmp), Vec::<String>::new(), "{who}: left behind");
     assert_eq!(
         judge_cgroups(killed),

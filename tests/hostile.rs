@@ -253,7 +253,10 @@ int main(void){ size_t n = (size_t)4 << 30;
   printf("%d\n", p[0]); return 0; }"#,
     );
     for program in [&eager, &lazy] {
-        let (report, _) = zoo.run(program, &["--memory-limit", "256MiB"]);
+        let (report, _) = zoo.run(
+            program,
+            &["--memory-limit", "256MiB", "--wall-limit", "60s"],
+        );
         let c = only_case(&report);
         if program == &eager && !protection_on(&report, "cgroup") {
             // Without a cgroup the limit is the address space: malloc
@@ -283,7 +286,19 @@ fn growing_to_the_limit_then_aborting_is_mle_without_a_cgroup() {
 #include <string.h>
 int main(void){ for (;;) { char *p = malloc(1 << 20); if (!p) abort(); memset(p, 1, 1 << 20); } }"#,
     );
-    let (report, _) = zoo.run(&grower, &["--memory-limit", "256MiB", "--sandbox", "plain"]);
+    // A wall limit far above the CPU limit: on a loaded machine touching
+    // 256 MiB can take seconds of wall time for a fraction of CPU time.
+    let (report, _) = zoo.run(
+        &grower,
+        &[
+            "--memory-limit",
+            "256MiB",
+            "--sandbox",
+            "plain",
+            "--wall-limit",
+            "60s",
+        ],
+    );
     let c = only_case(&report);
     assert_eq!(c["verdict"], "MLE", "{c:#}");
     let message = c["message"].as_str().unwrap();

@@ -79,6 +79,12 @@ impl Toolchain {
         word: &str,
     ) -> Result<std::path::PathBuf, BuildError> {
         let program = resolve_sandboxed_program(word).map_err(|_| step.missing(word))?;
+        // A toolchain under a home the sandbox cannot reach is shown to it
+        // read-only (rustup's `rustc`: `exec::sandbox::toolchains`).
+        let name = program.file_name().and_then(|n| n.to_str()).unwrap_or(word);
+        if let Some(exposed) = sandbox.exposed_tool(name) {
+            return Ok(exposed);
+        }
         if step.interpreter == Some(program.as_path()) {
             return sandbox
                 .stage(&program)

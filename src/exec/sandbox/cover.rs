@@ -54,8 +54,8 @@ pub(super) fn plan(dirs: &[std::path::PathBuf], scratch: &Path) -> Result<Vec<Co
         .collect()
 }
 
-const OPEN_TREE_CLONE: libc::c_uint = 1;
-const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 0x4;
+pub(super) const OPEN_TREE_CLONE: libc::c_uint = 1;
+pub(super) const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 0x4;
 const COVER_FLAGS: libc::c_ulong = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
 
 /// Cover one directory (holder side). `Err(true)`: the cover itself

@@ -100,7 +100,13 @@ impl Sandbox {
             self.hide.iter().cloned().partition(|p| p.is_dir());
         // SAFETY: getuid/getgid cannot fail.
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        self.exposed = super::toolchains::exposures(&self.scratch_path, root, &self.hide);
         let mut plan = NamespacePlan {
+            expose: self
+                .exposed
+                .iter()
+                .map(|e| (e.source.clone(), e.target.clone()))
+                .collect(),
             user: (!root).then_some((uid, gid)),
             hide_dirs,
             hide_files,

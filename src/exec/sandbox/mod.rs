@@ -46,6 +46,7 @@ mod pid_init;
 mod seccomp;
 mod slot;
 mod staging;
+mod toolchains;
 mod workdir;
 
 use super::Limits;
@@ -165,6 +166,9 @@ pub struct Sandbox {
     /// `leftovers`). Dropped after the directory is removed.
     scratch_lock: Option<OwnedFd>,
     hide: Vec<PathBuf>,
+    /// Toolchains shown read-only in every slot's namespace (see
+    /// `toolchains`).
+    exposed: Vec<toolchains::Exposed>,
     /// Hidden places never copied for a command's argument (real paths).
     secret: Vec<PathBuf>,
     /// Files copied where the per-slot users can reach them: (from, to).
@@ -268,6 +272,7 @@ impl Sandbox {
             uid_lock: None,
             scratch_lock,
             hide,
+            exposed: Vec::new(),
             secret: options
                 .secret
                 .iter()

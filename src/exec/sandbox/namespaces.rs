@@ -63,7 +63,15 @@ pub struct NamespacePlan {
     pub programs: Option<PathBuf>,
     /// A PID namespace with its own init and /proc.
     pub pid: bool,
+    /// Directories shown read-only at a place inside the scratch directory
+    /// (source, target): toolchains the slot's users cannot reach where
+    /// they are (`toolchains`). At most [`MAX_EXPOSED`].
+    pub expose: Vec<(PathBuf, PathBuf)>,
 }
+
+/// How many directories a plan may expose (the holder keeps their mount
+/// descriptors in a fixed array: it may not allocate).
+pub const MAX_EXPOSED: usize = 4;
 
 /// Open namespace descriptors, in the order a case enters them.
 #[derive(Debug)]
@@ -74,7 +82,7 @@ pub struct SlotNamespaces {
 }
 
 /// Steps of the holder, to say which one failed.
-const STAGES: [&str; 14] = [
+const STAGES: [&str; 15] = [
     "unshare(CLONE_NEWUSER)",
     "writing the uid/gid map",
     "unshare(mount, network, IPC, UTS)",
@@ -89,6 +97,7 @@ const STAGES: [&str; 14] = [
     "keeping the scratch directory inside a hidden directory",
     "hiding the judge's private directory",
     "making the staged programs read-only",
+    "exposing a toolchain",
 ];
 
 fn cstring(p: &Path) -> Result<CString, String> {
@@ -121,6 +130,17 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
         .map(|p| cstring(p))
         .collect::<Result<_, _>>()?;
     let scratch = cstring(&plan.scratch)?;
+    if plan.expose.len() > MAX_EXPOSED {
+        return Err(format!(
+            "{} toolchains to expose, at most {MAX_EXPOSED}",
+            plan.expose.len()
+        ));
+    }
+    let expose: Vec<(CString, CString)> = plan
+        .expose
+        .iter()
+        .map(|(from, to)| Ok((cstring(from)?, cstring(to)?)))
+        .collect::<Result<_, String>>()?;
     let maps = plan.user.map(|(uid, gid)| {
         (
             format!("{uid} {uid} 1\n").into_bytes(),
@@ -147,6 +167,7 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
         private: private.as_deref(),
         programs: programs.as_deref(),
         read_only: &read_only,
+        expose: &expose,
         scratch: &scratch,
         ready: ready_w.as_raw_fd(),
         go: go_r.as_raw_fd(),
@@ -252,6 +273,7 @@ struct Holder<'a> {
     private: Option<&'a std::ffi::CStr>,
     programs: Option<&'a std::ffi::CStr>,
     read_only: &'a [CString],
+    expose: &'a [(CString, CString)],
     scratch: &'a CString,
     ready: i32,
     go: i32,
@@ -318,6 +340,24 @@ impl Holder<'_> {
             ) != 0
             {
                 return Err(fail(3));
+            }
+            // The exposed toolchains are taken before anything is covered
+            // (a home that holds one is covered next), and put in place
+            // last, on top of the scratch directory's own mounts.
+            let mut trees = [-1 as libc::c_int; MAX_EXPOSED];
+            for (i, (from, _)) in self.expose.iter().enumerate().take(MAX_EXPOSED) {
+                let tree = libc::syscall(
+                    libc::SYS_open_tree,
+                    libc::AT_FDCWD,
+                    from.as_ptr(),
+                    super::cover::OPEN_TREE_CLONE
+                        | libc::O_CLOEXEC as libc::c_uint
+                        | libc::AT_RECURSIVE as libc::c_uint,
+                );
+                if tree < 0 {
+                    return Err(fail(14));
+                }
+                trees[i] = tree as libc::c_int;
             }
             for dir in self.hide_dirs {
                 match super::cover::cover(dir, self.scratch) {
@@ -390,6 +430,32 @@ impl Holder<'_> {
                 && !super::cover::read_only(programs)
             {
                 return Err(fail(13));
+            }
+            for (i, (_, to)) in self.expose.iter().enumerate().take(MAX_EXPOSED) {
+                let moved = libc::syscall(
+                    libc::SYS_move_mount,
+                    trees[i],
+                    c"".as_ptr(),
+                    libc::AT_FDCWD,
+                    to.as_ptr(),
+                    super::cover::MOVE_MOUNT_F_EMPTY_PATH,
+                );
+                libc::close(trees[i]);
+                if moved != 0
+                    || libc::mount(
+                        none,
+                        to.as_ptr(),
+                        none,
+                        libc::MS_REMOUNT
+                            | libc::MS_BIND
+                            | libc::MS_RDONLY
+                            | libc::MS_NOSUID
+                            | libc::MS_NODEV,
+                        std::ptr::null(),
+                    ) != 0
+                {
+                    return Err(fail(14));
+                }
             }
             libc::sethostname(c"judge".as_ptr(), 5);
         }
