@@ -36,11 +36,13 @@
 
 pub mod cgroup;
 pub mod child;
+pub(crate) mod input;
 mod isolation;
 mod launcher;
 mod leftovers;
 pub mod namespaces;
 mod pid_init;
+pub(crate) mod remove;
 mod seccomp;
 mod slot;
 mod workdir;
@@ -165,6 +167,9 @@ pub struct Sandbox {
     children_list: bool,
     /// Untrusted programs get the seccomp filter (no Unix sockets).
     seccomp: bool,
+    /// And, when no memory cgroup counts what they hold, its memory rule
+    /// (no `memfd_create`: see `seccomp::install_memory_rule`).
+    memfd_refused: bool,
     /// Working directories a run left as it got them (see `workdir`).
     workdirs: workdir::Pool,
     /// The judge's user's process count and when it was taken (see
@@ -257,6 +262,7 @@ impl Sandbox {
             subreaper,
             children_list,
             seccomp: false,
+            memfd_refused: false,
             workdirs: workdir::Pool::default(),
             process_count: Mutex::new(None),
         };
@@ -266,6 +272,8 @@ impl Sandbox {
                 .protections
                 .off
                 .push("isolation: --sandbox plain asked for limits only (no separate user, no namespaces, no cgroups)".into());
+            let uncounted = isolation::uncounted_memory(&sandbox.scratch_path, false);
+            sandbox.protections.off.push(uncounted);
             if root {
                 sandbox.protections.off.push(
                     "process cap: root ignores RLIMIT_NPROC and plain mode has no cgroup, so a fork bomb is stopped only by the time limits"
@@ -440,7 +448,7 @@ impl Drop for Sandbox {
             root.remove();
         }
         if let Some(dir) = self.scratch.take() {
-            remove_tree(dir);
+            remove_scratch(dir);
         }
     }
 }
@@ -520,20 +528,41 @@ fn readable_copy(from: &Path, to: &Path) -> std::io::Result<()> {
 }
 
 /// Remove a directory tree even if a program made parts of it unreadable
-/// or unwritable to its owner.
+/// or unwritable to its owner, or deeper than a recursive removal (or a
+/// path) can go: iteratively, within [`remove::BUDGET`] (see `remove`).
+/// What is left past the budget stays under the scratch directory, the
+/// judge's and closed (mode 0), and [`REMOVAL_FAILED`] says so: the scratch directory is then
+/// set aside at the judge's end without a second try.
 fn remove_tree(dir: tempfile::TempDir) {
-    let path = dir.path().to_path_buf();
-    if dir.close().is_ok() {
-        return;
-    }
     use std::os::unix::fs::PermissionsExt;
-    for entry in walkdir::WalkDir::new(&path)
-        .into_iter()
-        .filter_map(|e| e.ok())
-    {
-        if entry.file_type().is_dir() {
-            let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o700));
-        }
+    // Never `TempDir::close` or its drop: a recursive removal.
+    let path = dir.keep();
+    if remove::remove_tree(&path, std::time::Instant::now() + remove::BUDGET).is_err() {
+        // The judge's, so that the slot's user (a later case's) cannot
+        // open it again.
+        // SAFETY: geteuid and getegid cannot fail.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        let _ = std::os::unix::fs::lchown(&path, Some(uid), Some(gid));
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0));
+        REMOVAL_FAILED.store(true, std::sync::atomic::Ordering::Relaxed);
     }
-    let _ = std::fs::remove_dir_all(&path);
+}
+
+/// A working directory could not be removed in time (see [`remove_tree`]).
+static REMOVAL_FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Remove the judge's scratch directory at its end, as [`remove_tree`];
+/// one that cannot go within the budget (a tree a program made too big to
+/// remove in time) is set aside under a name no later judge looks at, with
+/// one line on stderr (see `remove::set_aside`).
+fn remove_scratch(dir: tempfile::TempDir) {
+    let path = dir.keep();
+    let removed = if REMOVAL_FAILED.load(std::sync::atomic::Ordering::Relaxed) {
+        Err("a working directory a program left could not be removed in time".to_string())
+    } else {
+        remove::remove_tree(&path, std::time::Instant::now() + remove::BUDGET)
+    };
+    if let Err(e) = removed {
+        eprintln!("judge: {}", remove::set_aside(&path, &e));
+    }
 }
