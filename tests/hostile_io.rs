@@ -24,9 +24,16 @@ fn hostile(name: &str) -> PathBuf {
 /// unprivileged, with TMPDIR `tmp`.
 fn judge(s: &Scratch, tmp: &Path, program: &Path, unprivileged: bool, args: &[&str]) -> Command {
     let mut c = if unprivileged {
-        let copy = s.path().join("bin").join(program.file_name().unwrap());
-        std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
-        std::fs::copy(program, &copy).unwrap();
+        // Where the unprivileged user can run it (a program of the
+        // scratch directory is already).
+        let copy = if program.starts_with(s.path()) {
+            program.to_path_buf()
+        } else {
+            let copy = s.path().join("bin").join(program.file_name().unwrap());
+            std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+            std::fs::copy(program, &copy).unwrap();
+            copy
+        };
         let mut c = unprivileged_judge(s);
         std::fs::set_permissions(tmp, std::fs::Permissions::from_mode(0o1777)).unwrap();
         c.env("TMPDIR", tmp);
