@@ -527,42 +527,4 @@ fn readable_copy(from: &Path, to: &Path) -> std::io::Result<()> {
     })
 }
 
-/// Remove a directory tree even if a program made parts of it unreadable
-/// or unwritable to its owner, or deeper than a recursive removal (or a
-/// path) can go: iteratively, within [`remove::BUDGET`] (see `remove`).
-/// What is left past the budget stays under the scratch directory, the
-/// judge's and closed (mode 0), and [`REMOVAL_FAILED`] says so: the scratch directory is then
-/// set aside at the judge's end without a second try.
-fn remove_tree(dir: tempfile::TempDir) {
-    use std::os::unix::fs::PermissionsExt;
-    // Never `TempDir::close` or its drop: a recursive removal.
-    let path = dir.keep();
-    if remove::remove_tree(&path, std::time::Instant::now() + remove::BUDGET).is_err() {
-        // The judge's, so that the slot's user (a later case's) cannot
-        // open it again.
-        // SAFETY: geteuid and getegid cannot fail.
-        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        let _ = std::os::unix::fs::lchown(&path, Some(uid), Some(gid));
-        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0));
-        REMOVAL_FAILED.store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-}
-
-/// A working directory could not be removed in time (see [`remove_tree`]).
-static REMOVAL_FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Remove the judge's scratch directory at its end, as [`remove_tree`];
-/// one that cannot go within the budget (a tree a program made too big to
-/// remove in time) is set aside under a name no later judge looks at, with
-/// one line on stderr (see `remove::set_aside`).
-fn remove_scratch(dir: tempfile::TempDir) {
-    let path = dir.keep();
-    let removed = if REMOVAL_FAILED.load(std::sync::atomic::Ordering::Relaxed) {
-        Err("a working directory a program left could not be removed in time".to_string())
-    } else {
-        remove::remove_tree(&path, std::time::Instant::now() + remove::BUDGET)
-    };
-    if let Err(e) = removed {
-        eprintln!("judge: {}", remove::set_aside(&path, &e));
-    }
-}
+use remove::{remove_scratch, remove_workdir as remove_tree};

@@ -27,10 +27,11 @@ use std::time::{Duration, Instant};
 
 /// How long the removal of a run's working directory, or of the judge's
 /// scratch directory at its end, may take before it gives up. Removing a
-/// directory costs several times making it (on ext4 with `discard`, 0.4 ms
-/// against 0.1 ms), so this is well above what a program makes in a few
-/// seconds; past it, what is left is set aside.
-pub(crate) const BUDGET: Duration = Duration::from_secs(20);
+/// directory costs many times making it (on ext4 with `discard`, under
+/// load, what a program makes in its 1 s of CPU took 19 s to remove), so
+/// this is well above what a program makes within its limits; past it,
+/// what is left is set aside.
+pub(crate) const BUDGET: Duration = Duration::from_secs(60);
 
 /// How long a judge spends on the scratch directory a killed judge left
 /// before it sets it aside: a later judge must start at once.
@@ -250,6 +251,46 @@ pub(crate) fn set_aside(dir: &Path, why: &str) -> String {
             "could not remove {} ({why}), nor set it aside ({e})",
             dir.display()
         ),
+    }
+}
+
+/// Remove a directory tree even if a program made parts of it unreadable
+/// or unwritable to its owner, or deeper than a recursive removal (or a
+/// path) can go: iteratively, within [`BUDGET`] (see `remove`).
+/// What is left past the budget stays under the scratch directory, the
+/// judge's and closed (mode 0), and [`REMOVAL_FAILED`] says so: the scratch directory is then
+/// set aside at the judge's end without a second try.
+pub(super) fn remove_workdir(dir: tempfile::TempDir) {
+    use std::os::unix::fs::PermissionsExt;
+    // Never `TempDir::close` or its drop: a recursive removal.
+    let path = dir.keep();
+    if remove_tree(&path, std::time::Instant::now() + BUDGET).is_err() {
+        // The judge's, so that the slot's user (a later case's) cannot
+        // open it again.
+        // SAFETY: geteuid and getegid cannot fail.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        let _ = std::os::unix::fs::lchown(&path, Some(uid), Some(gid));
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000));
+        REMOVAL_FAILED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// A working directory could not be removed in time (see [`remove_workdir`]).
+static REMOVAL_FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Remove the judge's scratch directory at its end, as [`remove_workdir`];
+/// one that cannot go within the budget (a tree a program made too big to
+/// remove in time) is set aside under a name no later judge looks at, with
+/// one line on stderr (see `set_aside`).
+pub(super) fn remove_scratch(dir: tempfile::TempDir) {
+    let path = dir.keep();
+    let removed = if REMOVAL_FAILED.load(std::sync::atomic::Ordering::Relaxed) {
+        Err("a working directory a program left could not be removed in time".to_string())
+    } else {
+        remove_tree(&path, std::time::Instant::now() + BUDGET)
+    };
+    if let Err(e) = removed {
+        eprintln!("judge: {}", set_aside(&path, &e));
     }
 }
 
