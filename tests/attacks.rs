@@ -109,6 +109,7 @@ fn stage(attack: &Attack) -> (Stage, String) {
             args.extend(["-j".into(), "1".into()]);
         }
         "plain" => {}
+        "memory" => args.extend(["--memory-limit".into(), "64MiB".into()]),
         other => panic!("{}: unknown setup {other:?}", attack.name),
     }
     for i in 1..=cases {

@@ -178,16 +178,23 @@ pub fn launch_with(
     // unbuffered, as contest judges' interactive examples expect (a
     // `print` without `flush=True` still reaches the validator).
     let interactive = piped.stdin.is_some() && launch.trust == Trust::Untrusted;
-    let stdin: std::os::fd::OwnedFd = match piped.stdin {
-        Some(fd) => fd,
-        None => File::open(launch.stdin.unwrap_or(Path::new("/dev/null")))
-            .map_err(|e| {
-                RunError::Internal(format!(
-                    "cannot open input {}: {e}",
-                    launch.stdin.unwrap_or(Path::new("/dev/null")).display()
-                ))
+    // A submission's input is a sealed copy (`sandbox::input`): never a
+    // descriptor to the case's file, which it could reopen for writing.
+    let stdin: std::os::fd::OwnedFd = match (piped.stdin, launch.stdin) {
+        (Some(fd), _) => fd,
+        (None, Some(path)) if launch.trust == Trust::Untrusted => {
+            crate::exec::sandbox::input::sealed_copy(path).map_err(|e| {
+                RunError::Internal(format!("cannot copy input {}: {e}", path.display()))
             })?
-            .into(),
+        }
+        (None, stdin) => {
+            let path = stdin.unwrap_or(Path::new("/dev/null"));
+            File::open(path)
+                .map_err(|e| {
+                    RunError::Internal(format!("cannot open input {}: {e}", path.display()))
+                })?
+                .into()
+        }
     };
     let pipe = || {
         rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)

@@ -31,6 +31,9 @@ pub struct ChildSetup {
     /// The seccomp filter (Internet sockets only, no keyring, no io_uring:
     /// see `seccomp`); needs `no_new_privs`.
     pub seccomp: bool,
+    /// No `memfd_create` (see `seccomp::install_memory_rule`): memory no
+    /// limit would count, when there is no memory cgroup.
+    pub no_memfd: bool,
     /// Unshare a new IPC namespace (after entering the slot's namespaces,
     /// whose user namespace, when there is one, grants the right to).
     pub own_ipc_namespace: bool,
@@ -76,6 +79,7 @@ impl ChildSetup {
             user: self.user,
             no_new_privs: self.no_new_privs,
             seccomp: self.seccomp,
+            no_memfd: self.no_memfd,
             own_ipc_namespace: self.own_ipc_namespace,
             own_cgroup_namespace: self.own_cgroup_namespace,
         }
@@ -105,6 +109,7 @@ pub(super) struct Restrictions<'a> {
     pub(super) user: Option<(u32, u32)>,
     pub(super) no_new_privs: bool,
     pub(super) seccomp: bool,
+    pub(super) no_memfd: bool,
     pub(super) own_ipc_namespace: bool,
     /// Called once the process is in the run's cgroups.
     pub(super) own_cgroup_namespace: bool,
@@ -171,6 +176,9 @@ impl Restrictions<'_> {
             }
             if self.seccomp {
                 super::seccomp::install()?;
+            }
+            if self.no_memfd {
+                super::seccomp::install_memory_rule()?;
             }
             libc::umask(0o077);
         }

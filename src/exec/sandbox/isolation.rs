@@ -228,6 +228,16 @@ impl Sandbox {
                 if root { "" } else { " (approximate: it counts all your processes)" }
             )),
         }
+        if !self.cgroups.as_ref().is_some_and(|c| c.counts_memory()) {
+            if self.seccomp {
+                self.memfd_refused = true;
+                on.push(
+                    "seccomp: no memfd_create (without a memory cgroup no limit would count a memfd's memory)"
+                        .into(),
+                );
+            }
+            off.push(uncounted_memory(&self.scratch_path, self.memfd_refused));
+        }
         if ns_ok {
             self.ns_plan = Some(plan);
             if let (Ok(ns), Some(first)) = (probe, self.slots.first()) {
@@ -252,3 +262,23 @@ impl Sandbox {
         }
     }
 }
+
+/// What the memory limit leaves out without a memory cgroup, for the
+/// report's `protections.off`: the limit is then the address space of
+/// each process (RLIMIT_AS), and memory that no address space holds is
+/// not counted.
+pub(super) fn uncounted_memory(scratch: &Path, memfd_refused: bool) -> String {
+    let tmpfs = rustix::fs::statfs(scratch).is_ok_and(|s| s.f_type == TMPFS_MAGIC);
+    format!(
+        "memory outside the address space (no memory cgroup: the limit is RLIMIT_AS per process): files written in the working directory{} (each up to the file-size limit, their number unbounded), System V shared memory once detached, pipe and socket buffers{} are not counted; run as root with cgroups for a limit on all of it",
+        if tmpfs {
+            ", which is on tmpfs here (memory: set TMPDIR to a disk)"
+        } else {
+            ""
+        },
+        if memfd_refused { "" } else { ", memfds" }
+    )
+}
+
+/// `statfs`'s `f_type` of tmpfs.
+const TMPFS_MAGIC: i64 = 0x0102_1994;

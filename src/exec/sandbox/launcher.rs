@@ -57,6 +57,8 @@ pub struct Launcher {
     pub pid: i32,
     /// The launcher has the seccomp filter its programs inherit.
     seccomp: bool,
+    /// And its memory rule (no `memfd_create`).
+    no_memfd: bool,
     /// The join descriptors of the slot's cgroups it lives in
     /// (`SlotCgroup::adopt`): its programs are born there and skip them.
     pub joined: Vec<i32>,
@@ -71,7 +73,7 @@ pub struct Launcher {
 
 impl Launcher {
     /// Start the launcher of a slot with a PID namespace.
-    pub fn start(ns: &SlotNamespaces, seccomp: bool) -> Result<Launcher, String> {
+    pub fn start(ns: &SlotNamespaces, seccomp: bool, no_memfd: bool) -> Result<Launcher, String> {
         // The CPUs its programs get back before exec: it may be placed on
         // one core, as the worker it serves (`exec::affinity`).
         let children_cpus = affinity::original().copied();
@@ -104,6 +106,7 @@ impl Launcher {
                         namespaces: &namespaces,
                         pid_namespace,
                         seccomp,
+                        no_memfd,
                         children_cpus,
                     },
                     &mut buffers,
@@ -119,6 +122,7 @@ impl Launcher {
             socket: Mutex::new(judge_end),
             pid,
             seccomp,
+            no_memfd,
             joined: Vec::new(),
             dead: std::sync::atomic::AtomicBool::new(false),
             unclean: std::sync::atomic::AtomicBool::new(false),
@@ -156,6 +160,7 @@ impl Launcher {
         setup: &ChildSetup,
     ) -> Option<Result<i32, String>> {
         if setup.seccomp != self.seccomp
+            || setup.no_memfd != self.no_memfd
             || !setup.own_ipc_namespace
             || self.dead.load(std::sync::atomic::Ordering::Relaxed)
         {

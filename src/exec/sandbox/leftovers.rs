@@ -159,6 +159,9 @@ pub(super) struct Cleaned {
     pub directory: PathBuf,
     pub processes: usize,
     pub cgroups: Vec<PathBuf>,
+    /// Its directory could not be removed in time, and was set aside (see
+    /// `remove::set_aside`): what was done instead.
+    pub set_aside: Option<String>,
 }
 
 impl std::fmt::Display for Cleaned {
@@ -183,6 +186,9 @@ impl std::fmt::Display for Cleaned {
                 if names.len() == 1 { "" } else { "s" },
                 names.join(", ")
             )?;
+        }
+        if let Some(aside) = &self.set_aside {
+            write!(f, "; {aside}")?;
         }
         Ok(())
     }
@@ -296,7 +302,13 @@ fn clean_one(dir: &Path, me: u32) -> Option<Cleaned> {
     {
         done.processes += kill_uid_block(*first, *count, lock);
     }
-    remove_dir(dir);
+    super::staging::unseal(dir);
+    if let Err(e) = super::remove::remove_tree(
+        dir,
+        std::time::Instant::now() + super::remove::LEFTOVER_BUDGET,
+    ) {
+        done.set_aside = Some(super::remove::set_aside(dir, &e));
+    }
     drop(fd);
     Some(done)
 }
@@ -423,26 +435,6 @@ fn kill_uid_block(first: u32, count: u32, lock: &Path) -> usize {
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
     killed.len()
-}
-
-/// Remove a dead judge's scratch directory: never following a link, and
-/// opening up directories a program closed.
-fn remove_dir(dir: &Path) {
-    super::staging::unseal(dir);
-    if std::fs::remove_dir_all(dir).is_ok() {
-        return;
-    }
-    use std::os::unix::fs::PermissionsExt;
-    for entry in walkdir::WalkDir::new(dir)
-        .follow_links(false)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
-        if entry.file_type().is_dir() {
-            let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o700));
-        }
-    }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[cfg(test)]

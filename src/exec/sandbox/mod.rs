@@ -38,11 +38,13 @@ mod build_dir;
 pub mod cgroup;
 pub mod child;
 mod cover;
+pub(crate) mod input;
 mod isolation;
 mod launcher;
 mod leftovers;
 pub mod namespaces;
 mod pid_init;
+pub(crate) mod remove;
 mod seccomp;
 mod slot;
 mod staging;
@@ -182,6 +184,9 @@ pub struct Sandbox {
     /// Untrusted programs get the seccomp filter (Internet sockets only,
     /// no keyring, no io_uring).
     seccomp: bool,
+    /// And, when no memory cgroup counts what they hold, its memory rule
+    /// (no `memfd_create`: see `seccomp::install_memory_rule`).
+    memfd_refused: bool,
     /// Working directories a run left as it got them (see `workdir`).
     workdirs: workdir::Pool,
     /// The judge's user's process count and when it was taken (see
@@ -284,6 +289,7 @@ impl Sandbox {
             subreaper,
             children_list,
             seccomp: false,
+            memfd_refused: false,
             workdirs: workdir::Pool::default(),
             process_count: Mutex::new(None),
         };
@@ -293,6 +299,8 @@ impl Sandbox {
                 .protections
                 .off
                 .push("isolation: --sandbox plain asked for limits only (no separate user, no namespaces, no cgroups)".into());
+            let uncounted = isolation::uncounted_memory(&sandbox.scratch_path, false);
+            sandbox.protections.off.push(uncounted);
             if root {
                 sandbox.protections.off.push(
                     "process cap: root ignores RLIMIT_NPROC and plain mode has no cgroup, so a fork bomb is stopped only by the time limits"
@@ -406,7 +414,7 @@ impl Drop for Sandbox {
         }
         if let Some(dir) = self.scratch.take() {
             staging::unseal(dir.path());
-            remove_tree(dir);
+            remove_scratch(dir);
         }
     }
 }
@@ -475,21 +483,4 @@ fn readable_copy(from: &Path, to: &Path) -> std::io::Result<()> {
     })
 }
 
-/// Remove a directory tree even if a program made parts of it unreadable
-/// or unwritable to its owner.
-fn remove_tree(dir: tempfile::TempDir) {
-    let path = dir.path().to_path_buf();
-    if dir.close().is_ok() {
-        return;
-    }
-    use std::os::unix::fs::PermissionsExt;
-    for entry in walkdir::WalkDir::new(&path)
-        .into_iter()
-        .filter_map(|e| e.ok())
-    {
-        if entry.file_type().is_dir() {
-            let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o700));
-        }
-    }
-    let _ = std::fs::remove_dir_all(&path);
-}
+use remove::{remove_scratch, remove_workdir as remove_tree};

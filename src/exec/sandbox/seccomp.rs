@@ -328,6 +328,109 @@ pub fn probe() -> Result<(), String> {
     }
 }
 
+/// The memory rule: a second filter, stacked on [`install`]'s when no
+/// memory cgroup counts a run's memory. Then the memory limit is the
+/// address space of each process (RLIMIT_AS), and a `memfd` is memory
+/// that no address space holds once unmapped: sixteen of 60 MiB, each
+/// filled through a mapping and unmapped, pass a 64 MiB limit. So
+/// `memfd_create` (and `memfd_secret`) fail with EPERM. Kept apart from
+/// [`FILTER`] on purpose: one rule, on or off as a whole.
+mod memory_rule {
+    use super::{ALLOW, BPF_JEQ_K, BPF_LD_W_ABS, BPF_RET_K, Instruction, jump, stmt};
+
+    #[cfg(target_arch = "x86_64")]
+    const COMPAT_MEMFD_CREATE: u32 = 356;
+    #[cfg(target_arch = "aarch64")]
+    const COMPAT_MEMFD_CREATE: u32 = 385;
+    /// `memfd_secret`: the same number wherever it exists (none on
+    /// 32-bit ARM, where the number is unused).
+    const MEMFD_SECRET: u32 = 447;
+    const MEMFD_CREATE: u32 = libc::SYS_memfd_create as u32;
+    const REFUSE: Instruction = stmt(BPF_RET_K, super::SECCOMP_RET_ERRNO | libc::EPERM as u32);
+
+    pub(super) static FILTER: [Instruction; 12] = [
+        stmt(BPF_LD_W_ABS, super::ARCH),
+        jump(BPF_JEQ_K, super::arch::NATIVE, 0, 4),
+        // 2: native.
+        stmt(BPF_LD_W_ABS, super::NR),
+        jump(BPF_JEQ_K, MEMFD_CREATE, 7, 0),
+        jump(BPF_JEQ_K, MEMFD_SECRET, 6, 0),
+        ALLOW,
+        // 6: compat (any other ABI is the first filter's to refuse).
+        jump(BPF_JEQ_K, super::arch::COMPAT, 0, 3),
+        stmt(BPF_LD_W_ABS, super::NR),
+        jump(BPF_JEQ_K, COMPAT_MEMFD_CREATE, 2, 0),
+        jump(BPF_JEQ_K, MEMFD_SECRET, 1, 0),
+        ALLOW,
+        // 11
+        REFUSE,
+    ];
+}
+
+/// Install the memory rule (see [`memory_rule`]) in the calling process,
+/// after [`install`] (and so after `PR_SET_NO_NEW_PRIVS`).
+///
+/// # Safety
+/// As [`install`]: only in a child about to exec, or a launcher whose
+/// children are to inherit it.
+pub unsafe fn install_memory_rule() -> std::io::Result<()> {
+    let program = Program {
+        len: memory_rule::FILTER.len() as u16,
+        filter: memory_rule::FILTER.as_ptr(),
+    };
+    // SAFETY: `program` points at a valid filter for the call's duration.
+    let r = unsafe {
+        libc::prctl(
+            libc::PR_SET_SECCOMP,
+            libc::SECCOMP_MODE_FILTER,
+            &program as *const Program,
+            0,
+            0,
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[cfg(test)]
+mod memory_rule_tests {
+    /// A forked child with the memory rule: `memfd_create` is refused,
+    /// other calls (an anonymous mapping, a pipe) are not.
+    #[test]
+    fn the_memory_rule_refuses_memfd_create_and_only_it() {
+        // SAFETY: the child makes system calls only and ends with `_exit`.
+        unsafe {
+            let pid = libc::fork();
+            assert!(pid >= 0);
+            if pid == 0 {
+                let code = if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+                    || super::install_memory_rule().is_err()
+                {
+                    2
+                } else {
+                    let fd = libc::memfd_create(c"x".as_ptr(), 0);
+                    let refused = fd < 0 && *libc::__errno_location() == libc::EPERM;
+                    let mut fds = [0; 2];
+                    let pipe_ok = libc::pipe(fds.as_mut_ptr()) == 0;
+                    if refused && pipe_ok { 0 } else { 3 }
+                };
+                libc::_exit(code);
+            }
+            let mut status = 0;
+            assert_eq!(libc::waitpid(pid, &mut status, 0), pid);
+            assert!(libc::WIFEXITED(status));
+            assert_eq!(
+                libc::WEXITSTATUS(status),
+                0,
+                "2: not installed, 3: not refused"
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -109,7 +109,7 @@ impl Sandbox {
         ns.pid.as_ref()?;
         // A child of the judge: no sweep until it is registered.
         let _no_sweep = self.spawn_lock.read().unwrap_or_else(|e| e.into_inner());
-        let mut launcher = Launcher::start(ns, self.seccomp).ok()?;
+        let mut launcher = Launcher::start(ns, self.seccomp, self.memfd_refused).ok()?;
         if let Some(cg) = cgroup {
             match cg
                 .lock()
@@ -272,6 +272,7 @@ impl SlotGuard<'_> {
         };
         if self.trust == Trust::Untrusted {
             setup.seccomp = self.sandbox.seccomp;
+            setup.no_memfd = self.sandbox.memfd_refused;
             rlimits.push((libc::RLIMIT_NOFILE, 256, 256));
             // A pids cgroup caps processes and threads and counts refusals
             // (the evidence a verdict names); RLIMIT_NPROC only when there

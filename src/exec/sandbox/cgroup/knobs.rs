@@ -41,6 +41,22 @@ impl Knob {
         f(&String::from_utf8_lossy(&out))
     }
 
+    /// A write-only control file (`memory.force_empty`, `memory.reclaim`:
+    /// the kernel refuses to open them for reading).
+    pub(super) fn open_write_only(dir: &Path, name: &str) -> Option<Knob> {
+        fs::OpenOptions::new()
+            .write(true)
+            .open(dir.join(name))
+            .ok()
+            .map(Knob)
+    }
+
+    /// Write `value`: whether the kernel took it.
+    pub(super) fn try_write(&self, value: &str) -> bool {
+        use std::os::unix::fs::FileExt;
+        self.0.write_at(value.as_bytes(), 0).is_ok()
+    }
+
     pub(super) fn number(&self) -> Option<u64> {
         self.with(|text| text.trim().parse().ok())
     }
@@ -70,6 +86,11 @@ pub(super) struct Knobs {
     pub(super) swap_max: Option<Knob>,
     /// v1 `memory.max_usage_in_bytes`, v2 `memory.peak` (both reset by "0").
     pub(super) memory_peak: Option<Knob>,
+    /// v1 `memory.usage_in_bytes`, v2 `memory.current`: what is charged.
+    pub(super) memory_usage: Option<Knob>,
+    /// v1 `memory.force_empty`, v2 `memory.reclaim`: drops the charge
+    /// (page cache a case left) before the next case.
+    pub(super) memory_reclaim: Option<Knob>,
     /// v1 `memory.failcnt`.
     pub(super) failcnt: Option<Knob>,
     /// v1 `memory.oom_control`, v2 `memory.events`.
@@ -103,6 +124,10 @@ impl Knobs {
                     memory_limit: at(memory, "memory.limit_in_bytes", true),
                     swap_max: None,
                     memory_peak: at(memory, "memory.max_usage_in_bytes", true),
+                    memory_usage: at(memory, "memory.usage_in_bytes", false),
+                    memory_reclaim: memory
+                        .as_deref()
+                        .and_then(|d| Knob::open_write_only(d, "memory.force_empty")),
                     failcnt: at(memory, "memory.failcnt", true),
                     memory_events: at(memory, "memory.oom_control", false),
                 }
@@ -114,6 +139,8 @@ impl Knobs {
                 memory_limit: Knob::open(dir, "memory.max", true),
                 swap_max: Knob::open(dir, "memory.swap.max", true),
                 memory_peak: Knob::open(dir, "memory.peak", true),
+                memory_usage: Knob::open(dir, "memory.current", false),
+                memory_reclaim: Knob::open_write_only(dir, "memory.reclaim"),
                 failcnt: None,
                 memory_events: Knob::open(dir, "memory.events", false),
                 cpu_usage: Knob::open(dir, "cpu.stat", false),

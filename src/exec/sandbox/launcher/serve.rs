@@ -26,6 +26,8 @@ pub(super) struct Setup<'a> {
     pub(super) namespaces: &'a [(i32, i32)],
     pub(super) pid_namespace: i32,
     pub(super) seccomp: bool,
+    /// Its memory rule too (`seccomp::install_memory_rule`).
+    pub(super) no_memfd: bool,
     /// The CPUs its programs get back before exec when the launcher is
     /// placed on one core (see `exec::affinity`).
     pub(super) children_cpus: Option<rustix::thread::CpuSet>,
@@ -131,6 +133,9 @@ pub(super) fn serve(setup: &Setup<'_>, buffers: &mut Buffers) -> ! {
             && (libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
                 || crate::exec::sandbox::seccomp::install().is_err())
         {
+            fail(SOCKET, 4);
+        }
+        if setup.no_memfd && crate::exec::sandbox::seccomp::install_memory_rule().is_err() {
             fail(SOCKET, 4);
         }
         let Ok(ipc) = Ipc::fresh() else {
@@ -322,6 +327,7 @@ extern "C" fn launched(arg: *mut libc::c_void) -> libc::c_int {
             user: r.user,
             no_new_privs: r.no_new_privs,
             seccomp: false,
+            no_memfd: false,
             own_ipc_namespace: false,
             // Its own, rooted in the run's cgroups it has just joined.
             own_cgroup_namespace: true,
