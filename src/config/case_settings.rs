@@ -221,6 +221,12 @@ pub fn with_case_input_args(
         None => std::borrow::Cow::Borrowed(yaml),
     };
     let text = String::from_utf8_lossy(&yaml);
+    if let Some((line, depth)) = crate::text::yaml_too_deep(&text) {
+        return Err(format!(
+            "its yaml: line {line} nests {depth} levels deep, more than {}",
+            crate::text::YAML_MAX_DEPTH
+        ));
+    }
     let value: serde_norway::Value = serde_norway::from_str(crate::text::without_bom(&text))
         .map_err(|e| format!("its yaml: {e}"))?;
     let input_args = value

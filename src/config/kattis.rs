@@ -144,9 +144,60 @@ pub(crate) fn yaml_error(file: &Path, e: &serde_norway::Error) -> String {
     }
 }
 
+/// Every symbolic link in the package leads inside it. The judge reads a
+/// package's files as its own user (root in CI): a link from
+/// `data/secret/1.ans` or a `testdata.yaml` to `/etc/shadow` would be read
+/// and quoted in a verdict or a warning, and a submission linked to a
+/// secret would be quoted by its compile error. A link to a missing
+/// target is left to the readers (passed over where nothing reads it).
+fn links_stay_inside(root: &Path) -> Result<(), String> {
+    let Ok(real_root) = std::fs::canonicalize(root) else {
+        return Ok(());
+    };
+    // Bounded: a package is never this large; what lies deeper is not read.
+    let walk = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .max_depth(32)
+        .into_iter()
+        .filter_map(Result::ok)
+        .take(1_000_000);
+    for entry in walk {
+        if !entry.path_is_symlink() {
+            continue;
+        }
+        let Ok(target) = std::fs::canonicalize(entry.path()) else {
+            continue;
+        };
+        if !target.starts_with(&real_root) {
+            let shown = entry.path().strip_prefix(root).unwrap_or(entry.path());
+            return Err(format!(
+                "{}: {} is a symbolic link to {}, outside the package: refused (the judge reads a package's files as its own user; copy the file into the package)",
+                root.display(),
+                crate::text::whitespace::shown_path(shown),
+                crate::text::whitespace::shown_path(&target)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuse a YAML file nested deeper than any package file needs, before
+/// it is parsed (see [`crate::text::YAML_MAX_DEPTH`]).
+pub(crate) fn shallow_yaml(file: &Path, text: &str) -> Result<(), String> {
+    match crate::text::yaml_too_deep(text) {
+        None => Ok(()),
+        Some((line, depth)) => Err(format!(
+            "{}:{line}: nested {depth} levels deep, more than the {} a package file may use",
+            file.display(),
+            crate::text::YAML_MAX_DEPTH
+        )),
+    }
+}
+
 /// Read a package. Errors name problem.yaml (with line and column) or the
 /// file at fault.
 pub fn load(root: &Path) -> Result<Package, String> {
+    links_stay_inside(root)?;
     let yaml_path = root.join(PROBLEM_YAML);
     let (yaml, version, mut warnings) = problem_yaml::read(&yaml_path)?;
     let name = std::fs::canonicalize(root)

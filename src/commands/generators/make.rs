@@ -457,11 +457,25 @@ fn run_generator(
     let mut files = BTreeMap::new();
     for ext in DATA_EXTENSIONS {
         let path = with_ext(&dir.path().join("testcase"), ext);
-        if path.is_file() {
-            files.insert(
-                ext.to_string(),
-                std::fs::read(&path).map_err(|e| (e.to_string(), false))?,
-            );
+        // What the generator left is read as it is: never through a
+        // symbolic link (a `testcase.ans` linked to a secret would copy it
+        // into the package), and only a regular file.
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_file() => {
+                files.insert(
+                    ext.to_string(),
+                    super::confine::read_no_follow(&path).map_err(|e| (e.to_string(), false))?,
+                );
+            }
+            Ok(_) => {
+                return Err((
+                    format!(
+                        "testcase.{ext} is not a regular file (a link, a directory or a device): refused"
+                    ),
+                    false,
+                ));
+            }
+            Err(_) => {}
         }
     }
     if !files.contains_key("in") {

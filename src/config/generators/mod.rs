@@ -234,6 +234,17 @@ pub fn load_file(root: &Path, file: &Path) -> Result<GenPlan, GenError> {
     let yaml: Yaml = if text.trim().is_empty() {
         Yaml::Null
     } else {
+        if let Some((line, depth)) = crate::text::yaml_too_deep(&text) {
+            return Err(GenError {
+                file: file.to_path_buf(),
+                line: Some(line),
+                at: None,
+                message: format!(
+                    "nested {depth} levels deep, more than the {} a package file may use",
+                    crate::text::YAML_MAX_DEPTH
+                ),
+            });
+        }
         serde_norway::from_str(crate::text::without_bom(&text)).map_err(|e| GenError {
             file: file.to_path_buf(),
             line: e.location().map(|l| l.line()),

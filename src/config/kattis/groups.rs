@@ -167,6 +167,7 @@ fn parse(
     if text.trim().is_empty() {
         return Ok(settings);
     }
+    super::shallow_yaml(file, &text)?;
     let value: serde_norway::Value = serde_norway::from_str(crate::text::without_bom(&text))
         .map_err(|e| super::yaml_error(file, &e))?;
     let serde_norway::Value::Mapping(map) = value else {

@@ -128,6 +128,7 @@ pub(super) fn constants(
 pub(super) fn read(path: &Path) -> Result<(ProblemYaml, FormatVersion, Vec<String>), String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    super::shallow_yaml(path, &text)?;
     let yaml: ProblemYaml = if text.trim().is_empty() {
         ProblemYaml::default()
     } else {

@@ -22,6 +22,7 @@ pub(super) fn submission_rules(
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
+    super::shallow_yaml(&path, &text)?;
     let value: serde_norway::Value = serde_norway::from_str(crate::text::without_bom(&text))
         .map_err(|e| super::yaml_error(&path, &e))?;
     let serde_norway::Value::Mapping(map) = value else {
