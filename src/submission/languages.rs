@@ -186,7 +186,15 @@ pub fn main_name(language: &str, file_name: &str, source: &[u8]) -> String {
         "kotlin" => {
             let mut chars = stem.chars();
             let class = match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars).collect::<String>() + "Kt",
+                // kotlinc's file class: `test-hello.kt` → `Test_helloKt`.
+                Some(first) => {
+                    first
+                        .to_uppercase()
+                        .chain(chars)
+                        .map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' })
+                        .collect::<String>()
+                        + "Kt"
+                }
                 None => "MainKt".to_string(),
             };
             qualified(class)
@@ -373,6 +381,30 @@ mod tests {
             "bin.Main"
         );
         assert_eq!(main_name("kotlin", "hello.kt", b"fun main() {}"), "HelloKt");
+        assert_eq!(
+            main_name("kotlin", "test-hello.kt", b"fun main() {}"),
+            "Test_helloKt"
+        );
+        assert_eq!(
+            main_name(
+                "scala",
+                "sol.scala",
+                b"package p\nobject Helper { def f = 1 }\nobject Sol {\n  def main(a: Array[String]): Unit = {}\n}\n"
+            ),
+            "p.Sol"
+        );
+        assert_eq!(by_content("pl", b"main :- write(1)."), None);
+        assert_eq!(by_content("pl", b"print \"hi\";\n"), Some("perl"));
+        assert_eq!(by_content("py", b"#!/usr/bin/env python2\n"), Some("python2"));
+        let go = builtin_languages().into_iter().find(|l| l.name == "go").unwrap();
+        assert_eq!(go.required_tools(), vec![("compiler", "go".to_string())]);
+        // Each extension belongs to one language.
+        let mut seen = std::collections::HashSet::new();
+        for l in builtin_languages() {
+            for e in &l.extensions {
+                assert!(seen.insert(e.clone()), "{} claims .{e} again", l.name);
+            }
+        }
         assert_eq!(main_name("python3", "sol.py", b""), "sol");
         assert_eq!(canonical_name("python"), "python3");
         assert!(

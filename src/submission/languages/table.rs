@@ -134,7 +134,7 @@ const ROWS: &[Row] = &[
     Row { tool: "gcc",
         ..row("objectivec", "Objective-C", &["m"], "gcc -x objective-c -O2 -o {bin} {files} -lobjc",
               "{bin}", "gobjc") },
-    row("ocaml", "OCaml", &["ml"], "ocamlopt -o {bin} {files}", "{bin}", "ocaml-nox"),
+    row("ocaml", "OCaml", &["ml"], "ocamlopt -I +unix -I +str -o {bin} unix.cmxa str.cmxa {files}", "{bin}", "ocaml-nox"),
     row("octave", "Octave", &[], "", "octave-cli --no-gui --norc --quiet {src}", "octave"),
     row("odin", "Odin", &["odin"], "odin build {src} -file -o:speed -out:{bin}", "{bin}", ""),
     row("pascal", "Pascal", &["pas", "pp", "p"], "fpc -O2 -o{bin} {src}", "{bin}", "fpc"),

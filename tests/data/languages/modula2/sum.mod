@@ -1,10 +1,10 @@
 MODULE sum;
 
-FROM STextIO IMPORT WriteLn, SkipLine;
-FROM SWholeIO IMPORT ReadInt, WriteInt;
+FROM STextIO IMPORT WriteChar, WriteLn, SkipLine;
+FROM SWholeIO IMPORT ReadInt, WriteCard;
 
 VAR
-  t, i, a, b: INTEGER;
+  t, i, a, b, s: INTEGER;
 
 BEGIN
   ReadInt(t);
@@ -13,7 +13,13 @@ BEGIN
     ReadInt(a);
     ReadInt(b);
     SkipLine;
-    WriteInt(a + b, 0);
+    s := a + b;
+    (* ISO WriteInt writes a sign before every number: "+3". *)
+    IF s < 0 THEN
+      WriteChar('-');
+      s := -s
+    END;
+    WriteCard(VAL(CARDINAL, s), 0);
     WriteLn
   END
 END sum.
