@@ -21,6 +21,7 @@ packages() {
 cat <<'LIST'
 gcc gcc
 g++ g++
+gmp.h libgmp-dev
 gnatmake gnat
 a68g algol68g
 bash bash
@@ -82,11 +83,14 @@ want=""
     if [ -n "$only" ]; then
       case " $only " in *" $tool "*|*" $package "*) ;; *) continue ;; esac
     fi
-    # gobjc's tool is gcc: ask dpkg for the packages whose tool is shared.
-    if [ "$all" = 0 ] && command -v "$tool" >/dev/null 2>&1; then
+    # An installed package is left alone, and so is a tool already on
+    # PATH from elsewhere (gobjc's and libgmp-dev's tools are not
+    # programs of their own: only dpkg knows).
+    if [ "$all" = 0 ]; then
+      dpkg -s "$package" >/dev/null 2>&1 && continue
       case "$package" in
-        gobjc|python3-numpy) dpkg -s "$package" >/dev/null 2>&1 && continue ;;
-        *) continue ;;
+        gobjc|python3-numpy|libgmp-dev) ;;
+        *) command -v "$tool" >/dev/null 2>&1 && continue ;;
       esac
     fi
     want="$want $package"

@@ -191,7 +191,13 @@ pub fn main_name(language: &str, file_name: &str, source: &[u8]) -> String {
                     first
                         .to_uppercase()
                         .chain(chars)
-                        .map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' })
+                        .map(|c| {
+                            if c.is_alphanumeric() || c == '_' {
+                                c
+                            } else {
+                                '_'
+                            }
+                        })
                         .collect::<String>()
                         + "Kt"
                 }
@@ -395,8 +401,14 @@ mod tests {
         );
         assert_eq!(by_content("pl", b"main :- write(1)."), None);
         assert_eq!(by_content("pl", b"print \"hi\";\n"), Some("perl"));
-        assert_eq!(by_content("py", b"#!/usr/bin/env python2\n"), Some("python2"));
-        let go = builtin_languages().into_iter().find(|l| l.name == "go").unwrap();
+        assert_eq!(
+            by_content("py", b"#!/usr/bin/env python2\n"),
+            Some("python2")
+        );
+        let go = builtin_languages()
+            .into_iter()
+            .find(|l| l.name == "go")
+            .unwrap();
         assert_eq!(go.required_tools(), vec![("compiler", "go".to_string())]);
         // Each extension belongs to one language.
         let mut seen = std::collections::HashSet::new();

@@ -170,7 +170,9 @@ const ROWS: &[Row] = &[
     row("zig", "Zig", &["zig"], "zig build-exe -O ReleaseSafe -femit-bin={bin} {src}", "{bin}", ""),
     // Beyond the CLICS table: DOMjudge's examples have these.
     row("awk", "AWK", &["awk"], "", "awk -f {src}", "gawk"),
-    row("r", "R", &["R", "r"], "", "Rscript {src}", "r-base-core"),
+    // R's check parses the file (DOMjudge's syntax-error example is CE).
+    row("r", "R", &["R", "r"], "Rscript -e 'invisible(parse(commandArgs(TRUE)[1]))' {src}",
+        "Rscript {src}", "r-base-core"),
 ];
 
 /// The built-in languages (docs/languages.md).
