@@ -167,7 +167,7 @@ fn a_missing_compiler_is_a_usage_error_naming_it() {
     assert_eq!(ran.code, 2, "{}", ran.stderr);
     assert!(
         ran.stderr
-            .contains("sol.c: the c compiler `no-such-cc` is not installed"),
+            .contains("sol.c: the C compiler `no-such-cc` is not installed"),
         "{}",
         ran.stderr
     );
@@ -239,7 +239,7 @@ fn python_runs_under_the_scrubbed_environment_or_is_named_missing() {
     assert_eq!(ran.code, 2);
     assert!(
         ran.stderr
-            .contains("the python3 interpreter `no-such-python3` is not installed"),
+            .contains("the Python 3 interpreter `no-such-python3` is not installed"),
         "{}",
         ran.stderr
     );

@@ -86,7 +86,7 @@ fn the_examples_verify() {
         // with --allow-missing, do not fail the verification.
         for line in python_lines(table) {
             assert!(
-                line.contains("not run: the python3 interpreter `python3` is not installed"),
+                line.contains("not run: the Python 3 interpreter `python3` is not installed"),
                 "{line}"
             );
         }
@@ -332,14 +332,14 @@ fn a_missing_interpreter_fails_unless_allowed() {
         assert!(
             row.trim_start().starts_with("MISS")
                 && row.contains(
-                    "not run: the python3 interpreter `no-such-python3` is not installed"
+                    "not run: the Python 3 interpreter `no-such-python3` is not installed"
                 ),
             "{row}"
         );
     }
     assert!(
         ran.stdout.contains(
-            "  MISS sum/accepted/sum.py: not run: the python3 interpreter `no-such-python3` is not installed (install it, or pass --allow-missing"
+            "  MISS sum/accepted/sum.py: not run: the Python 3 interpreter `no-such-python3` is not installed (install it, or pass --allow-missing"
         ),
         "{}",
         ran.stdout
@@ -370,14 +370,14 @@ fn a_missing_interpreter_fails_unless_allowed() {
         assert!(
             row.trim_start().starts_with("skip")
                 && row.contains(
-                    "not run: the python3 interpreter `no-such-python3` is not installed"
+                    "not run: the Python 3 interpreter `no-such-python3` is not installed"
                 ),
             "{row}"
         );
     }
     assert!(
         ran.stdout
-            .contains("warning: sum/accepted/sum.py was not run: the python3 interpreter `no-such-python3` is not installed"),
+            .contains("warning: sum/accepted/sum.py was not run: the Python 3 interpreter `no-such-python3` is not installed"),
         "{}",
         ran.stdout
     );

@@ -473,22 +473,33 @@ pub fn build_all(
                     Ok(Readiness::Ready(super::prepare::not_built(&s.label, error)))
                 }
                 Err(BuildError::MissingTool {
-                    language,
+                    title,
                     role,
                     tool,
+                    package,
                     ..
-                }) => Ok(Readiness::NotRun(format!(
-                    "the {language} {role} `{tool}` is not installed"
-                ))),
+                }) => Ok(Readiness::NotRun(
+                    crate::submission::languages::missing_tool_message(
+                        &title,
+                        role,
+                        &tool,
+                        crate::submission::languages::package_hint(package.as_deref()).as_deref(),
+                    ),
+                )),
                 Err(BuildError::BrokenTool {
-                    language,
+                    title,
                     role,
                     tool,
                     reason,
                     ..
-                }) => Ok(Readiness::NotRun(format!(
-                    "the {language} {role} `{tool}` is not installed (its command fails: {reason})"
-                ))),
+                }) => Ok(Readiness::NotRun(
+                    crate::submission::languages::missing_tool_message(
+                        &title,
+                        role,
+                        &tool,
+                        Some(&format!("its command fails: {reason}")),
+                    ),
+                )),
                 Err(BuildError::Unreachable { language, tool, .. }) => Ok(Readiness::NotRun(
                     format!("the {language} compiler {tool} cannot be run by the sandbox's users"),
                 )),

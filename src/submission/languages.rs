@@ -1,6 +1,6 @@
-//! The built-in languages, named as the CLICS `languages.yaml` names them
-//! (`c`, `cpp`, `java`, `kotlin`, `python3`, `python2`, `rust`,
-//! `javascript`, `pascal`), so that a package's `include/<language>/` and a
+//! The languages, named as the CLICS languages table names them (`c`,
+//! `cpp`, `csharp`, `go`, `haskell`, `java`, `python3`, … all of it: see
+//! [`table`]), so that a package's `include/<language>/` and a
 //! `submissions.yaml` `language:` mean the same here.
 //!
 //! A command template may use:
@@ -21,11 +21,17 @@
 //! under RLIMIT_AS (`address_space = false`); a cgroup, where there is
 //! one, still limits their memory.
 
+mod table;
+
+pub use table::builtin_languages;
+
 /// How to build and run sources of one language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Language {
     /// `c`, `cpp`, `java`, `python3`, …, or a judge.toml name.
     pub name: String,
+    /// What people call it (`C#`, `Common Lisp`), for messages.
+    pub title: String,
     /// File extensions without the dot (`cpp`, `cc`).
     pub extensions: Vec<String>,
     /// The compile command template, if the language compiles.
@@ -37,90 +43,81 @@ pub struct Language {
     pub interpreter: Option<String>,
     /// Whether RLIMIT_AS may carry the memory limit (false for a JVM).
     pub address_space: bool,
+    /// The program checked before a build when it is not the first word of
+    /// the compile command (`go` of `env GOCACHE=… go build`).
+    pub tool: Option<String>,
+    /// The Debian package of the toolchain (`golang-go`), named when the
+    /// tool is missing (scripts/install-toolchains.sh installs them).
+    pub package: Option<String>,
 }
 
-/// What Python's interpreter command prints: its real executable, so that
-/// a run in the scrubbed environment of a submission does not depend on
-/// pyenv shims and the judge's `HOME`.
-fn python_interpreter(command: &str) -> String {
-    format!("{command} -c 'import sys; print(sys.executable)'")
+impl Language {
+    /// The programs a build needs, each with its role (`compiler`,
+    /// `interpreter`), in the order they are checked: the interpreter
+    /// command's, the named tool, the compile command's first word, and
+    /// for a language that neither compiles nor names a tool, its run
+    /// command's first word.
+    pub fn required_tools(&self) -> Vec<(&'static str, String)> {
+        let first = |command: &str| {
+            shlex::split(command)
+                .and_then(|w| w.into_iter().next())
+                .filter(|w| !w.contains('{'))
+        };
+        let mut tools: Vec<(&'static str, String)> = Vec::new();
+        let mut add = |role: &'static str, tool: Option<String>| {
+            if let Some(tool) = tool
+                && !tools.iter().any(|(_, t)| *t == tool)
+            {
+                tools.push((role, tool));
+            }
+        };
+        add("interpreter", self.interpreter.as_deref().and_then(first));
+        let role = if self.compile.is_some() {
+            "compiler"
+        } else {
+            "interpreter"
+        };
+        add(role, self.tool.clone());
+        if self.tool.is_none() {
+            add("compiler", self.compile.as_deref().and_then(first));
+            if self.compile.is_none() && self.interpreter.is_none() {
+                add("interpreter", first(&self.run));
+            }
+        }
+        tools
+    }
 }
 
-/// A syntax check that writes nothing beside the source.
-const PYTHON_CHECK: &str = "{interpreter} -c 'import sys; compile(open(sys.argv[1], \"rb\").read(), sys.argv[1], \"exec\")' {src}";
+/// What a missing tool's message says in parentheses: the Debian package
+/// that provides it (none for a language judge.toml defines or changes).
+pub fn package_hint(package: Option<&str>) -> Option<String> {
+    package.map(|p| format!("Debian package {p}; scripts/install-toolchains.sh installs it"))
+}
 
-/// The built-in languages (README "Source submissions").
-pub fn builtin_languages() -> Vec<Language> {
-    let language = |name: &str, extensions: &[&str], compile: &str, run: &str| Language {
-        name: name.to_string(),
-        extensions: extensions.iter().map(|e| e.to_string()).collect(),
-        compile: (!compile.is_empty()).then(|| compile.to_string()),
-        run: run.to_string(),
-        interpreter: None,
-        address_space: true,
-    };
-    vec![
-        language(
-            "c",
-            &["c"],
-            "gcc -O2 -std=gnu11 -o {bin} {files} -lm",
-            "{bin}",
-        ),
-        language(
-            "cpp",
-            &["cpp", "cc", "cxx", "c++", "C"],
-            "g++ -O2 -std=gnu++17 -o {bin} {files}",
-            "{bin}",
-        ),
-        Language {
-            address_space: false,
-            ..language(
-                "java",
-                &["java"],
-                "javac -encoding UTF-8 -d {dir} {files}",
-                "java -XX:+UseSerialGC -Xss64m -Xmx{heap_mib}m -cp {dir} {main}",
-            )
-        },
-        Language {
-            address_space: false,
-            ..language(
-                "kotlin",
-                &["kt"],
-                "kotlinc -d {dir} {files}",
-                "kotlin -J-XX:+UseSerialGC -J-Xss64m -J-Xmx{heap_mib}m -cp {dir} {main}",
-            )
-        },
-        Language {
-            interpreter: Some(python_interpreter("python3")),
-            ..language(
-                "python3",
-                &["py", "py3"],
-                PYTHON_CHECK,
-                "{interpreter} {src}",
-            )
-        },
-        // Python 2: chosen for a `.py` whose first line is `#!…python2`.
-        Language {
-            interpreter: Some(python_interpreter("python2")),
-            ..language("python2", &[], PYTHON_CHECK, "{interpreter} {src}")
-        },
-        language(
-            "rust",
-            &["rs"],
-            "rustc -O --edition 2021 -o {bin} {src}",
-            "{bin}",
-        ),
-        // `.mjs`: an ES module (DOMjudge's multi-file example uses them).
-        language(
-            "javascript",
-            &["js", "mjs"],
-            // Every file's syntax, as DOMjudge checks them all (a file
-            // never imported still makes a CE).
-            "sh -c 'for f do node --check \"$f\" || exit 1; done' node-check {files}",
-            "node {src}",
-        ),
-        language("pascal", &["pas", "pp"], "fpc -O2 -o{bin} {src}", "{bin}"),
-    ]
+/// A missing tool's message: ``the Go compiler `go` is not installed
+/// (Debian package golang-go; …)``.
+pub fn missing_tool_message(title: &str, role: &str, tool: &str, detail: Option<&str>) -> String {
+    match detail {
+        Some(d) => format!("the {title} {role} `{tool}` is not installed ({d})"),
+        None => format!("the {title} {role} `{tool}` is not installed"),
+    }
+}
+
+/// The language a file's content picks among those sharing its
+/// extension, when it is not the extension's first: a `.py` whose first
+/// line is `#!…python2` is Python 2 (as problemtools reads it), and a
+/// `.pl` file is Prolog (the CLICS table) unless it reads as Perl: a
+/// `#!…perl` first line, or no `:-` anywhere (every Prolog program with
+/// a `main` has a clause or a directive; DOMjudge's `.pl` files are Perl).
+pub fn by_content(extension: &str, source: &[u8]) -> Option<&'static str> {
+    let text = String::from_utf8_lossy(&source[..source.len().min(1 << 16)]);
+    let first = text.lines().next().unwrap_or("");
+    let shebang = |word: &str| first.starts_with("#!") && first.contains(word);
+    match extension {
+        "py" if shebang("python2") => Some("python2"),
+        "pl" if shebang("perl") || !text.contains(":-") => Some("perl"),
+        _ => None,
+    }
 }
 
 /// Other names of the built-in languages (judge.toml's older `python`,
@@ -133,6 +130,22 @@ pub fn canonical_name(name: &str) -> &str {
         "js" | "node" | "nodejs" => "javascript",
         "kt" => "kotlin",
         "rs" => "rust",
+        "cs" | "c#" => "csharp",
+        "golang" => "go",
+        "hs" => "haskell",
+        "ml" => "ocaml",
+        "rb" => "ruby",
+        "common lisp" | "sbcl" | "cl" => "lisp",
+        "swipl" | "plg" => "prolog",
+        "pypy" | "pypy 3" => "pypy3",
+        "ts" => "typescript",
+        "f#" => "fsharp",
+        "objective-c" | "objc" => "objectivec",
+        "sh" => "bash",
+        "f90" | "f95" => "fortran",
+        "adb" => "ada",
+        "vb" => "visualbasic",
+        "cob" => "cobol",
         other => other,
     }
 }
@@ -173,13 +186,58 @@ pub fn main_name(language: &str, file_name: &str, source: &[u8]) -> String {
         "kotlin" => {
             let mut chars = stem.chars();
             let class = match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars).collect::<String>() + "Kt",
+                // kotlinc's file class: `test-hello.kt` → `Test_helloKt`.
+                Some(first) => {
+                    first
+                        .to_uppercase()
+                        .chain(chars)
+                        .map(|c| {
+                            if c.is_alphanumeric() || c == '_' {
+                                c
+                            } else {
+                                '_'
+                            }
+                        })
+                        .collect::<String>()
+                        + "Kt"
+                }
                 None => "MainKt".to_string(),
             };
             qualified(class)
         }
+        // The object that declares `def main` (or extends `App`), else the
+        // file's name.
+        "scala" => qualified(scala_main_object(source).unwrap_or(stem)),
         _ => stem,
     }
+}
+
+/// The first top-level `object` of a Scala source whose body declares
+/// `def main(` or that `extends App`.
+fn scala_main_object(source: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(&source[..source.len().min(1 << 16)]);
+    let words = java_words(&text);
+    let mut depth = 0usize;
+    let mut current: Option<&str> = None;
+    for (k, word) in words.iter().enumerate() {
+        match *word {
+            "{" => depth += 1,
+            "}" => depth = depth.saturating_sub(1),
+            "object" if depth == 0 => {
+                current = words.get(k + 1).copied();
+                if words.get(k + 2) == Some(&"extends") && words.get(k + 3) == Some(&"App") {
+                    return current.map(String::from);
+                }
+            }
+            "main" if k > 0 && words[k - 1] == "def" && depth > 0 => {
+                if let Some(c) = current {
+                    return Some(c.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The top-level classes, interfaces, enums or records whose bodies
@@ -329,6 +387,36 @@ mod tests {
             "bin.Main"
         );
         assert_eq!(main_name("kotlin", "hello.kt", b"fun main() {}"), "HelloKt");
+        assert_eq!(
+            main_name("kotlin", "test-hello.kt", b"fun main() {}"),
+            "Test_helloKt"
+        );
+        assert_eq!(
+            main_name(
+                "scala",
+                "sol.scala",
+                b"package p\nobject Helper { def f = 1 }\nobject Sol {\n  def main(a: Array[String]): Unit = {}\n}\n"
+            ),
+            "p.Sol"
+        );
+        assert_eq!(by_content("pl", b"main :- write(1)."), None);
+        assert_eq!(by_content("pl", b"print \"hi\";\n"), Some("perl"));
+        assert_eq!(
+            by_content("py", b"#!/usr/bin/env python2\n"),
+            Some("python2")
+        );
+        let go = builtin_languages()
+            .into_iter()
+            .find(|l| l.name == "go")
+            .unwrap();
+        assert_eq!(go.required_tools(), vec![("compiler", "go".to_string())]);
+        // Each extension belongs to one language.
+        let mut seen = std::collections::HashSet::new();
+        for l in builtin_languages() {
+            for e in &l.extensions {
+                assert!(seen.insert(e.clone()), "{} claims .{e} again", l.name);
+            }
+        }
         assert_eq!(main_name("python3", "sol.py", b""), "sol");
         assert_eq!(canonical_name("python"), "python3");
         assert!(

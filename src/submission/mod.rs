@@ -2,8 +2,8 @@
 //! file (or a directory holding one) built by its language's rules into a
 //! command line. Between `commands` and `exec`: it compiles, it never judges.
 //!
-//! Languages come from [`builtin_languages`] (C, C++, Rust, Python 3, Free
-//! Pascal) as judge.toml's `[language.NAME]` tables change them. A command
+//! Languages come from [`builtin_languages`] (the CLICS languages table) as
+//! judge.toml's `[language.NAME]` tables change them. A command
 //! template may use `{src}` (the source), `{bin}` (the program the compile
 //! step writes), `{dir}` (their directory) and `{interpreter}` (what the
 //! language's `interpreter` command printed: Python's real executable, so
@@ -79,25 +79,33 @@ pub enum Built {
 /// Why a source could not be built at all (not the submission's fault).
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
-    /// The compiler or interpreter is not installed.
+    /// The compiler or interpreter is not installed: `the Go compiler
+    /// `go` is not installed (Debian package golang-go; …)`.
     #[error(
-        "{path}: the {language} {role} `{tool}` is not installed (not found on PATH); install it, or set [language.{language}] in judge.toml"
+        "{path}: {}; install it, or set [language.{language}] in judge.toml",
+        languages::missing_tool_message(.title, .role, .tool, Some(languages::package_hint(.package.as_deref()).as_deref().unwrap_or("not found on PATH")))
     )]
     MissingTool {
         path: String,
         language: String,
+        /// The language's own name (`Go`).
+        title: String,
         role: &'static str,
         tool: String,
+        /// The Debian package that provides it (`golang-go`).
+        package: Option<String>,
     },
     /// The interpreter's command exists but does not run (a pyenv shim
     /// for a version that is not selected, a broken install): as good as
     /// missing on this machine.
     #[error(
-        "{path}: the {language} {role} `{tool}` is not installed (its command fails: {reason}); install it, or set [language.{language}] in judge.toml"
+        "{path}: {}; install it, or set [language.{language}] in judge.toml",
+        languages::missing_tool_message(.title, .role, .tool, Some(&format!("its command fails: {}", .reason)))
     )]
     BrokenTool {
         path: String,
         language: String,
+        title: String,
         role: &'static str,
         tool: String,
         reason: String,
@@ -273,21 +281,17 @@ impl Toolchain {
         let missing = |role: &'static str, tool: String| BuildError::MissingTool {
             path: shown.clone(),
             language: language.name.clone(),
+            title: language.title.clone(),
             role,
             tool,
+            package: language.package.clone(),
         };
         let interpreter_words = match &language.interpreter {
             Some(command) => Some(split(command)?),
             None => None,
         };
-        if let Some(words) = &interpreter_words {
-            resolve_program(&words[0]).map_err(|_| missing("interpreter", words[0].clone()))?;
-        }
-        if let Some(compile) = &language.compile {
-            let first = &split(compile)?[0];
-            if !first.contains('{') {
-                resolve_program(first).map_err(|_| missing("compiler", first.clone()))?;
-            }
+        for (role, tool) in language.required_tools() {
+            resolve_program(&tool).map_err(|_| missing(role, tool.clone()))?;
         }
         // The cache's copy of the sources is the judge's own, written here.
         let staging = cache.stage().map_err(BuildError::Internal)?;
@@ -310,6 +314,7 @@ impl Toolchain {
                     return Err(BuildError::BrokenTool {
                         path: shown.clone(),
                         language: language.name.clone(),
+                        title: language.title.clone(),
                         role: "interpreter",
                         tool: words[0].clone(),
                         reason: message.lines().next().unwrap_or("").trim().to_string(),
@@ -544,8 +549,10 @@ impl CompileStep<'_> {
         BuildError::MissingTool {
             path: self.shown.to_string(),
             language: self.language.name.clone(),
+            title: self.language.title.clone(),
             role: "compiler",
             tool: tool.to_string(),
+            package: self.language.package.clone(),
         }
     }
 }

@@ -63,18 +63,21 @@ impl Source {
 }
 
 impl Toolchain {
-    /// The language of a file: by its extension, and for a `.py` file by a
-    /// `#!…python2` first line.
+    /// The language of a file: by its extension, and for a `.py` or `.pl`
+    /// file by its content ([`super::languages::by_content`]: a
+    /// `#!…python2` line, Perl code).
     pub fn language_of(&self, path: &Path) -> Option<&Language> {
         let ext = path.extension()?.to_str()?;
         let language = self
             .languages
             .iter()
             .find(|l| l.extensions.iter().any(|e| e == ext))?;
-        let python2 = ext == "py"
-            && first_line(path).is_some_and(|l| l.starts_with("#!") && l.contains("python2"));
-        if python2 && let Some(two) = self.languages.iter().find(|l| l.name == "python2") {
-            return Some(two);
+        if matches!(ext, "py" | "pl")
+            && let Ok(bytes) = std::fs::read(path)
+            && let Some(name) = super::languages::by_content(ext, &bytes)
+            && let Some(other) = self.languages.iter().find(|l| l.name == name)
+        {
+            return Some(other);
         }
         Some(language)
     }
@@ -149,14 +152,6 @@ impl Toolchain {
             constants: None,
         }))
     }
-}
-
-fn first_line(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let mut head = [0u8; 256];
-    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
-    let text = String::from_utf8_lossy(&head[..n]);
-    text.lines().next().map(str::to_string)
 }
 
 /// The source files under a directory (hidden names skipped), each with
@@ -341,10 +336,28 @@ fn main_file(
         "pascal" => {
             only(files.iter().filter(|f| !pascal_unit(&read(f))).collect()).or_else(after_dir)
         }
+        // The file that defines `main` (SWI-Prolog runs `main`).
+        "prolog" => only(
+            files
+                .iter()
+                .filter(|f| contains(f, &["main :-", "main:-"]))
+                .collect(),
+        )
+        .or_else(after_dir),
+        // The CLICS default entry point (`main.php`, `main.lisp`), else the
+        // file named after the directory.
+        "php" | "lisp" | "ruby" | "perl" | "lua" | "bash" | "awk" | "r" => files
+            .iter()
+            .find(|f| {
+                f.file_stem()
+                    .is_some_and(|s| s.eq_ignore_ascii_case("main"))
+            })
+            .cloned()
+            .or_else(after_dir),
         _ => only(
             files
                 .iter()
-                .filter(|f| contains(f, &["main(", "main ("]))
+                .filter(|f| contains(f, &["main(", "main (", "main =", "main :: "]))
                 .collect(),
         )
         .or_else(|| named(&["main.rs"])),

@@ -51,6 +51,12 @@ pub(in crate::config) fn resolve_languages(
                 if let Some(e) = &t.extensions {
                     language.extensions = e.clone();
                 }
+                // A changed command names its own tools (the first word),
+                // which the table's package may not provide.
+                if t.compile.is_some() || t.interpreter.is_some() {
+                    language.tool = None;
+                    language.package = None;
+                }
                 if let Some(c) = &t.compile {
                     // An empty compile command means "nothing to compile".
                     language.compile = (!c.trim().is_empty()).then(|| c.clone());
@@ -78,11 +84,14 @@ pub(in crate::config) fn resolve_languages(
                 };
                 languages.push(Language {
                     name: name.clone(),
+                    title: name.clone(),
                     extensions: extensions.clone(),
                     compile: t.compile.clone().filter(|c| !c.trim().is_empty()),
                     run: run.clone(),
                     interpreter: t.interpreter.clone().filter(|i| !i.trim().is_empty()),
                     address_space: t.address_space.unwrap_or(true),
+                    tool: None,
+                    package: None,
                 });
             }
         }

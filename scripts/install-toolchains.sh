@@ -1,0 +1,108 @@
+#!/bin/sh
+# Install the compilers and interpreters of the judge's built-in languages
+# (docs/languages.md) with the system package manager (Debian/Ubuntu apt).
+#
+#   scripts/install-toolchains.sh           # what is missing here
+#   scripts/install-toolchains.sh --all     # every package, installed or not
+#   scripts/install-toolchains.sh --list    # print "tool package" and exit
+#   scripts/install-toolchains.sh go ghc    # only these tools' packages
+#
+# A tool already on PATH is left alone (a rustup rustc, a nodesource node):
+# its package is not installed over it. Each line below is the program the
+# judge checks and the Debian 12 package that provides it; tests/languages.rs
+# checks that every package src/submission/languages/ names is listed here.
+# Languages with no Debian 12 package (APL, Dart, Gerbil, Julia, Odin, Simula,
+# Smalltalk, Snobol, Swift, Visual Basic, Zig, F#) are not installed: see
+# docs/languages.md. Octave is left out by default (about 135 packages):
+# name it (`scripts/install-toolchains.sh octave-cli`) to install it.
+set -eu
+
+packages() {
+cat <<'LIST'
+gcc gcc
+g++ g++
+gmp.h libgmp-dev
+gnatmake gnat
+a68g algol68g
+bash bash
+cobc gnucobol3
+crystal crystal
+mcs mono-mcs
+gdc gdc
+elixir elixir
+erlc erlang-nox
+gforth gforth
+gfortran gfortran
+go golang-go
+ghc ghc
+javac default-jdk-headless
+kotlinc kotlin
+node nodejs
+sbcl sbcl
+lua5.4 lua5.4
+gm2 gm2
+nim nim
+gcc gobjc
+ocamlopt ocaml-nox
+fpc fpc
+perl perl
+php php-cli
+swipl swi-prolog-nox
+python3 python3
+python3 python3-numpy
+pypy3 pypy3
+racket racket
+ruby ruby
+rustc rustc
+scalac scala
+tsc node-typescript
+gawk gawk
+Rscript r-base-core
+LIST
+}
+optional() {
+cat <<'LIST'
+octave-cli octave
+LIST
+}
+
+all=0; only=""
+for a in "$@"; do
+  case "$a" in
+    --all) all=1 ;;
+    --list) packages; optional; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "install-toolchains: unknown option $a" >&2; exit 2 ;;
+    *) only="$only $a" ;;
+  esac
+done
+
+want=""
+{ packages; [ -n "$only" ] && optional; } | {
+  while read -r tool package; do
+    if [ -n "$only" ]; then
+      case " $only " in *" $tool "*|*" $package "*) ;; *) continue ;; esac
+    fi
+    # An installed package is left alone, and so is a tool already on
+    # PATH from elsewhere (gobjc's and libgmp-dev's tools are not
+    # programs of their own: only dpkg knows).
+    if [ "$all" = 0 ]; then
+      dpkg -s "$package" >/dev/null 2>&1 && continue
+      case "$package" in
+        gobjc|python3-numpy|libgmp-dev) ;;
+        *) command -v "$tool" >/dev/null 2>&1 && continue ;;
+      esac
+    fi
+    want="$want $package"
+  done
+  if [ -z "$want" ]; then
+    echo "install-toolchains: every toolchain is installed already"
+    exit 0
+  fi
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  echo "install-toolchains: installing$want"
+  $sudo apt-get update
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends $want
+}

@@ -1,0 +1,7 @@
+#include <stdio.h>
+int main(void) {
+    long long t, a, b;
+    if (scanf("%lld", &t) != 1) return 0;
+    while (t-- > 0 && scanf("%lld %lld", &a, &b) == 2) printf("%lld\n", a + b);
+    return 0;
+}

@@ -1,0 +1,3 @@
+(let ((tc (read)))
+  (dotimes (i tc)
+    (format t "~a~%" (+ (read) (read)))))
