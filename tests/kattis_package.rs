@@ -321,6 +321,26 @@ fn a_symlinked_data_directory_belongs_to_its_package() {
     s.write("store/secret/1.in", "1\n");
     s.write("store/secret/1.ans", "12\n");
     std::os::unix::fs::symlink("../store", s.path().join("pkg/data")).unwrap();
+    // A store outside the package is followed when every user may read it
+    // (the scratch directory itself is the tester's alone)…
+    use std::os::unix::fs::PermissionsExt;
+    let closed = |mode| std::fs::set_permissions(s.path(), std::fs::Permissions::from_mode(mode));
+    closed(0o700).unwrap();
+    let refused = s.run_judge(&[
+        "run",
+        "pkg/data/secret",
+        "--submission",
+        "echo 12.0001",
+        "-q",
+    ]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("leads outside the package")
+            && refused.stderr.contains("chmod -R o+rX"),
+        "{}",
+        refused.stderr
+    );
+    closed(0o755).unwrap();
     let mut cmd = s.judge();
     cmd.args([
         "run",

@@ -464,19 +464,19 @@ fn a_source_of_an_unknown_language_is_named_and_fails_verify() {
     let s = Scratch::new();
     let copy = quick_copy(&s);
     s.write(
-        "examples/sum/submissions/accepted/Sum.zig",
+        "examples/sum/submissions/accepted/Sum.v",
         "pub fn main() void {}\n",
     );
     let ran = verify(&s, &copy.join("judge.toml"), &["sum"]);
     assert_eq!(ran.code, 1, "{}\n{}", ran.stdout, ran.stderr);
     assert!(
-        ran.stdout.contains("accepted/Sum.zig") && ran.stdout.contains(".zig files"),
+        ran.stdout.contains("accepted/Sum.v") && ran.stdout.contains(".v files"),
         "{}",
         ran.stdout
     );
     let allowed = verify(&s, &copy.join("judge.toml"), &["sum", "--allow-missing"]);
     assert!(
-        allowed.stdout.contains("accepted/Sum.zig"),
+        allowed.stdout.contains("accepted/Sum.v"),
         "{}",
         allowed.stdout
     );

@@ -144,12 +144,17 @@ pub(crate) fn yaml_error(file: &Path, e: &serde_norway::Error) -> String {
     }
 }
 
-/// Every symbolic link in the package leads inside it. The judge reads a
-/// package's files as its own user (root in CI): a link from
-/// `data/secret/1.ans` or a `testdata.yaml` to `/etc/shadow` would be read
-/// and quoted in a verdict or a warning, and a submission linked to a
-/// secret would be quoted by its compile error. A link to a missing
-/// target is left to the readers (passed over where nothing reads it).
+/// Every symbolic link in the package leads inside it, or to what every
+/// user of the machine may read. The judge reads a package's files as its
+/// own user (root in CI): a link from `data/secret/1.ans` or a
+/// `testdata.yaml` to `/etc/shadow` or `~/.ssh/id_rsa` would be read and
+/// quoted in a verdict, a warning or a log, and a submission linked to a
+/// secret would be quoted by its compile error. A store of test data
+/// outside the package (`data -> ../store`) is followed when every user may
+/// read it (each directory on the way searchable by others, each file and
+/// directory in it readable by others): a package can never make the judge
+/// read for it what its author could not. A link to a missing target is
+/// left to the readers (passed over where nothing reads it).
 fn links_stay_inside(root: &Path) -> Result<(), String> {
     let Ok(real_root) = std::fs::canonicalize(root) else {
         return Ok(());
@@ -168,14 +173,56 @@ fn links_stay_inside(root: &Path) -> Result<(), String> {
         let Ok(target) = std::fs::canonicalize(entry.path()) else {
             continue;
         };
-        if !target.starts_with(&real_root) {
+        if target.starts_with(&real_root) {
+            continue;
+        }
+        if let Err(closed) = readable_by_everyone(&target) {
             let shown = entry.path().strip_prefix(root).unwrap_or(entry.path());
             return Err(format!(
-                "{}: {} is a symbolic link to {}, outside the package: refused (the judge reads a package's files as its own user; copy the file into the package)",
+                "{}: {} is a symbolic link that leads outside the package, to {}, and {} is not readable by every user: refused (the judge reads a package's files as its own user; copy the files into the package, or make them readable by all: chmod -R o+rX)",
                 root.display(),
                 crate::text::whitespace::shown_path(shown),
-                crate::text::whitespace::shown_path(&target)
+                crate::text::whitespace::shown_path(&target),
+                crate::text::whitespace::shown_path(&closed)
             ));
+        }
+    }
+    Ok(())
+}
+
+/// `Ok` when every user may read `target` (a real path): each directory
+/// above it searchable by others, it readable by others, and, for a
+/// directory, everything in it the same (links inside it are judged by
+/// their own targets' modes). `Err` names the first place closed.
+fn readable_by_everyone(target: &Path) -> Result<(), PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).map(|m| m.permissions().mode()).ok();
+    for dir in target.ancestors().skip(1) {
+        if mode(dir).is_none_or(|m| m & 0o001 == 0) {
+            return Err(dir.to_path_buf());
+        }
+    }
+    let open =
+        |p: &Path, dir: bool| mode(p).is_some_and(|m| m & 0o004 != 0 && (!dir || m & 0o001 != 0));
+    if !target.is_dir() {
+        return if open(target, false) {
+            Ok(())
+        } else {
+            Err(target.to_path_buf())
+        };
+    }
+    let inside = walkdir::WalkDir::new(target)
+        .follow_links(false)
+        .max_depth(32)
+        .into_iter()
+        .take(1_000_000);
+    for entry in inside {
+        let Ok(entry) = entry else {
+            return Err(target.to_path_buf());
+        };
+        let path = entry.path();
+        if !open(path, path.is_dir()) {
+            return Err(path.to_path_buf());
         }
     }
     Ok(())
