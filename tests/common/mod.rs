@@ -270,6 +270,9 @@ pub fn leftovers(dir: &Path) -> Vec<String> {
         .map(|rd| {
             rd.filter_map(|e| e.ok())
                 .map(|e| e.file_name().to_string_lossy().into_owned())
+                // The build cache of a judge with no HOME (`judge-cache-UID`)
+                // is kept on purpose: it is no leftover of a run.
+                .filter(|name| !name.starts_with("judge-cache-"))
                 .collect()
         })
         .unwrap_or_default()
