@@ -148,6 +148,10 @@ impl Default for SandboxOptions {
 pub enum SandboxError {
     #[error("cannot create a temporary directory: {0}")]
     Scratch(std::io::Error),
+    #[error(
+        "the temporary directory {0} cannot be entered by other users (mode {1:o}): the sandbox's per-worker users could not reach their programs there; set TMPDIR to a directory every user may enter (chmod o+x, as /tmp is), or run with --sandbox plain"
+    )]
+    ClosedTemp(PathBuf, u32),
 }
 
 /// Shared by every worker of a run.
@@ -213,6 +217,9 @@ impl Sandbox {
         let children_list = super::procfs::own_children().is_some();
         // SAFETY: geteuid cannot fail.
         let root = unsafe { libc::geteuid() } == 0;
+        if root && options.mode != SandboxMode::Plain {
+            closed_above(&scratch_path)?;
+        }
         let mut protections = Protections::default();
         protections.on.extend(
             [
@@ -484,3 +491,19 @@ fn readable_copy(from: &Path, to: &Path) -> std::io::Result<()> {
 }
 
 use remove::{remove_scratch, remove_workdir as remove_tree};
+
+/// As root, the slot's users run programs from the scratch directory: each
+/// directory above it must let others pass (`mktemp -d` makes 0700 ones).
+fn closed_above(scratch: &Path) -> Result<(), SandboxError> {
+    use std::os::unix::fs::PermissionsExt;
+    for dir in scratch.ancestors().skip(1) {
+        let Ok(meta) = std::fs::metadata(dir) else {
+            continue;
+        };
+        let mode = meta.permissions().mode() & 0o7777;
+        if mode & 0o001 == 0 {
+            return Err(SandboxError::ClosedTemp(dir.to_path_buf(), mode));
+        }
+    }
+    Ok(())
+}
