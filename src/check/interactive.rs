@@ -358,6 +358,24 @@ fn decide(
                 failed.message
             );
         }
+        // The validator had ended (and accepted: a rejection first is WA
+        // above): the submission ran on by itself.
+        let after_validator = pair.validator_ended + Duration::from_millis(50)
+            < pair.submission_ended
+            && pair.validator.exit == Exit::Code(interaction.protocol.accepts());
+        if after_validator {
+            failed.message = format!(
+                "{}; the validator had accepted and ended at {:.3}s, and the submission went on{}",
+                failed.message,
+                pair.validator_ended.as_secs_f64(),
+                if pair.submission.exit == Exit::Signal(libc::SIGPIPE) {
+                    " writing to it (more than 1MiB after its end; its output was closed)"
+                } else {
+                    " running instead of ending"
+                }
+            );
+            return failed;
+        }
         if waited && let Some((side, at)) = pair.transcript.last() {
             failed.message = format!(
                 "{}; the last message was the {}'s at {:.3}s: the submission was waiting {}",

@@ -282,6 +282,7 @@ fn relay(
     let mut from = std::fs::File::from(from);
     let mut to = Some(std::fs::File::from(to));
     let mut buf = vec![0u8; 64 * 1024];
+    let mut drained = 0usize;
     loop {
         let n = match from.read(&mut buf) {
             Ok(0) => return start.elapsed(),
@@ -294,15 +295,29 @@ fn relay(
             start.elapsed(),
             &buf[..n],
         );
-        // The reader gone, keep draining so the writer is not blocked on a
-        // full pipe (it ends by its own limits).
-        if let Some(out) = &mut to
-            && out.write_all(&buf[..n]).is_err()
-        {
-            to = None;
+        // The reader gone, keep draining a while so that a writer with a
+        // last word (a final newline, a flush at exit) is not blocked on a
+        // full pipe; past [`DRAINED_AFTER_END`] the pipe is closed and the
+        // writer gets SIGPIPE, instead of the judge relaying a flood into
+        // nothing until the wall clock ends it.
+        match &mut to {
+            Some(out) => {
+                if out.write_all(&buf[..n]).is_err() {
+                    to = None;
+                }
+            }
+            None => {
+                drained += n;
+                if drained > DRAINED_AFTER_END {
+                    return start.elapsed();
+                }
+            }
         }
     }
 }
+
+/// How much a side may still write once its reader has ended.
+const DRAINED_AFTER_END: usize = 1 << 20;
 
 #[cfg(test)]
 mod tests {
