@@ -201,6 +201,10 @@ pub struct RunInfo {
     pub cores: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partition: Option<String>,
+    /// A shard's: how many cases the whole run has, every shard together
+    /// (`judge merge` checks the shards add up to it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_cases: Option<usize>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }

@@ -142,6 +142,24 @@ fn shards_merge_into_the_unsharded_report() {
         assert_eq!(strip(&merged), strip(&whole), "{kind} shards");
         assert_eq!(merged["verdict"], whole["verdict"]);
         assert_eq!(merged["summary"], whole["summary"]);
+        // A shard whose report lost a case (cut short, or a failing case
+        // taken out) does not merge into a run that looks whole.
+        let mut cut: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(s.path().join(&files[0])).unwrap())
+                .unwrap();
+        let mut kept = cut["cases"].as_array().unwrap().clone();
+        kept.pop();
+        cut["cases"] = kept.into();
+        s.write(&files[0], cut.to_string());
+        let mut cmd = s.judge();
+        cmd.arg("merge").args(&files);
+        let refused = run(cmd);
+        assert_eq!(refused.code, 2, "{}", refused.stderr);
+        assert!(
+            refused.stderr.contains("but their run has"),
+            "{}",
+            refused.stderr
+        );
         if kind == "count" {
             // 1,100 shards (the whole run's cases dealt round) merge with
             // no more than 256 descriptors allowed: runs merge 64 at a

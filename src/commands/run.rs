@@ -52,6 +52,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         problems: selected.problems.iter().map(judge::problem_info).collect(),
         protections: sandbox.protections().clone(),
         partition: partition.map(|p| p.to_string()),
+        run_cases: partition.map(|_| total),
         warnings: selected.warnings.clone(),
         ..RunInfo::default()
     };

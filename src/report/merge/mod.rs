@@ -129,10 +129,10 @@ impl Merger {
                 merger.add(run, fan_in)?;
             }
         }
-        let headers: Vec<(String, &Report)> = merger
+        let headers: Vec<(String, &Report, usize)> = merger
             .shards
             .iter()
-            .map(|s| (s.name.clone(), &s.header))
+            .map(|s| (s.name.clone(), &s.header, s.count))
             .collect();
         merger.missing = check_shards(&headers, partial)?;
         Ok(merger)
@@ -329,12 +329,12 @@ pub fn parse(bytes: &[u8]) -> Result<Report, ParseError> {
 /// two of them is still an error). Returns the warning for missing shards
 /// when `partial` lets them pass.
 fn check_shards(
-    reports: &[(String, &Report)],
+    reports: &[(String, &Report, usize)],
     partial: bool,
 ) -> Result<Option<String>, MergeError> {
     let mut kind_total: Option<(String, u64, &str)> = None;
     let mut seen: BTreeMap<u64, &str> = BTreeMap::new();
-    for (name, report) in reports {
+    for (name, report, _) in reports {
         let Some(text) = &report.info.partition else {
             if let Some((_, _, first)) = &kind_total {
                 return Err(MergeError::Shards(format!(
@@ -352,7 +352,9 @@ fn check_shards(
         };
         match &kind_total {
             None => {
-                if let Some((other, _)) = reports.iter().find(|(_, r)| r.info.partition.is_none()) {
+                if let Some((other, _, _)) =
+                    reports.iter().find(|(_, r, _)| r.info.partition.is_none())
+                {
                     return Err(MergeError::Shards(format!(
                         "{other} is not a shard (no --partition), but {name} is: merge the shards of one run"
                     )));
@@ -380,7 +382,7 @@ fn check_shards(
         .map(|k| format!("{kind}:{k}/{n}"))
         .collect();
     if missing.is_empty() {
-        return Ok(None);
+        return whole_run(reports);
     }
     let list = missing.join(", ");
     if partial {
@@ -394,6 +396,37 @@ fn check_shards(
             if missing.len() == 1 { "" } else { "s" }
         )))
     }
+}
+
+/// Every shard there: each says how many cases the whole run has, and
+/// their cases must add up to it (a shard with a case cut out of its report
+/// would otherwise merge as a run without that case). Shards of a judge
+/// that did not say are taken as they are.
+fn whole_run(reports: &[(String, &Report, usize)]) -> Result<Option<String>, MergeError> {
+    let mut said: Option<(usize, &str)> = None;
+    for (name, report, _) in reports {
+        let Some(cases) = report.info.run_cases else {
+            return Ok(None);
+        };
+        match said {
+            Some((first, first_name)) if first != cases => {
+                return Err(MergeError::Shards(format!(
+                    "{name} is of a run of {cases} cases, {first_name} of one of {first}: the shards come from different runs"
+                )));
+            }
+            _ => said = Some((cases, name)),
+        }
+    }
+    let Some((run, _)) = said else {
+        return Ok(None);
+    };
+    let merged: usize = reports.iter().map(|(_, _, count)| count).sum();
+    if merged != run {
+        return Err(MergeError::Shards(format!(
+            "the shards hold {merged} cases, but their run has {run}: a report is cut short or altered (judge the missing shard again)"
+        )));
+    }
+    Ok(None)
 }
 
 #[cfg(test)]
