@@ -108,10 +108,10 @@ fn adjacent(text: &str, first: &Block, second: &Block) -> bool {
 
 /// A command's expected exit code: `# exit N` at its end, else 0.
 fn expected_exit(line: &str) -> i32 {
-    if let Some(at) = line.rfind("# exit ") {
-        if let Ok(code) = line[at + "# exit ".len()..].trim().parse() {
-            return code;
-        }
+    if let Some(at) = line.rfind("# exit ")
+        && let Ok(code) = line[at + "# exit ".len()..].trim().parse()
+    {
+        return code;
     }
     0
 }
@@ -219,11 +219,11 @@ fn run_page(rel: &str) -> Vec<String> {
         let mut printed = String::new();
         for (k, line) in block.lines.iter().enumerate() {
             let line = line.trim();
-            if k == 0 {
-                if let Some(d) = line.strip_prefix("# in:") {
-                    dir = copy.root.join(d.trim());
-                    continue;
-                }
+            if k == 0
+                && let Some(d) = line.strip_prefix("# in:")
+            {
+                dir = copy.root.join(d.trim());
+                continue;
             }
             if line.is_empty() || line.starts_with('#') {
                 continue;
@@ -244,19 +244,20 @@ fn run_page(rel: &str) -> Vec<String> {
             }
             printed.push_str(&output);
         }
-        if let Some(next) = all.get(i + 1) {
-            if next.info == "text" && adjacent(&text, block, next) {
-                for want in &next.lines {
-                    let want = want.trim();
-                    if want.is_empty() || want == "…" || want == "..." {
-                        continue;
-                    }
-                    if !printed.contains(want) {
-                        failures.push(format!(
-                            "{rel}:{}: the output shown is not printed: {want:?}\nprinted:\n{printed}",
-                            next.line
-                        ));
-                    }
+        if let Some(next) = all.get(i + 1)
+            && next.info == "text"
+            && adjacent(&text, block, next)
+        {
+            for want in &next.lines {
+                let want = want.trim();
+                if want.is_empty() || want == "…" || want == "..." {
+                    continue;
+                }
+                if !printed.contains(want) {
+                    failures.push(format!(
+                        "{rel}:{}: the output shown is not printed: {want:?}\nprinted:\n{printed}",
+                        next.line
+                    ));
                 }
             }
         }

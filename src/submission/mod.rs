@@ -18,6 +18,10 @@
 //! errors are not cached (a compile killed by a busy machine's time limit
 //! must not stick).
 
+// A build error is the cold path (once per submission, then a message):
+// its size does not matter, and boxing every variant would only cost reading.
+#![allow(clippy::result_large_err)]
+
 pub mod cache;
 mod compile_error;
 pub mod languages;

@@ -42,7 +42,7 @@ pub(super) fn exposures(scratch: &Path, root: bool, hide: &[PathBuf]) -> Vec<Exp
     let hidden = hide
         .iter()
         .any(|h| real.starts_with(h) || rustc.starts_with(h));
-    if !hidden && !(root && !super::staging::reachable_by_others(&rustc)) {
+    if !hidden && (!root || super::staging::reachable_by_others(&rustc)) {
         return Vec::new();
     }
     let Some(sysroot) = sysroot(&rustc) else {
