@@ -96,6 +96,8 @@ impl Launcher {
                 pointers: vec![std::ptr::null(); request::POINTERS_MAX],
                 stack: vec![0u8; 128 * 1024],
             };
+            // SAFETY: getpid cannot fail.
+            let judge = unsafe { libc::getpid() };
             // SAFETY: the child runs `serve`: system calls on the buffers
             // allocated above, ending in `_exit`.
             let pid = unsafe { libc::fork() };
@@ -108,6 +110,7 @@ impl Launcher {
                         seccomp,
                         no_memfd,
                         children_cpus,
+                        judge,
                     },
                     &mut buffers,
                 );

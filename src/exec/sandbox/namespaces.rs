@@ -171,6 +171,9 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
         scratch: &scratch,
         ready: ready_w.as_raw_fd(),
         go: go_r.as_raw_fd(),
+        go_judge_end: go_w.as_raw_fd(),
+        // SAFETY: getpid cannot fail.
+        judge: unsafe { libc::getpid() },
     };
     // SAFETY: the child runs only `Holder::run`, which makes system calls
     // on prepared data and ends with `_exit`.
@@ -277,11 +280,40 @@ struct Holder<'a> {
     scratch: &'a CString,
     ready: i32,
     go: i32,
+    /// The judge's end of `go`: the holder closes its own copy, so that
+    /// the judge's death is an end of file.
+    go_judge_end: i32,
+    /// The judge's pid: the holder's parent, with which it dies.
+    judge: i32,
 }
 
 impl Holder<'_> {
     fn run(&self) -> ! {
+        // Dead with the judge, even by SIGKILL: else a judge killed while
+        // a holder waits for `go` leaves it waiting for ever (a holder
+        // forked at the same time by another slot's thread holds a copy of
+        // this one's `go`, and this one of that one's), and with it its
+        // init and the scratch directory's lock, which every forked
+        // process shares: no later judge could clean up after it. The
+        // parent may have died before the prctl: then its pid is not ours.
+        // SAFETY: plain system calls on our own descriptor.
+        unsafe {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+            if libc::getppid() != self.judge {
+                libc::_exit(1);
+            }
+            libc::close(self.go_judge_end);
+        }
         let result = self.setup().and_then(|()| self.start_init());
+        // Unsharing a user namespace may change the credentials, which
+        // clears the parent-death signal: set again, and check again.
+        // SAFETY: plain system calls.
+        unsafe {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+            if libc::getppid() != self.judge {
+                libc::_exit(1);
+            }
+        }
         let mut status = [0u8; 12];
         match result {
             Err((stage, errno)) => {

@@ -31,6 +31,9 @@ pub(super) struct Setup<'a> {
     /// The CPUs its programs get back before exec when the launcher is
     /// placed on one core (see `exec::affinity`).
     pub(super) children_cpus: Option<rustix::thread::CpuSet>,
+    /// The judge's pid, its parent: if that is no longer its parent once
+    /// its parent-death signal is set, the judge died before, and it exits.
+    pub(super) judge: i32,
 }
 
 /// Steps of the launcher's own setup, to say which one failed (the
@@ -94,6 +97,9 @@ pub(super) fn serve(setup: &Setup<'_>, buffers: &mut Buffers) -> ! {
         libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
         libc::setsid();
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+        if libc::getppid() != setup.judge {
+            libc::_exit(1);
+        }
         let high = libc::fcntl(setup.socket, libc::F_DUPFD_CLOEXEC, 100);
         if high < 0 {
             fail(setup.socket, 0);
