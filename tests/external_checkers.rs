@@ -376,11 +376,13 @@ fn a_python_checker_runs_with_python3_or_says_it_is_missing() {
         "import sys\nout, ans = open(sys.argv[2]).read().split(), open(sys.argv[3]).read().split()\nif out == ans:\n    sys.exit(0)\nprint('wrong answer expected', ans, 'found', out, file=sys.stderr)\nsys.exit(1)\n",
     );
     s.write("judge.toml", "[problem.p]\nchecker = \"check.py\"\n");
-    s.script("five.sh", "echo 5");
+    // No extension: a `.sh` file is a Bash source (the CLICS table), which
+    // would need bash on PATH.
+    s.script("five", "echo 5");
     // Without python3 on PATH the checker cannot run: one clear error before
     // any case, exit 2.
     let mut cmd = s.judge();
-    cmd.args(["run", "--format", "json", "--submission", "./five.sh"])
+    cmd.args(["run", "--format", "json", "--submission", "./five"])
         .env("PATH", s.path().join("no-such-dir"));
     let ran = run(cmd);
     assert_eq!(ran.code, 2, "{}", ran.stdout);
@@ -395,7 +397,7 @@ fn a_python_checker_runs_with_python3_or_says_it_is_missing() {
         .output()
         .is_ok_and(|o| o.status.success());
     let mut cmd = s.judge();
-    cmd.args(["run", "--format", "json", "--submission", "./five.sh"]);
+    cmd.args(["run", "--format", "json", "--submission", "./five"]);
     let ran = run(cmd);
     if python {
         let report = ran.json();

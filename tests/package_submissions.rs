@@ -257,13 +257,15 @@ fn a_directory_in_an_unknown_language_is_a_missing_tool() {
         "p/submissions/accepted/c.c",
         "#include <stdio.h>\nint main(){int x;scanf(\"%d\",&x);printf(\"%d\\n\",x+1);}\n",
     );
-    s.write("p/submissions/accepted/awk/plus.awk", "{ print $1 + 1 }\n");
-    s.write("p/submissions/accepted/awk/notes.txt", "x\n");
+    // V: a language of no CLICS table (awk once served here; the judge
+    // knows it now).
+    s.write("p/submissions/accepted/vlang/plus.v", "fn main() {}\n");
+    s.write("p/submissions/accepted/vlang/notes.txt", "x\n");
     let ran = verify(&s);
     assert_eq!(ran.code, 1, "{}\n{}", ran.stdout, ran.stderr);
     assert!(
         ran.stdout
-            .contains("no language of the judge's builds its files (.awk .txt;"),
+            .contains("no language of the judge's builds its files (.txt .v;"),
         "{}",
         ran.stdout
     );
@@ -275,7 +277,7 @@ fn a_directory_in_an_unknown_language_is_a_missing_tool() {
         println!("not run: node is not installed (the .mjs submission)");
         return;
     }
-    std::fs::remove_dir_all(s.path().join("p/submissions/accepted/awk")).unwrap();
+    std::fs::remove_dir_all(s.path().join("p/submissions/accepted/vlang")).unwrap();
     s.write(
         "p/submissions/accepted/plus.mjs",
         "import { readFileSync } from 'fs';\nconsole.log(Number(readFileSync(0, 'utf8').trim()) + 1);\n",

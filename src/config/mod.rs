@@ -496,9 +496,9 @@ mod tests {
         // and its other extension.
         let python = c.languages.iter().find(|l| l.name == "python3").unwrap();
         assert_eq!(python.extensions, ["py3"]);
-        let err = parse("[language.go]\nrun = \"{bin}\"\n").unwrap_err();
+        let err = parse("[language.vlang]\nrun = \"{bin}\"\n").unwrap_err();
         assert!(
-            err.starts_with("judge.toml:1:1: language.go: a new language needs extensions"),
+            err.starts_with("judge.toml:1:1: language.vlang: a new language needs extensions"),
             "{err}"
         );
         let err = parse("[language.a]\nextensions = [\"x\"]\nrun = \"a\"\n[language.b]\nextensions = [\"x\"]\nrun = \"b\"\n").unwrap_err();
