@@ -278,3 +278,37 @@ fn compilation_has_its_own_time_limit_and_language_can_be_forced() {
     );
     assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
 }
+
+/// A program's messages name the user's file, not the judge's copy of its
+/// build: a Python traceback says `File "sub/crash.py"`, with spaces as
+/// spaces.
+#[test]
+fn a_traceback_names_the_users_file() {
+    if !installed("python3") {
+        println!("not run: python3 is not installed (the traceback test)");
+        return;
+    }
+    let s = Scratch::new();
+    s.write("cases/1.in", "1\n");
+    s.write("cases/1.ans", "1\n");
+    s.write(
+        "sub/crash.py",
+        "x = int(input())\nraise ValueError('boom')\n",
+    );
+    let mut cmd = s.judge();
+    cmd.env("NO_COLOR", "1")
+        .args(["run", "cases", "--submission", "sub/crash.py"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 1, "{}{}", ran.stdout, ran.stderr);
+    assert!(
+        ran.stdout.contains("File \"sub/crash.py\", line 2"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains("Traceback (most recent call last):"),
+        "{}",
+        ran.stdout
+    );
+    assert!(!ran.stdout.contains("judge-run-"), "{}", ran.stdout);
+}

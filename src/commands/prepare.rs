@@ -174,7 +174,7 @@ pub fn submission_program(
                     ),
                 }
             }
-            let runner = runner_of(exe, sandbox).map_err(Failure::usage)?;
+            let runner = runner_of(exe, sandbox, &source.path).map_err(Failure::usage)?;
             Ok(Program::new(Arc::new(runner), text))
         }
         Ok(Built::CompileError(error)) => {
@@ -202,7 +202,15 @@ pub fn submission_program(
 pub fn runner_of(
     exe: crate::submission::Executable,
     sandbox: &Arc<Sandbox>,
+    source: &Path,
 ) -> Result<ProcessRunner, crate::exec::ProgramError> {
+    // The directory of the user's sources: what the program's messages
+    // name instead of the judge's copy of its build.
+    let user_dir = if source.is_dir() {
+        source
+    } else {
+        source.parent().unwrap_or(Path::new("."))
+    };
     let runner = ProcessRunner::from_build(
         exe.program,
         exe.args,
@@ -214,7 +222,9 @@ pub fn runner_of(
     } else {
         runner.without_address_space_limit()
     };
-    Ok(runner.with_companions(exe.included_data))
+    Ok(runner
+        .with_companions(exe.included_data)
+        .shown_from(user_dir))
 }
 
 /// A submission that did not compile: each of its cases is CE with `error`.

@@ -465,10 +465,14 @@ pub fn build_all(
                 }
             };
             match toolchain.build(source, sandbox, i) {
-                Ok(Built::Ready(exe)) => match super::prepare::runner_of(exe, sandbox) {
-                    Ok(runner) => Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.label))),
-                    Err(e) => Ok(Readiness::NotRun(e.to_string())),
-                },
+                Ok(Built::Ready(exe)) => {
+                    match super::prepare::runner_of(exe, sandbox, &source.path) {
+                        Ok(runner) => {
+                            Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.label)))
+                        }
+                        Err(e) => Ok(Readiness::NotRun(e.to_string())),
+                    }
+                }
                 Ok(Built::CompileError(error)) => {
                     Ok(Readiness::Ready(super::prepare::not_built(&s.label, error)))
                 }

@@ -23,6 +23,13 @@ pub struct ProcessRunner {
     /// Files copied into every run's working directory: (where it is,
     /// its name there) — a package's included data.
     companions: Vec<(PathBuf, PathBuf)>,
+    /// The directories the program's build was staged as, each with the
+    /// directory its user calls it by: a program's messages (a Python
+    /// traceback's `File "…/sol.py"`) name the user's file, not the
+    /// judge's copy.
+    shown_as: Vec<(String, String)>,
+    /// Where the build's files were staged (see `shown_as`).
+    staged_dirs: Vec<PathBuf>,
 }
 
 /// The placeholder of the memory limit in MiB in a run command.
@@ -83,6 +90,11 @@ impl ProcessRunner {
             None => sandbox.stage(&program)?,
         };
         let mut staged_args = Vec::with_capacity(args.len());
+        // Where the program's own files were staged (see `shown_as`).
+        let mut staged_dirs: Vec<PathBuf> = staged_dir
+            .iter()
+            .map(|(_, staged)| staged.clone())
+            .collect();
         for arg in args {
             let path = Path::new(&arg);
             if let Some(staged) = inside(path) {
@@ -94,14 +106,18 @@ impl ProcessRunner {
                 // answer, judge.toml, a checker) stays hidden: never
                 // copied. A directory is never copied: only a build
                 // directory.
-                staged_args.push(
-                    sandbox
-                        .stage(&std::path::absolute(path).map_err(|e| ProgramError::Stage {
-                            path: path.to_path_buf(),
-                            reason: e.to_string(),
-                        })?)?
-                        .into_os_string(),
-                );
+                let staged = sandbox.stage(&std::path::absolute(path).map_err(|e| {
+                    ProgramError::Stage {
+                        path: path.to_path_buf(),
+                        reason: e.to_string(),
+                    }
+                })?)?;
+                if staged.as_path() != path
+                    && let Some(parent) = staged.parent()
+                {
+                    staged_dirs.push(parent.to_path_buf());
+                }
+                staged_args.push(staged.into_os_string());
             } else {
                 staged_args.push(arg);
             }
@@ -114,7 +130,40 @@ impl ProcessRunner {
             address_space: true,
             memory_args,
             companions: Vec::new(),
+            shown_as: Vec::new(),
+            staged_dirs,
         })
+    }
+
+    /// Name the build's files in the program's messages by `user_dir`, the
+    /// directory that holds the user's source (see `shown_as`).
+    pub fn shown_from(mut self, user_dir: &Path) -> ProcessRunner {
+        // As the user named it: `sol.py` in the current directory stays
+        // `sol.py`, `a/sol.py` stays `a/sol.py`.
+        let user = match user_dir.display().to_string() {
+            dir if dir.is_empty() => String::new(),
+            dir => format!("{dir}/"),
+        };
+        self.shown_as = self
+            .staged_dirs
+            .iter()
+            .map(|staged| (format!("{}/", staged.display()), user.clone()))
+            .collect();
+        self
+    }
+
+    /// `outcome` with the staged build's directory named as the user's.
+    fn shown(&self, mut outcome: RunOutcome) -> RunOutcome {
+        for (staged, user) in &self.shown_as {
+            if outcome.stderr_tail.is_empty() {
+                break;
+            }
+            let text = String::from_utf8_lossy(&outcome.stderr_tail);
+            if text.contains(staged.as_str()) {
+                outcome.stderr_tail = text.replace(staged.as_str(), user).into_bytes();
+            }
+        }
+        outcome
     }
 
     /// Leave the memory limit to a cgroup or to the program itself (a JVM
@@ -193,7 +242,7 @@ impl Runner for ProcessRunner {
             stdin: Some(request.input),
             ..self.launch(request, args.as_deref())
         };
-        launch(&self.sandbox, &launch_of)
+        launch(&self.sandbox, &launch_of).map(|outcome| self.shown(outcome))
     }
 
     fn run_interactive(
