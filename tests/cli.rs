@@ -572,3 +572,40 @@ fn a_closed_stdout_stops_output_not_work() {
     let report: serde_json::Value = serde_json::from_str(&s.read("r.json")).unwrap();
     assert_eq!(report["summary"]["AC"], 3);
 }
+
+/// `-q` and `-v` are every command's (issue 29: `judge merge … -q` was an
+/// unexpected argument), and a compile error's failures heading counts
+/// cases as the summary does.
+#[test]
+fn quiet_and_verbose_work_everywhere_and_ce_counts_add_up() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    let mut cmd = s.judge();
+    cmd.args(["run", "--report", "r.json", "-q", "--submission"])
+        .arg(build("c", "ab", AB_C));
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}{}", ran.stdout, ran.stderr);
+    for args in [
+        &["merge", "r.json", "-q"][..],
+        &["-v", "merge", "r.json"],
+        &["list", "-q"],
+        &["list", "-v"],
+    ] {
+        let ran = s.run_judge(args);
+        assert_eq!(ran.code, 0, "{args:?}: {}{}", ran.stdout, ran.stderr);
+    }
+    s.write("broken.c", "int main( { return 0; }\n");
+    let mut cmd = s.judge();
+    cmd.env("NO_COLOR", "1")
+        .args(["run", "--submission", "broken.c"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 1, "{}{}", ran.stdout, ran.stderr);
+    let cases = ran.stdout.matches("CE").count();
+    assert!(cases > 0, "{}", ran.stdout);
+    assert!(
+        ran.stdout
+            .contains("Failures (3 of 3 cases, a compile error shown once):"),
+        "{}",
+        ran.stdout
+    );
+}
