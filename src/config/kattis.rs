@@ -100,9 +100,10 @@ pub struct Package {
 /// The file that makes a directory a package.
 pub const PROBLEM_YAML: &str = "problem.yaml";
 
-/// Whether `dir` is a package.
+/// Whether `dir` is a package (a Kattis one, or a Polygon one: see
+/// [`super::polygon::is_package`]).
 pub fn is_package(dir: &Path) -> bool {
-    dir.join(PROBLEM_YAML).is_file()
+    dir.join(PROBLEM_YAML).is_file() || super::polygon::is_package(dir)
 }
 
 /// The package that `path` is, or whose `data/` holds it, if any: looked
@@ -114,7 +115,11 @@ pub fn package_root(path: &Path) -> Option<PathBuf> {
         absolute
             .ancestors()
             .find(|dir| {
-                is_package(dir) && (*dir == absolute || absolute.starts_with(dir.join("data")))
+                is_package(dir)
+                    && (*dir == absolute
+                        || absolute.starts_with(dir.join("data"))
+                        || (super::polygon::is_package(dir)
+                            && absolute.starts_with(dir.join("tests"))))
             })
             .map(Path::to_path_buf)
     };

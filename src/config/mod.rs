@@ -15,6 +15,7 @@ pub use case_settings::with_case_input_args;
 mod error;
 pub mod generators;
 pub mod kattis;
+pub mod polygon;
 mod resolve;
 mod schema;
 mod scoring;
@@ -308,6 +309,9 @@ fn command_line_problem(
 /// A Kattis-style package judged with no judge.toml (`judge run PKG`): its
 /// name is its directory's.
 pub fn package_problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigError> {
+    if polygon::is_package(root) {
+        return polygon::problem(root, overrides);
+    }
     let package = kattis::load(root).map_err(ConfigError::CommandLine)?;
     let table = ProblemTable::default();
     let defaults = RootTable::default();

@@ -334,6 +334,11 @@ fn include_dirs(what: &Path) -> Vec<PathBuf> {
         what.parent().unwrap_or(Path::new(".")).to_path_buf()
     };
     let mut dirs = vec![own.clone()];
+    // A Polygon package keeps testlib.h among its resources in `files/`,
+    // beside a `check.cpp` at its root.
+    if !own.join("testlib.h").is_file() && own.join("files/testlib.h").is_file() {
+        dirs.push(own.join("files"));
+    }
     if !own.join("testlib.h").is_file() {
         dirs.extend(
             own.ancestors()

@@ -1,0 +1,237 @@
+//! Codeforces Polygon packages as they are: a directory with
+//! `problem.xml`, read into the same [`Problem`] a Kattis package becomes.
+//!
+//! What is read (README "Polygon packages"): the `tests` testset's time
+//! limit (ms) and memory limit (bytes), its input and answer path
+//! patterns, its tests (`manual`/`generated`, `sample`, `group`,
+//! `points`) and groups (`points-policy`, `feedback-policy`,
+//! `dependencies`), the checker (its source, or a `std::` checker's
+//! meaning), the interactor (testlib, with the checker judging its
+//! output), the validators (testlib), and the solutions with their tags as
+//! expected verdicts. The cases are a view of links outside the package
+//! (`view`); the package is never written to.
+//!
+//! Steps: `xml` (the file as a tree), `read` (the tree as a
+//! [`read::Description`]), `checker`, `languages` (source types),
+//! `scoring` (groups as subtasks), `view` (the cases).
+
+mod checker;
+mod languages;
+pub mod read;
+mod scoring;
+#[cfg(test)]
+mod tests;
+mod view;
+mod xml;
+
+use super::kattis::{self, DEFAULT_OUTPUT_MIB, PackageLimits};
+use super::resolve::{Sources, resolve_with};
+use super::schema::{ProblemTable, RootTable};
+use super::{ConfigError, Overrides, Problem};
+use crate::check::Comparison;
+use crate::check::external::{InputValidator, Protocol};
+use crate::check::interactive::Interaction;
+use crate::check::tool::DEFAULT_TOOL_TIME_LIMIT;
+use crate::expect::Expectation;
+use crate::verdict::Verdict;
+use read::Description;
+use std::path::Path;
+
+/// The file that makes a directory a Polygon package.
+pub const PROBLEM_XML: &str = "problem.xml";
+
+/// Whether `dir` is a Polygon package (problem.xml, and no problem.yaml:
+/// a Kattis package that also holds a problem.xml is read as Kattis).
+pub fn is_package(dir: &Path) -> bool {
+    dir.join(PROBLEM_XML).is_file() && !dir.join(kattis::PROBLEM_YAML).is_file()
+}
+
+/// Read problem.xml into its description (with warnings).
+pub fn describe(root: &Path) -> Result<(Description, Vec<String>), String> {
+    let file = root.join(PROBLEM_XML);
+    let bytes =
+        std::fs::read(&file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 (at byte {})",
+            file.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let tree = xml::parse(&file, &text)?;
+    let mut warnings = Vec::new();
+    let desc = read::read(&file, &tree, &mut warnings)?;
+    Ok((desc, warnings))
+}
+
+/// A Polygon package as a problem: its name is its directory's.
+pub fn problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigError> {
+    let whole = |message: String| ConfigError::Whole {
+        path: root.to_path_buf(),
+        message,
+    };
+    let (desc, mut warnings) = describe(root).map_err(ConfigError::CommandLine)?;
+    let file = root.join(PROBLEM_XML);
+    let name = std::fs::canonicalize(root)
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "problem".to_string());
+    for (key, value) in [
+        ("input-file", &desc.input_file),
+        ("output-file", &desc.output_file),
+    ] {
+        if let Some(v) = value {
+            warnings.push(format!(
+                "{}: {key}=\"{v}\": programs are run with the standard streams; a program that reads or writes {v} is not supported yet",
+                file.display()
+            ));
+        }
+    }
+    let cases = view::make(root, &desc, &mut warnings).map_err(ConfigError::CommandLine)?;
+    let scoring =
+        scoring::plan(&desc.testset).map_err(|e| whole(format!("{}: {e}", file.display())))?;
+    let package = kattis::Package {
+        root: root.to_path_buf(),
+        domjudge: false,
+        name: name.clone(),
+        limits: PackageLimits {
+            time_limit: Some(desc.testset.time_limit),
+            time_limit_from: "problem.xml time-limit",
+            time_inference: None,
+            memory: desc.testset.memory,
+            output: DEFAULT_OUTPUT_MIB << 20,
+            tool_time_limit: None,
+        },
+        output_validator: None,
+        validator_flags: Vec::new(),
+        default_check: kattis::DefaultCheck::default(),
+        input_validators: Vec::new(),
+        interactive: false,
+        passes: 1,
+        answer_validators: Vec::new(),
+        version: kattis::FormatVersion::Legacy,
+        groups: Vec::new(),
+        submission_rules: Vec::new(),
+        scoring,
+        constants: crate::text::constants::Constants::default(),
+        warnings: Vec::new(),
+    };
+    let table = ProblemTable::default();
+    let defaults = RootTable::default();
+    let mut problem = resolve_with(Sources {
+        name: &name,
+        table: &table,
+        root: &defaults,
+        overrides,
+        puzzle: None,
+        cases: cases.clone(),
+        base: Some(root),
+        package: Some(&package),
+    })
+    .map_err(|(message, _)| whole(message))?;
+    let tool_time = DEFAULT_TOOL_TIME_LIMIT;
+    let compared =
+        checker::comparison(root, desc.checker.as_ref(), &file, tool_time, &mut warnings)
+            .map_err(whole)?;
+    problem.comparison = match &desc.interactor {
+        Some(interactor) => Comparison::Interactive(Interaction {
+            tool: checker::tool(root, interactor, &file, "interactor").map_err(whole)?,
+            protocol: Protocol::Testlib,
+            time_limit: tool_time,
+            flags: Vec::new(),
+            interactive: true,
+            passes: 1,
+            checker: match compared {
+                Comparison::Checker(c) => Some(Box::new(c)),
+                _ => None,
+            },
+        }),
+        None if overrides.comparison.is_some() => problem.comparison,
+        None => compared,
+    };
+    problem.validators = desc
+        .validators
+        .iter()
+        .map(|v| {
+            checker::tool(root, v, &file, "validator").map(|tool| InputValidator {
+                tool,
+                protocol: Protocol::Testlib,
+                time_limit: tool_time,
+                flags: Vec::new(),
+            })
+        })
+        .collect::<Result<_, _>>()
+        .map_err(whole)?;
+    problem.cases = cases;
+    problem.case_groups = Vec::new();
+    problem.package_format = None;
+    problem.dialect = crate::expect::Dialect::Judge;
+    problem.submissions = root.join("solutions");
+    problem.expectations = expectations(&desc, &file, &mut warnings);
+    problem.warnings.extend(warnings);
+    Ok(problem)
+}
+
+/// Solution tags as expected verdicts, by path under `solutions/`.
+fn expectations(
+    desc: &Description,
+    file: &Path,
+    warnings: &mut Vec<String>,
+) -> Vec<(String, Expectation)> {
+    let mut out = Vec::new();
+    for s in &desc.solutions {
+        let Some(rel) = s.source.path.strip_prefix("solutions/") else {
+            warnings.push(format!(
+                "{}:{}: solution {}: not under solutions/; not verified",
+                file.display(),
+                s.source.line,
+                s.source.path
+            ));
+            continue;
+        };
+        match tag_expectation(&s.tag) {
+            Some(e) => out.push((rel.to_string(), e)),
+            None => warnings.push(format!(
+                "{}:{}: solution {}: tag {:?} is not one of Polygon's; not verified",
+                file.display(),
+                s.source.line,
+                s.source.path,
+                s.tag
+            )),
+        }
+    }
+    out
+}
+
+/// Polygon's meaning of a solution tag: the verdicts its tests may get and
+/// those some test must get. `failed` is a solution that crashes (RE).
+pub fn tag_expectation(tag: &str) -> Option<Expectation> {
+    use Verdict::*;
+    let failing = |v: &[Verdict]| {
+        let mut permitted = vec![Accepted];
+        permitted.extend_from_slice(v);
+        Expectation::declared(Some(permitted), Some(v.to_vec()))
+    };
+    Some(match tag {
+        "main" | "accepted" => Expectation::declared(Some(vec![Accepted]), None),
+        "rejected" => Expectation::declared(
+            None,
+            Some(
+                Verdict::ALL
+                    .into_iter()
+                    .filter(|v| !matches!(v, Accepted | InternalError | Skipped))
+                    .collect(),
+            ),
+        ),
+        "wrong-answer" => failing(&[WrongAnswer]),
+        "presentation-error" => failing(&[PresentationError]),
+        "time-limit-exceeded" => failing(&[TimeLimit]),
+        "time-limit-exceeded-or-accepted" => {
+            Expectation::declared(Some(vec![Accepted, TimeLimit]), None)
+        }
+        "time-limit-exceeded-or-memory-limit-exceeded" => failing(&[TimeLimit, MemoryLimit]),
+        "memory-limit-exceeded" => failing(&[MemoryLimit]),
+        "failed" => failing(&[RuntimeError]),
+        _ => return None,
+    })
+}

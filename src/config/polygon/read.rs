@@ -1,0 +1,414 @@
+//! problem.xml into [`Description`]: the `tests` testset (limits, path
+//! patterns, tests, groups), `input-file`/`output-file`, the files and
+//! assets (resources, executables, checker, interactor, validators,
+//! solutions). Every error names problem.xml, the line and the element or
+//! attribute; what the judge does not act on is a warning naming it.
+
+use super::xml::Element;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A program of the package: its source and Polygon's `type` for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// Relative to the package root, as problem.xml writes it.
+    pub path: String,
+    /// Polygon's source type (`cpp.g++17`, `python.3`, …), if given.
+    pub kind: Option<String>,
+    pub line: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    Manual,
+    Generated,
+}
+
+/// One test of the testset, numbered from 1.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Test {
+    pub index: usize,
+    pub method: Method,
+    /// A generated test's command line (`gen 10 3`).
+    pub cmd: Option<String>,
+    pub sample: bool,
+    pub group: Option<String>,
+    pub points: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointsPolicy {
+    /// The group's points only when every test passes.
+    CompleteGroup,
+    /// The sum of the passed tests' points.
+    EachTest,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    pub name: String,
+    pub points: Option<f64>,
+    pub policy: PointsPolicy,
+    /// `feedback-policy` as written (`complete`, `icpc`, `points`, `none`).
+    pub feedback: Option<String>,
+    pub dependencies: Vec<String>,
+}
+
+/// The testset the judge runs (`tests`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Testset {
+    pub time_limit: Duration,
+    /// Bytes.
+    pub memory: u64,
+    pub input_pattern: String,
+    pub answer_pattern: String,
+    pub tests: Vec<Test>,
+    pub groups: Vec<Group>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checker {
+    /// `name` (`std::wcmp.cpp`), if given.
+    pub name: Option<String>,
+    pub source: Option<Program>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    pub tag: String,
+    pub source: Program,
+}
+
+/// What problem.xml says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Description {
+    pub short_name: Option<String>,
+    /// `input-file` when not the standard input.
+    pub input_file: Option<String>,
+    pub output_file: Option<String>,
+    pub testset: Testset,
+    pub resources: Vec<String>,
+    pub executables: Vec<Program>,
+    pub checker: Option<Checker>,
+    pub interactor: Option<Program>,
+    pub validators: Vec<Program>,
+    pub solutions: Vec<Solution>,
+}
+
+struct Ctx<'a> {
+    file: &'a Path,
+}
+
+impl Ctx<'_> {
+    fn err(&self, e: &Element, what: &str) -> String {
+        format!("{}:{}: <{}>: {what}", self.file.display(), e.line, e.name)
+    }
+
+    fn number<T: std::str::FromStr>(
+        &self,
+        e: &Element,
+        text: &str,
+        what: &str,
+    ) -> Result<T, String> {
+        text.trim()
+            .parse()
+            .map_err(|_| self.err(e, &format!("{what}: {text:?} is not a number")))
+    }
+
+    fn program(&self, holder: &Element) -> Result<Option<Program>, String> {
+        let Some(source) = holder.child("source") else {
+            return Ok(None);
+        };
+        let path = source
+            .attr("path")
+            .ok_or_else(|| self.err(source, "no path attribute"))?;
+        Ok(Some(Program {
+            path: path.to_string(),
+            kind: source.attr("type").map(str::to_string),
+            line: source.line,
+        }))
+    }
+}
+
+/// Read the description from problem.xml's root element.
+pub(super) fn read(
+    file: &Path,
+    root: &Element,
+    warnings: &mut Vec<String>,
+) -> Result<Description, String> {
+    let cx = Ctx { file };
+    if root.name != "problem" {
+        return Err(cx.err(root, "expected <problem> as the root element"));
+    }
+    let judging = root
+        .child("judging")
+        .ok_or_else(|| cx.err(root, "no <judging> element"))?;
+    let file_name = |key: &str| {
+        judging
+            .attr(key)
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && *v != "stdin" && *v != "stdout")
+            .map(str::to_string)
+    };
+    let testsets: Vec<&Element> = judging.all("testset").collect();
+    let chosen = testsets
+        .iter()
+        .find(|t| t.attr("name") == Some("tests"))
+        .or(testsets.first())
+        .ok_or_else(|| cx.err(judging, "no <testset>"))?;
+    for other in testsets.iter().filter(|t| !std::ptr::eq(**t, *chosen)) {
+        warnings.push(format!(
+            "{}:{}: testset {:?}: not judged (the judge runs the testset {:?})",
+            file.display(),
+            other.line,
+            other.attr("name").unwrap_or(""),
+            chosen.attr("name").unwrap_or("")
+        ));
+    }
+    let testset = testset(&cx, chosen, warnings)?;
+    let files = root.child("files");
+    let resources = files
+        .and_then(|f| f.child("resources"))
+        .map(|r| {
+            r.all("file")
+                .filter_map(|f| f.attr("path").map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut executables = Vec::new();
+    if let Some(list) = files.and_then(|f| f.child("executables")) {
+        for exe in list.all("executable") {
+            executables.extend(cx.program(exe)?);
+        }
+    }
+    let assets = root.child("assets");
+    let checker = match assets.and_then(|a| a.child("checker")) {
+        Some(c) => Some(Checker {
+            name: c.attr("name").map(str::to_string),
+            source: cx.program(c)?,
+        }),
+        None => None,
+    };
+    let interactor = match assets.and_then(|a| a.child("interactor")) {
+        Some(i) => Some(
+            cx.program(i)?
+                .ok_or_else(|| cx.err(i, "no <source> for the interactor"))?,
+        ),
+        None => None,
+    };
+    let mut validators = Vec::new();
+    if let Some(list) = assets.and_then(|a| a.child("validators")) {
+        for v in list.all("validator") {
+            validators.extend(cx.program(v)?);
+        }
+    }
+    let mut solutions = Vec::new();
+    if let Some(list) = assets.and_then(|a| a.child("solutions")) {
+        for s in list.all("solution") {
+            let tag = s
+                .attr("tag")
+                .ok_or_else(|| cx.err(s, "no tag attribute"))?
+                .to_string();
+            if let Some(source) = cx.program(s)? {
+                solutions.push(Solution { tag, source });
+            }
+        }
+    }
+    Ok(Description {
+        short_name: root.attr("short-name").map(str::to_string),
+        input_file: file_name("input-file"),
+        output_file: file_name("output-file"),
+        testset,
+        resources,
+        executables,
+        checker,
+        interactor,
+        validators,
+        solutions,
+    })
+}
+
+fn testset(cx: &Ctx<'_>, set: &Element, warnings: &mut Vec<String>) -> Result<Testset, String> {
+    let need = |name: &str| {
+        set.child(name)
+            .ok_or_else(|| cx.err(set, &format!("no <{name}>")))
+    };
+    let time = need("time-limit")?;
+    let millis: f64 = cx.number(time, &time.text, "time-limit (milliseconds)")?;
+    if !(1.0..=86_400_000.0).contains(&millis) {
+        return Err(cx.err(time, "time-limit: expected milliseconds from 1 to 86400000"));
+    }
+    let memory = need("memory-limit")?;
+    let bytes: u64 = cx.number(memory, &memory.text, "memory-limit (bytes)")?;
+    if bytes < 1 << 20 {
+        return Err(cx.err(memory, "memory-limit: at least 1048576 bytes (1 MiB)"));
+    }
+    let input_pattern = need("input-path-pattern")?.text.clone();
+    let answer_pattern = need("answer-path-pattern")?.text.clone();
+    let mut tests = Vec::new();
+    if let Some(list) = set.child("tests") {
+        for (i, t) in list.all("test").enumerate() {
+            let method = match t.attr("method").unwrap_or("manual") {
+                "manual" => Method::Manual,
+                "generated" => Method::Generated,
+                other => {
+                    return Err(cx.err(
+                        t,
+                        &format!("method {other:?}: expected manual or generated"),
+                    ));
+                }
+            };
+            let points = match t.attr("points") {
+                Some(p) => Some(cx.number::<f64>(t, p, "points")?),
+                None => None,
+            };
+            let cmd = t.attr("cmd").map(str::to_string);
+            if method == Method::Generated && cmd.is_none() {
+                return Err(cx.err(t, "a generated test without cmd"));
+            }
+            tests.push(Test {
+                index: i + 1,
+                method,
+                cmd,
+                sample: t.attr("sample") == Some("true"),
+                group: t.attr("group").map(str::to_string),
+                points,
+            });
+        }
+    }
+    let count_el = need("test-count")?;
+    let count: usize = cx.number(count_el, &count_el.text, "test-count")?;
+    if count != tests.len() {
+        return Err(cx.err(
+            count_el,
+            &format!("test-count says {count}, <tests> lists {}", tests.len()),
+        ));
+    }
+    let mut groups = Vec::new();
+    if let Some(list) = set.child("groups") {
+        for g in list.all("group") {
+            groups.push(group(cx, g, warnings)?);
+        }
+    }
+    for t in &tests {
+        if let Some(name) = &t.group
+            && !groups.iter().any(|g| &g.name == name)
+        {
+            // Polygon lists a group only when it has settings: an unlisted
+            // one sums its tests' points.
+            groups.push(Group {
+                name: name.clone(),
+                points: None,
+                policy: PointsPolicy::EachTest,
+                feedback: None,
+                dependencies: Vec::new(),
+            });
+        }
+    }
+    Ok(Testset {
+        time_limit: Duration::from_secs_f64(millis / 1000.0),
+        memory: bytes,
+        input_pattern,
+        answer_pattern,
+        tests,
+        groups,
+    })
+}
+
+fn group(cx: &Ctx<'_>, g: &Element, warnings: &mut Vec<String>) -> Result<Group, String> {
+    let name = g
+        .attr("name")
+        .ok_or_else(|| cx.err(g, "no name attribute"))?
+        .to_string();
+    let points = match g.attr("points") {
+        Some(p) => Some(cx.number::<f64>(g, p, "points")?),
+        None => None,
+    };
+    let policy = match g.attr("points-policy").unwrap_or("complete-group") {
+        "complete-group" => PointsPolicy::CompleteGroup,
+        "each-test" => PointsPolicy::EachTest,
+        other => {
+            return Err(cx.err(
+                g,
+                &format!("points-policy {other:?}: expected complete-group or each-test"),
+            ));
+        }
+    };
+    let feedback = g.attr("feedback-policy").map(str::to_string);
+    if let Some(f) = &feedback
+        && !matches!(f.as_str(), "complete" | "icpc" | "points" | "none")
+    {
+        warnings.push(cx.err(
+            g,
+            &format!(
+                "feedback-policy {f:?}: not one of complete, icpc, points, none; read as complete"
+            ),
+        ));
+    }
+    let dependencies = g
+        .child("dependencies")
+        .map(|d| {
+            d.all("dependency")
+                .filter_map(|x| x.attr("group").map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Group {
+        name,
+        points,
+        policy,
+        feedback,
+        dependencies,
+    })
+}
+
+/// A path pattern (`tests/%02d`) with test number `n`: printf's `%d`,
+/// `%0Nd` and `%%`. Errors name what is not understood.
+pub fn format_pattern(pattern: &str, n: usize) -> Result<String, String> {
+    let mut out = String::new();
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'%') {
+            chars.next();
+            out.push('%');
+            continue;
+        }
+        let mut spec = String::new();
+        while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            spec.push(d);
+            chars.next();
+        }
+        if chars.next() != Some('d') {
+            return Err(format!(
+                "path pattern {pattern:?}: only %d, %0Nd and %% are understood"
+            ));
+        }
+        let width: usize = spec.trim_start_matches('0').parse().unwrap_or(0);
+        if spec.starts_with('0') {
+            out.push_str(&format!("{n:0width$}"));
+        } else {
+            out.push_str(&format!("{n:width$}"));
+        }
+    }
+    Ok(out)
+}
+
+/// A package-relative path as written in problem.xml, kept inside the
+/// package: an absolute path or one with `..` is refused.
+pub fn inside(root: &Path, rel: &str, file: &Path, line: usize) -> Result<PathBuf, String> {
+    let p = Path::new(rel);
+    if p.is_absolute()
+        || p.components()
+            .any(|c| matches!(c, std::path::Component::ParentDir))
+    {
+        return Err(format!(
+            "{}:{line}: path {rel:?} leads outside the package",
+            file.display()
+        ));
+    }
+    Ok(root.join(p))
+}

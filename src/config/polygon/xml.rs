@@ -1,0 +1,159 @@
+//! problem.xml as a small tree: elements with their attributes, text and
+//! the line each starts on (every message names it). Read with quick-xml;
+//! nothing here knows what Polygon's elements mean.
+
+use quick_xml::Reader;
+use quick_xml::events::Event;
+use std::path::Path;
+
+/// Deeper than any problem.xml nests (about 6): a file nested past this is
+/// refused before it costs anything.
+const MAX_DEPTH: usize = 64;
+
+/// One element.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Element {
+    pub name: String,
+    pub attrs: Vec<(String, String)>,
+    pub children: Vec<Element>,
+    /// The text directly inside it, trimmed.
+    pub text: String,
+    /// 1-based line of its start tag.
+    pub line: usize,
+}
+
+impl Element {
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn child(&self, name: &str) -> Option<&Element> {
+        self.children.iter().find(|c| c.name == name)
+    }
+
+    pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Element> + 'a {
+        self.children.iter().filter(move |c| c.name == name)
+    }
+}
+
+fn line_of(text: &str, offset: u64) -> usize {
+    let end = usize::try_from(offset)
+        .unwrap_or(usize::MAX)
+        .min(text.len());
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// Parse `text` (the contents of `file`) into its root element. Errors
+/// name the file and line.
+pub(super) fn parse(file: &Path, text: &str) -> Result<Element, String> {
+    let mut reader = Reader::from_str(text);
+    let mut stack: Vec<Element> = vec![Element::default()];
+    let at = |offset: u64| format!("{}:{}", file.display(), line_of(text, offset));
+    loop {
+        let before = reader.buffer_position();
+        let event = reader
+            .read_event()
+            .map_err(|e| format!("{}: not well-formed XML: {e}", at(reader.error_position())))?;
+        match event {
+            Event::Start(ref start) | Event::Empty(ref start) => {
+                let self_closing = matches!(event, Event::Empty(_));
+                let name = String::from_utf8_lossy(start.name().as_ref()).into_owned();
+                let mut attrs = Vec::new();
+                for attr in start.attributes() {
+                    let attr =
+                        attr.map_err(|e| format!("{}: <{name}>: bad attribute: {e}", at(before)))?;
+                    let key = String::from_utf8_lossy(attr.key.as_ref()).into_owned();
+                    let value = attr
+                        .normalized_value(quick_xml::XmlVersion::default())
+                        .map_err(|e| format!("{}: <{name}> {key}: bad value: {e}", at(before)))?;
+                    attrs.push((key, value.into_owned()));
+                }
+                let element = Element {
+                    name,
+                    attrs,
+                    children: Vec::new(),
+                    text: String::new(),
+                    line: line_of(text, before),
+                };
+                if self_closing {
+                    push_child(&mut stack, element);
+                } else {
+                    if stack.len() > MAX_DEPTH {
+                        return Err(format!(
+                            "{}: nested more than {MAX_DEPTH} elements deep",
+                            at(before)
+                        ));
+                    }
+                    stack.push(element);
+                }
+            }
+            Event::End(_) => {
+                if stack.len() < 2 {
+                    return Err(format!("{}: a closing tag with no opening one", at(before)));
+                }
+                if let Some(mut done) = stack.pop() {
+                    done.text = done.text.trim().to_string();
+                    push_child(&mut stack, done);
+                }
+            }
+            Event::Text(t) => {
+                let s = t
+                    .decode()
+                    .map_err(|e| format!("{}: text: {e}", at(before)))?;
+                if let Some(top) = stack.last_mut() {
+                    top.text.push_str(&s);
+                }
+            }
+            Event::CData(t) => {
+                if let Some(top) = stack.last_mut() {
+                    top.text.push_str(&String::from_utf8_lossy(&t.into_inner()));
+                }
+            }
+            Event::GeneralRef(r) => {
+                let name = String::from_utf8_lossy(r.as_ref()).into_owned();
+                let c = match name.as_str() {
+                    "amp" => Some('&'),
+                    "lt" => Some('<'),
+                    "gt" => Some('>'),
+                    "quot" => Some('"'),
+                    "apos" => Some('\''),
+                    _ => r.resolve_char_ref().ok().flatten(),
+                };
+                if let Some(top) = stack.last_mut() {
+                    match c {
+                        Some(c) => top.text.push(c),
+                        None => top.text.push_str(&format!("&{name};")),
+                    }
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    if stack.len() != 1 {
+        return Err(format!(
+            "{}: ends inside <{}>",
+            file.display(),
+            stack.last().map_or("", |e| e.name.as_str())
+        ));
+    }
+    let mut top = stack.pop().unwrap_or_default();
+    match top.children.len() {
+        1 => Ok(top.children.remove(0)),
+        0 => Err(format!("{}: no root element", file.display())),
+        _ => Err(format!("{}: more than one root element", file.display())),
+    }
+}
+
+fn push_child(stack: &mut [Element], element: Element) {
+    if let Some(parent) = stack.last_mut() {
+        parent.children.push(element);
+    }
+}
