@@ -95,3 +95,78 @@ fn a_standard_checker_named_without_its_source_keeps_its_meaning() {
     assert!((ran.code == 0), "within 1e-6: {}", all(&ran));
     assert!(all(&ran).contains("std::rcmp6.cpp"), "named: {}", all(&ran));
 }
+
+#[test]
+fn a_problem_with_input_txt_and_output_txt_is_run_so() {
+    let s = Scratch::new();
+    let root = package(&s, "filesum");
+    let ran = s.run_judge(&["verify", root.to_str().unwrap()]);
+    let out = all(&ran);
+    assert!(ran.code == 0, "{out}");
+    let files = out
+        .lines()
+        .find(|l| l.contains("files.cpp"))
+        .unwrap_or_default();
+    assert!(
+        files.contains("AC 2"),
+        "reads input.txt, writes output.txt: {out}"
+    );
+    let stdio = out
+        .lines()
+        .find(|l| l.contains("stdio.cpp"))
+        .unwrap_or_default();
+    assert!(
+        !stdio.contains("AC 2"),
+        "the standard streams are not the files: {out}"
+    );
+}
+
+#[test]
+fn an_interactor_talks_and_the_checker_judges_its_tout() {
+    let s = Scratch::new();
+    let root = package(&s, "guess");
+    let ran = s.run_judge(&["verify", root.to_str().unwrap()]);
+    let out = all(&ran);
+    assert!(ran.code == 0, "{out}");
+    assert!(
+        out.contains("AC 2 WA 1"),
+        "linear search runs out of queries: {out}"
+    );
+}
+
+#[test]
+fn gen_checks_a_full_package_and_completes_a_standard_one() {
+    let s = Scratch::new();
+    let root = package(&s, "sum");
+    let pkg = root.to_str().unwrap();
+    let ran = s.run_judge(&["gen", pkg]);
+    assert!(ran.code == 0, "{}", all(&ran));
+    assert!(all(&ran).contains("0 written, 1 the same"), "{}", all(&ran));
+    // A test that is not what its generator makes is reported.
+    std::fs::write(root.join("tests/05"), "1 1\n").unwrap();
+    let ran = s.run_judge(&["gen", pkg]);
+    assert_eq!(ran.code, 1, "{}", all(&ran));
+    assert!(
+        all(&ran).contains("test 5 (`gen 1000000`)"),
+        "{}",
+        all(&ran)
+    );
+    // The standard package: no generated test in it; gen makes its input
+    // from the cmd and its answer with the main solution.
+    std::fs::remove_file(root.join("tests/05")).unwrap();
+    std::fs::remove_file(root.join("tests/05.a")).unwrap();
+    let ran = s.run_judge(&["verify", pkg]);
+    assert!(all(&ran).contains("have no input file"), "{}", all(&ran));
+    let ran = s.run_judge(&["gen", pkg]);
+    assert!(ran.code == 0, "{}", all(&ran));
+    let original = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/polygon/sum/tests");
+    for name in ["05", "05.a"] {
+        assert_eq!(
+            std::fs::read(root.join("tests").join(name)).unwrap(),
+            std::fs::read(original.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    let ran = s.run_judge(&["verify", pkg]);
+    assert!(ran.code == 0, "{}", all(&ran));
+}

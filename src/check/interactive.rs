@@ -250,6 +250,7 @@ fn interactive_pass(
         workdir: None,
         files: None,
         companions: &[],
+        output_file: None,
     };
     let request = RunRequest {
         input,

@@ -126,6 +126,9 @@ pub struct Problem {
     /// A scoring problem's plan: a package's grading, or judge.toml's
     /// `[problem.NAME.group.*]` tables.
     pub scoring: Option<crate::score::ScoringPlan>,
+    /// Files the program reads and writes instead of the standard streams
+    /// (a Polygon package's `input-file`/`output-file`).
+    pub io_files: crate::exec::IoFiles,
 }
 
 impl std::fmt::Debug for Problem {

@@ -235,6 +235,7 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
             .map(|p| p.submission_rules.clone())
             .unwrap_or_default(),
         scoring: package.and_then(|p| p.scoring.clone()),
+        io_files: crate::exec::IoFiles::default(),
     })
 }
 

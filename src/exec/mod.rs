@@ -280,6 +280,33 @@ pub struct RunRequest<'a> {
 pub struct Given<'a> {
     pub files: Option<&'a Path>,
     pub args: &'a [String],
+    /// The problem's file names for input and output instead of the
+    /// standard streams (Polygon's `input-file`/`output-file`).
+    pub io: &'a IoFiles,
+}
+
+/// A problem whose program reads its input from a file and writes its
+/// output to a file in its working directory (`input.txt`,
+/// `output.txt`) instead of the standard streams: the input is copied
+/// there as that name (standard input is then empty), and the output file
+/// is read after the run in place of standard output, held to the output
+/// limit. Each name is one plain file name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IoFiles {
+    pub input: Option<String>,
+    pub output: Option<String>,
+}
+
+/// The empty [`IoFiles`]: the standard streams.
+pub static STANDARD_STREAMS: IoFiles = IoFiles {
+    input: None,
+    output: None,
+};
+
+impl Default for &IoFiles {
+    fn default() -> Self {
+        &STANDARD_STREAMS
+    }
 }
 
 /// Why a run produced no outcome.

@@ -83,6 +83,10 @@ pub struct Launch<'a> {
     /// Single files copied there first, (where it is, its name there): a
     /// package's included data, which a case's `files` may overwrite.
     pub companions: &'a [(std::path::PathBuf, std::path::PathBuf)],
+    /// A file the program writes in its working directory that stands for
+    /// its standard output (see [`crate::exec::IoFiles`]): read after the
+    /// run, held to the output limit.
+    pub output_file: Option<&'a str>,
 }
 
 /// Run a program once in its own private directory under the limits, and
@@ -115,6 +119,7 @@ pub fn launch_build(
             workdir,
             files: None,
             companions: &[],
+            output_file: None,
         },
     )
 }
@@ -146,6 +151,7 @@ pub fn launch_untrusted_build(
             workdir: Some(dir.path()),
             files: None,
             companions: &[],
+            output_file: None,
         },
     )
 }
@@ -300,7 +306,14 @@ pub fn launch_with(
         peak_rss_kib: usage.max_rss_kib,
         truncated: watched.truncated,
     };
-    let (limit_hit, memory_evidence, process_cap_hit) = evidence.conclude();
+    let (mut limit_hit, memory_evidence, process_cap_hit) = evidence.conclude();
+    if let Some(name) = launch.output_file {
+        let (bytes, over) = read_output_file(&workdir.join(name), limits.output)?;
+        watched.stdout = bytes;
+        if over && limit_hit.is_none() {
+            limit_hit = Some(crate::exec::LimitHit::Output);
+        }
+    }
     // Stopped, if the judge's kill is what ended it: a program that ended by
     // itself meanwhile keeps its own end, and a kill of the kernel's (the
     // memory cgroup's OOM killer) is not the judge's stop, whichever was
@@ -533,4 +546,31 @@ mod tests {
         // A crash is the crash's.
         assert_eq!(truncated(Exit::Code(1), 500), None);
     }
+}
+
+/// The output file a program wrote (see [`Launch::output_file`]): at most
+/// `limit` bytes, and whether it held more. A missing file is an empty
+/// output; a link or anything but a regular file is refused as the
+/// program's output (an IE would blame the judge), read as empty.
+fn read_output_file(path: &Path, limit: u64) -> Result<(Vec<u8>, bool), RunError> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path);
+    let file = match file {
+        Ok(f) => f,
+        Err(_) => return Ok((Vec::new(), false)),
+    };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Ok((Vec::new(), false));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| RunError::Internal(format!("cannot read {}: {e}", path.display())))?;
+    let over = bytes.len() as u64 > limit;
+    bytes.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    Ok((bytes, over))
 }

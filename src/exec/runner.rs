@@ -238,8 +238,26 @@ fn is_executable_file(path: &Path) -> bool {
 impl Runner for ProcessRunner {
     fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError> {
         let args = self.args_for(request);
+        let io = request.given.io;
+        // A problem that reads a file: the input copied there under its
+        // name (after the program's own companions), standard input empty.
+        let companions: Vec<(PathBuf, PathBuf)> = match &io.input {
+            Some(name) => self
+                .companions
+                .iter()
+                .cloned()
+                .chain([(request.input.to_path_buf(), PathBuf::from(name))])
+                .collect(),
+            None => Vec::new(),
+        };
         let launch_of = Launch {
-            stdin: Some(request.input),
+            stdin: io.input.is_none().then_some(request.input),
+            companions: if io.input.is_some() {
+                &companions
+            } else {
+                &self.companions
+            },
+            output_file: io.output.as_deref(),
             ..self.launch(request, args.as_deref())
         };
         launch(&self.sandbox, &launch_of).map(|outcome| self.shown(outcome))
@@ -277,6 +295,7 @@ impl ProcessRunner {
             workdir: None,
             files: request.given.files,
             companions: &self.companions,
+            output_file: None,
         }
     }
 

@@ -103,6 +103,7 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
         given: Given {
             files: files.as_deref(),
             args: case_args(job),
+            io: &problem.io_files,
         },
     });
     match outcome {
@@ -188,6 +189,7 @@ fn interactive_job(
             Given {
                 files: files.as_deref(),
                 args: case_args(job),
+                io: &problem.io_files,
             },
         ),
         &problem.limits,

@@ -93,6 +93,7 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
         expectations: Vec::new(),
         submission_rules: Vec::new(),
         scoring: None,
+        io_files: Default::default(),
     };
     let jobs = names
         .iter()

@@ -231,6 +231,7 @@ impl Tool {
                 workdir: None,
                 files: None,
                 companions: &[],
+                output_file: None,
             },
         )
     }

@@ -437,6 +437,7 @@ fn run_generator(
             workdir: Some(dir.path()),
             files: None,
             companions: &[],
+            output_file: None,
         },
     )
     .map_err(|e| (e.to_string(), false))?;

@@ -18,6 +18,8 @@ mod confine;
 mod include;
 mod make;
 mod manifest;
+mod polygon;
+pub use polygon::generate_polygon;
 mod report;
 mod validate;
 

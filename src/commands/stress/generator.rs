@@ -79,6 +79,7 @@ impl Generator {
                 workdir: None,
                 files: None,
                 companions: &[],
+                output_file: None,
             },
         )
         .map_err(|e| match e {

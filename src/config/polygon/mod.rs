@@ -76,17 +76,7 @@ pub fn problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigErro
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "problem".to_string());
-    for (key, value) in [
-        ("input-file", &desc.input_file),
-        ("output-file", &desc.output_file),
-    ] {
-        if let Some(v) = value {
-            warnings.push(format!(
-                "{}: {key}=\"{v}\": programs are run with the standard streams; a program that reads or writes {v} is not supported yet",
-                file.display()
-            ));
-        }
-    }
+    let io_files = io_files(&desc, &file).map_err(ConfigError::CommandLine)?;
     let cases = view::make(root, &desc, &mut warnings).map_err(ConfigError::CommandLine)?;
     let scoring =
         scoring::plan(&desc.testset).map_err(|e| whole(format!("{}: {e}", file.display())))?;
@@ -157,19 +147,85 @@ pub fn problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigErro
                 tool,
                 protocol: Protocol::Testlib,
                 time_limit: tool_time,
-                flags: Vec::new(),
+                // testlib's validator reads the testset and the group
+                // from its command line, as Polygon gives them.
+                flags: vec!["--testset".to_string(), "tests".to_string()],
             })
         })
         .collect::<Result<_, _>>()
         .map_err(whole)?;
+    problem.groups = group_settings(&cases, &desc);
     problem.cases = cases;
     problem.case_groups = Vec::new();
     problem.package_format = None;
     problem.dialect = crate::expect::Dialect::Judge;
+    if desc.interactor.is_some() && (io_files.input.is_some() || io_files.output.is_some()) {
+        warnings.push(format!(
+            "{}: input-file/output-file on an interactive problem: not used (the program talks to the interactor through its standard streams)",
+            file.display()
+        ));
+    } else {
+        problem.io_files = io_files;
+    }
     problem.submissions = root.join("solutions");
     problem.expectations = expectations(&desc, &file, &mut warnings);
     problem.warnings.extend(warnings);
     Ok(problem)
+}
+
+/// Each grouped test's validator arguments (`--group G`), keyed by its
+/// case file in the view (a case's own settings).
+fn group_settings(
+    view: &Path,
+    desc: &Description,
+) -> Vec<(
+    std::path::PathBuf,
+    std::sync::Arc<crate::cases::CaseSettings>,
+)> {
+    let Ok(view) = std::fs::canonicalize(view) else {
+        return Vec::new();
+    };
+    let count = desc.testset.tests.len();
+    desc.testset
+        .tests
+        .iter()
+        .filter_map(|t| {
+            let group = t.group.as_ref()?;
+            let name = format!("{}.in", scoring::case_name(t.index, count));
+            Some((
+                view.join(name),
+                std::sync::Arc::new(crate::cases::CaseSettings {
+                    comparison: None,
+                    strict: None,
+                    validators: None,
+                    validator_args: Some(vec!["--group".to_string(), group.clone()]),
+                    output_args: None,
+                    args: None,
+                    origin: format!("problem.xml: test {} of group {group}", t.index),
+                }),
+            ))
+        })
+        .collect()
+}
+
+/// `input-file`/`output-file`: plain file names in the program's working
+/// directory.
+fn io_files(desc: &Description, file: &Path) -> Result<crate::exec::IoFiles, String> {
+    let plain = |key: &str, name: &Option<String>| -> Result<Option<String>, String> {
+        match name {
+            Some(n) if n.contains('/') || n == "." || n == ".." || n.contains('\0') => {
+                Err(format!(
+                    "{}: {key}=\"{n}\": expected a plain file name (the file is in the program's working directory)",
+                    file.display()
+                ))
+            }
+            other => Ok(other.clone()),
+        }
+    };
+    Ok(crate::exec::IoFiles {
+        input: plain("input-file", &desc.input_file)?,
+        output: plain("output-file", &desc.output_file)?,
+    })
 }
 
 /// Solution tags as expected verdicts, by path under `solutions/`.

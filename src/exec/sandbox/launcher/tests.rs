@@ -22,6 +22,7 @@ fn run(sandbox: &Sandbox, script: &str) -> (String, String) {
             workdir: None,
             files: None,
             companions: &[],
+            output_file: None,
         },
     )
     .expect("the run");

@@ -1,0 +1,205 @@
+//! `judge gen PACKAGE` for a Polygon package: each generated test's input
+//! made by running its `cmd` (the first word names an executable of
+//! `<files><executables>`, built from its source; the rest are its
+//! arguments, from which a testlib generator takes its random seed).
+//!
+//! - A full package (the test's input is in `tests/`): the generated input
+//!   is compared with it, and a difference is reported (the command
+//!   fails): the package's tests are not what its generators make.
+//! - A standard package (the input is missing): the input is written where
+//!   the input path pattern says, and its answer by the `main` solution
+//!   (run as the setter's program, like the generators), as Polygon's
+//!   `doall` scripts do. Manual tests must be in the package.
+//!
+//! A `doall.sh`/`doall.bat` script is not run (named): the tests' commands
+//! in problem.xml make the same tests.
+
+use super::super::{Failure, Outcome};
+use crate::check::tool::{Tool, ToolContext, tool_limits};
+use crate::config::polygon::read::{Description, Method, format_pattern};
+use crate::exec::sandbox::{Sandbox, SandboxOptions};
+use crate::exec::{Exit, Limits, RunOutcome};
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long one generator or the main solution may run.
+const GEN_TIME: Duration = Duration::from_secs(60);
+/// The largest test a generator may print.
+const GEN_OUTPUT: u64 = 1 << 30;
+
+fn limits() -> Limits {
+    Limits {
+        output: GEN_OUTPUT,
+        file_size: GEN_OUTPUT,
+        ..tool_limits(GEN_TIME)
+    }
+}
+
+/// `judge gen POLYGON_PACKAGE`.
+pub fn generate_polygon(root: &Path) -> Outcome {
+    let (desc, warnings) = crate::config::polygon::describe(root).map_err(Failure::Usage)?;
+    for w in &warnings {
+        crate::commands::stdout::note!("warning: {w}");
+    }
+    for script in ["doall.sh", "doall.bat"] {
+        if root.join(script).is_file() {
+            crate::commands::stdout::note!(
+                "note: {}: not run; the tests are made from problem.xml's cmd attributes",
+                root.join(script).display()
+            );
+        }
+    }
+    let sandbox =
+        Sandbox::new(SandboxOptions::default()).map_err(|e| Failure::Internal(e.to_string()))?;
+    let context = ToolContext {
+        sandbox: &sandbox,
+        slot: 0,
+    };
+    let executables = executables(root, &desc)?;
+    let main = main_solution(root, &desc);
+    let set = &desc.testset;
+    let (mut same, mut written, mut differ) = (0, 0, Vec::new());
+    for test in &set.tests {
+        let input =
+            root.join(format_pattern(&set.input_pattern, test.index).map_err(Failure::Usage)?);
+        let answer =
+            root.join(format_pattern(&set.answer_pattern, test.index).map_err(Failure::Usage)?);
+        let (Method::Generated, Some(cmd)) = (test.method, &test.cmd) else {
+            if !input.is_file() {
+                return Err(Failure::Usage(format!(
+                    "test {}: a manual test, and {} is not in the package",
+                    test.index,
+                    input.display()
+                )));
+            }
+            continue;
+        };
+        let made = run_cmd(context, &executables, cmd, test.index)?;
+        if input.is_file() {
+            let have = std::fs::read(&input)
+                .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", input.display())))?;
+            if have == made {
+                same += 1;
+            } else {
+                differ.push(format!(
+                    "test {} (`{cmd}`): the generated input differs from {} ({})",
+                    test.index,
+                    input.display(),
+                    first_difference(&have, &made)
+                ));
+            }
+            continue;
+        }
+        write(&input, &made)?;
+        written += 1;
+        if !answer.is_file() {
+            let Some(main) = &main else {
+                return Err(Failure::Usage(format!(
+                    "test {}: no answer, and problem.xml tags no solution main to make one",
+                    test.index
+                )));
+            };
+            let ran = main
+                .run(context, &[], Some(&input), &limits())
+                .map_err(|e| Failure::Internal(e.to_string()))?;
+            let out = finished(&ran, &format!("the main solution on test {}", test.index))?;
+            write(&answer, &out)?;
+        }
+    }
+    for d in &differ {
+        crate::commands::stdout::note!("{d}");
+    }
+    crate::commands::stdout::outln!(
+        "{}: {} generated tests: {written} written, {same} the same as the package's, {} different",
+        root.display(),
+        written + same + differ.len(),
+        differ.len()
+    );
+    Ok(if differ.is_empty() {
+        crate::verdict::ExitCode::Ok
+    } else {
+        crate::verdict::ExitCode::Failed
+    })
+}
+
+/// The executables by name (`gen` for `files/gen.cpp`).
+fn executables(root: &Path, desc: &Description) -> Result<HashMap<String, Tool>, Failure> {
+    let mut out = HashMap::new();
+    for exe in &desc.executables {
+        let path = root.join(&exe.path);
+        let Some(stem) = path.file_stem().map(|s| s.to_string_lossy().into_owned()) else {
+            continue;
+        };
+        out.insert(stem, Tool::from_path(&path, exe.path.clone()));
+    }
+    Ok(out)
+}
+
+fn main_solution(root: &Path, desc: &Description) -> Option<Tool> {
+    let main = desc.solutions.iter().find(|s| s.tag == "main")?;
+    Some(Tool::from_path(
+        &root.join(&main.source.path),
+        main.source.path.clone(),
+    ))
+}
+
+fn run_cmd(
+    context: ToolContext<'_>,
+    executables: &HashMap<String, Tool>,
+    cmd: &str,
+    index: usize,
+) -> Result<Vec<u8>, Failure> {
+    let words = shlex::split(cmd).filter(|w| !w.is_empty()).ok_or_else(|| {
+        Failure::Usage(format!("test {index}: cmd {cmd:?} is not a command line"))
+    })?;
+    let tool = executables.get(&words[0]).ok_or_else(|| {
+        Failure::Usage(format!(
+            "test {index}: cmd `{cmd}`: no executable named {} among problem.xml's <executables>",
+            words[0]
+        ))
+    })?;
+    let args: Vec<OsString> = words[1..].iter().map(OsString::from).collect();
+    let ran = tool
+        .run(context, &args, None, &limits())
+        .map_err(|e| Failure::Internal(e.to_string()))?;
+    finished(&ran, &format!("test {index}: `{cmd}`"))
+}
+
+fn finished(ran: &RunOutcome, what: &str) -> Result<Vec<u8>, Failure> {
+    if ran.exit != Exit::Code(0) || ran.limit_hit.is_some() {
+        return Err(Failure::Usage(format!(
+            "{what}: did not finish well ({:?}{}): {}",
+            ran.exit,
+            ran.limit_hit
+                .map(|l| format!(", {l:?}"))
+                .unwrap_or_default(),
+            String::from_utf8_lossy(&ran.stderr_tail).trim()
+        )));
+    }
+    Ok(ran.stdout.clone())
+}
+
+fn write(path: &PathBuf, bytes: &[u8]) -> Result<(), Failure> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::Usage(format!("{}: cannot create: {e}", dir.display())))?;
+    }
+    std::fs::write(path, bytes)
+        .map_err(|e| Failure::Usage(format!("{}: cannot write: {e}", path.display())))
+}
+
+fn first_difference(a: &[u8], b: &[u8]) -> String {
+    let at = a
+        .iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let line = a[..at].iter().filter(|&&c| c == b'\n').count() + 1;
+    format!(
+        "first at line {line}, byte {at}; {} against {} bytes",
+        a.len(),
+        b.len()
+    )
+}
