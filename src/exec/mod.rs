@@ -11,6 +11,7 @@ pub mod builtin;
 pub mod cache_dir;
 pub mod interactive;
 pub mod interrupt;
+mod output_file;
 pub mod process;
 pub mod procfs;
 pub mod runner;

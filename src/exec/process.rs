@@ -222,6 +222,9 @@ pub fn launch_with(
         }
         (None, _) => slot.workdir(),
     };
+    // Where the program's output file is (owned: the slot is borrowed
+    // mutably below).
+    let output_path = launch.output_file.map(|name| workdir.join(name));
     for (from, name) in launch.companions {
         crate::exec::sandbox::copy_file(from, &workdir.join(name)).map_err(|e| {
             RunError::Internal(format!(
@@ -307,8 +310,8 @@ pub fn launch_with(
         truncated: watched.truncated,
     };
     let (mut limit_hit, memory_evidence, process_cap_hit) = evidence.conclude();
-    if let Some(name) = launch.output_file {
-        let (bytes, over) = read_output_file(&workdir.join(name), limits.output)?;
+    if let Some(path) = &output_path {
+        let (bytes, over) = crate::exec::output_file::read(path, limits.output)?;
         watched.stdout = bytes;
         if over && limit_hit.is_none() {
             limit_hit = Some(crate::exec::LimitHit::Output);
@@ -546,31 +549,4 @@ mod tests {
         // A crash is the crash's.
         assert_eq!(truncated(Exit::Code(1), 500), None);
     }
-}
-
-/// The output file a program wrote (see [`Launch::output_file`]): at most
-/// `limit` bytes, and whether it held more. A missing file is an empty
-/// output; a link or anything but a regular file is refused as the
-/// program's output (an IE would blame the judge), read as empty.
-fn read_output_file(path: &Path, limit: u64) -> Result<(Vec<u8>, bool), RunError> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path);
-    let file = match file {
-        Ok(f) => f,
-        Err(_) => return Ok((Vec::new(), false)),
-    };
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return Ok((Vec::new(), false));
-    }
-    let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| RunError::Internal(format!("cannot read {}: {e}", path.display())))?;
-    let over = bytes.len() as u64 > limit;
-    bytes.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    Ok((bytes, over))
 }
