@@ -139,21 +139,22 @@ pub fn problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigErro
         None if overrides.comparison.is_some() => problem.comparison,
         None => compared,
     };
-    problem.validators = desc
-        .validators
-        .iter()
-        .map(|v| {
-            checker::tool(root, v, &file, "validator").map(|tool| InputValidator {
+    // A validator the judge cannot build (its source missing, a type of
+    // no language it builds) is named and left out; the others run.
+    problem.validators = Vec::new();
+    for v in &desc.validators {
+        match checker::tool(root, v, &file, "validator") {
+            Ok(tool) => problem.validators.push(InputValidator {
                 tool,
                 protocol: Protocol::Testlib,
                 time_limit: tool_time,
                 // testlib's validator reads the testset and the group
                 // from its command line, as Polygon gives them.
                 flags: vec!["--testset".to_string(), "tests".to_string()],
-            })
-        })
-        .collect::<Result<_, _>>()
-        .map_err(whole)?;
+            }),
+            Err(e) => warnings.push(format!("{e}; this validator is not run")),
+        }
+    }
     problem.groups = group_settings(&cases, &desc);
     problem.cases = cases;
     problem.case_groups = Vec::new();

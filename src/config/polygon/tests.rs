@@ -44,3 +44,49 @@ fn problem_xml_errors_name_file_and_line() {
     let err = super::describe(dir.path()).unwrap_err();
     assert!(err.contains("problem.xml:4: <time-limit>"), "{err}");
 }
+
+#[test]
+fn groups_become_subtasks_with_their_policies_and_dependencies() {
+    use super::read::{Group, Method, PointsPolicy, Test, Testset};
+    use crate::score::ScoringPlan;
+    use crate::score::subtasks::Aggregation;
+    let test = |index, group: &str, points| Test {
+        index,
+        method: Method::Manual,
+        cmd: None,
+        sample: false,
+        group: Some(group.to_string()),
+        points: Some(points),
+    };
+    let group = |name: &str, policy, points, deps: &[&str]| Group {
+        name: name.to_string(),
+        points,
+        policy,
+        feedback: None,
+        dependencies: deps.iter().map(|d| d.to_string()).collect(),
+    };
+    let set = Testset {
+        time_limit: std::time::Duration::from_secs(1),
+        memory: 256 << 20,
+        input_pattern: "tests/%02d".into(),
+        answer_pattern: "tests/%02d.a".into(),
+        tests: vec![test(1, "a", 10.0), test(2, "a", 30.0), test(3, "b", 0.0)],
+        groups: vec![
+            group("a", PointsPolicy::EachTest, None, &[]),
+            group("b", PointsPolicy::CompleteGroup, Some(60.0), &["a"]),
+        ],
+    };
+    let Some(ScoringPlan::Subtasks(plan)) = super::scoring::plan(&set).unwrap() else {
+        panic!("a scoring plan");
+    };
+    let names: Vec<&str> = plan.groups.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["a/01", "a/02", "b"],
+        "unequal each-test points: a subtask each"
+    );
+    assert_eq!(plan.groups[2].require_pass, ["a/01", "a/02"]);
+    assert_eq!(plan.groups[2].aggregation, Aggregation::PassFail);
+    assert_eq!(plan.groups[2].max_score, Some(60.0));
+    assert_eq!(plan.total.max_score, Some(100.0));
+}
