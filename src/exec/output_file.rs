@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// The output file a program wrote (see [`crate::exec::process::Launch::output_file`]): at most
 /// `limit` bytes, and whether it held more. A missing file is an empty
-/// output; a link or anything but a regular file is refused as the
+/// output; a symbolic link, a file with another name (a hard link) or anything but a regular file is refused as the
 /// program's output (an IE would blame the judge), read as empty.
 pub(crate) fn read(path: &Path, limit: u64) -> Result<(Vec<u8>, bool), RunError> {
     use std::io::Read;
@@ -20,7 +20,12 @@ pub(crate) fn read(path: &Path, limit: u64) -> Result<(Vec<u8>, bool), RunError>
         Ok(f) => f,
         Err(_) => return Ok((Vec::new(), false)),
     };
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
+    // One name only: a hard link the program made to a file it could
+    // not read (the judge reads as its own user) is not its output.
+    if !file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && std::os::unix::fs::MetadataExt::nlink(&m) == 1)
+    {
         return Ok((Vec::new(), false));
     }
     let mut bytes = Vec::new();
