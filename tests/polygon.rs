@@ -170,3 +170,29 @@ fn gen_checks_a_full_package_and_completes_a_standard_one() {
     let ran = s.run_judge(&["verify", pkg]);
     assert!(ran.code == 0, "{}", all(&ran));
 }
+
+#[test]
+fn an_output_file_that_is_a_link_is_not_followed() {
+    let s = Scratch::new();
+    let root = package(&s, "filesum");
+    // The right answer of test 1, where the judge could read it and the
+    // program could not: were the link followed, test 1 would pass.
+    let secret = s.write("secret.txt", "3\n");
+    s.write(
+        "link.cpp",
+        format!(
+            "#include <unistd.h>\nint main() {{ return symlink(\"{}\", \"output.txt\") == 0 ? 0 : 1; }}\n",
+            secret.display()
+        ),
+    );
+    let ran = s.run_judge(&[
+        "run",
+        root.to_str().unwrap(),
+        "--submission",
+        s.path().join("link.cpp").to_str().unwrap(),
+    ]);
+    let out = all(&ran);
+    assert_ne!(ran.code, 0, "{out}");
+    assert!(!out.contains("AC   filesum/01"), "{out}");
+    assert!(out.contains("WA 2") || out.contains("WA: 0/2"), "{out}");
+}
