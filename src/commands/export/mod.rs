@@ -39,9 +39,9 @@ pub fn export(config: Option<&Path>, args: ExportArgs) -> Outcome {
     let target = target(&args)?;
     tree::refuse_existing(&args.out, args.force).map_err(Failure::Usage)?;
     let mut staged = None;
-    let root = source_root(config, &args.package, &mut staged)?;
-    let src = read_source(&root)?;
     let mut notes = Notes::new();
+    let root = source_root(config, &args.package, &mut staged, &mut notes)?;
+    let src = read_source(&root)?;
     let files = match target {
         Target::Kattis(version) => kattis::write(&src, version, &mut notes),
         Target::DomJudge => domjudge::write(&src, &mut notes),
@@ -76,6 +76,7 @@ fn source_root(
     config: Option<&Path>,
     name: &str,
     staged: &mut Option<tempfile::TempDir>,
+    notes: &mut Notes,
 ) -> Result<PathBuf, Failure> {
     let path = Path::new(name);
     if package::is_package(path) {
@@ -94,7 +95,7 @@ fn source_root(
             "{name}: neither a package directory (it has no problem.yaml) nor a problem of judge.toml"
         )));
     };
-    let dir = toml_source::stage(problem).map_err(Failure::Usage)?;
+    let dir = toml_source::stage(problem, notes).map_err(Failure::Usage)?;
     let root = dir.path().join(&problem.name);
     *staged = Some(dir);
     Ok(root)
