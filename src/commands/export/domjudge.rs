@@ -38,7 +38,10 @@ pub fn write(src: &Source, notes: &mut Notes) -> Result<Tree, String> {
             }
             let folder = parts.next()?.as_os_str().to_str()?;
             let (_, to) = RENAMED.iter().find(|(from, _)| *from == folder)?;
-            Some((p.clone(), PathBuf::from("submissions").join(to).join(parts.as_path())))
+            Some((
+                p.clone(),
+                PathBuf::from("submissions").join(to).join(parts.as_path()),
+            ))
         })
         .collect();
     for (from, to) in renamed {
@@ -53,9 +56,15 @@ pub fn write(src: &Source, notes: &mut Notes) -> Result<Tree, String> {
         notes.push("submissions/presentation_error/: DOMjudge has no presentation error verdict; kept by name".to_string());
     }
     if !source.package.input_validators.is_empty() {
-        notes.push("input_validators/: DOMjudge's import does not run them; kept for other tools".to_string());
+        notes.push(
+            "input_validators/: DOMjudge's import does not run them; kept for other tools"
+                .to_string(),
+        );
     }
-    tree.files.insert(PathBuf::from("domjudge-problem.ini"), Content::Bytes(ini(&source).into_bytes()));
+    tree.files.insert(
+        PathBuf::from("domjudge-problem.ini"),
+        Content::Bytes(ini(&source).into_bytes()),
+    );
     Ok(tree)
 }
 
@@ -75,14 +84,20 @@ fn ini(src: &Source) -> String {
     };
     keys.push(("name".into(), name));
     if let Some(t) = src.package.limits.time_limit {
-        keys.push(("timelimit".into(), format!("{}", (t.as_secs_f64() * 1e6).round() / 1e6)));
+        keys.push((
+            "timelimit".into(),
+            format!("{}", (t.as_secs_f64() * 1e6).round() / 1e6),
+        ));
     }
     if let Ok(text) = std::fs::read_to_string(src.root.join("domjudge-problem.ini")) {
         for line in text.lines() {
             if let Some((k, v)) = line.split_once('=') {
                 let k = k.trim();
                 if !matches!(k, "name" | "timelimit") && !k.is_empty() {
-                    keys.push((k.to_string(), v.trim().trim_matches(|c| c == '\'' || c == '"').to_string()));
+                    keys.push((
+                        k.to_string(),
+                        v.trim().trim_matches(|c| c == '\'' || c == '"').to_string(),
+                    ));
                 }
             }
         }

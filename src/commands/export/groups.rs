@@ -42,23 +42,37 @@ pub fn group_files(
 ) -> Result<Vec<(PathBuf, Mapping)>, String> {
     let data = src.root.join("data");
     let graders_target = version != FormatVersion::V2025_09;
-    let keep_raw_scoring = graders_target && matches!(src.package.scoring, Some(ScoringPlan::Graders(_)));
+    let keep_raw_scoring =
+        graders_target && matches!(src.package.scoring, Some(ScoringPlan::Graders(_)));
     let mut files: BTreeMap<PathBuf, Mapping> = BTreeMap::new();
     for g in src.package.groups.iter().filter(|g| g.dir.is_dir()) {
         let Some(file) = g.files.last() else { continue };
-        let rel = g.dir.strip_prefix(&data).unwrap_or(Path::new("")).to_path_buf();
+        let rel = g
+            .dir
+            .strip_prefix(&data)
+            .unwrap_or(Path::new(""))
+            .to_path_buf();
         let raw = read_raw(src, version, file)?;
         let mut out = Mapping::new();
         for (k, v) in raw {
             let Some(name) = k.as_str() else { continue };
             match name {
                 "input_validator_flags" | "input_validator_args" => {
-                    let to = if version == FormatVersion::Legacy { "input_validator_flags" } else { "input_validator_args" };
+                    let to = if version == FormatVersion::Legacy {
+                        "input_validator_flags"
+                    } else {
+                        "input_validator_args"
+                    };
                     out.insert(key(to), words_value(&v, version));
                 }
                 "output_validator_flags" | "output_validator_args" => {
-                    let to = if version == FormatVersion::Legacy { "output_validator_flags" } else { "output_validator_args" };
-                    let mut words = crate::config::kattis::groups::words(&v).map_err(|e| format!("{}: {name}: {e}", file.display()))?;
+                    let to = if version == FormatVersion::Legacy {
+                        "output_validator_flags"
+                    } else {
+                        "output_validator_args"
+                    };
+                    let mut words = crate::config::kattis::groups::words(&v)
+                        .map_err(|e| format!("{}: {name}: {e}", file.display()))?;
                     if version != FormatVersion::Legacy {
                         let mut all = src.package.validator_flags.clone();
                         all.append(&mut words);
@@ -75,7 +89,10 @@ pub fn group_files(
                     if keep_raw_scoring {
                         out.insert(key(k), v);
                     } else if src.package.scoring.is_none() {
-                        notes.push(format!("{}: {k}: a scoring key on a pass-fail problem; left out", file.display()));
+                        notes.push(format!(
+                            "{}: {k}: a scoring key on a pass-fail problem; left out",
+                            file.display()
+                        ));
                     }
                 }
                 _ => {
@@ -88,7 +105,10 @@ pub fn group_files(
     if version != FormatVersion::Legacy && !src.package.validator_flags.is_empty() {
         let root = files.entry(PathBuf::new()).or_default();
         if !root.contains_key("output_validator_args") {
-            root.insert(key("output_validator_args"), joined(&src.package.validator_flags, version));
+            root.insert(
+                key("output_validator_args"),
+                joined(&src.package.validator_flags, version),
+            );
         }
     }
     match (&src.package.scoring, graders_target) {
@@ -138,7 +158,10 @@ fn words_value(v: &Value, version: FormatVersion) -> Value {
                 })
                 .collect(),
         ),
-        other => joined(&crate::config::kattis::groups::words(other).unwrap_or_default(), version),
+        other => joined(
+            &crate::config::kattis::groups::words(other).unwrap_or_default(),
+            version,
+        ),
     }
 }
 
@@ -157,10 +180,18 @@ fn subtasks_keys(s: &Subtasks, files: &mut BTreeMap<PathBuf, Mapping>) {
         m.insert(key("max_score"), max_value(max));
         m.insert(key("score_aggregation"), key(agg.name()));
         if !require.is_empty() {
-            m.insert(key("require_pass"), Value::Sequence(require.iter().map(|r| key(r)).collect()));
+            m.insert(
+                key("require_pass"),
+                Value::Sequence(require.iter().map(|r| key(r)).collect()),
+            );
         }
     };
-    put(&s.total.name, s.total.max_score, s.total.aggregation, &s.total.require_pass);
+    put(
+        &s.total.name,
+        s.total.max_score,
+        s.total.aggregation,
+        &s.total.require_pass,
+    );
     for g in &s.groups {
         put(&g.name, g.max_score, g.aggregation, &g.require_pass);
     }
@@ -181,14 +212,23 @@ fn cases_under(src: &Source, name: &str) -> usize {
 /// a sum group of M points over n cases is `grader_flags: sum` with
 /// `accept_score: M/n`; every group judged to the end (`on_reject:
 /// continue`); the root ignores the samples.
-fn subtasks_as_graders(src: &Source, s: &Subtasks, files: &mut BTreeMap<PathBuf, Mapping>, notes: &mut Notes) {
+fn subtasks_as_graders(
+    src: &Source,
+    s: &Subtasks,
+    files: &mut BTreeMap<PathBuf, Mapping>,
+    notes: &mut Notes,
+) {
     let root = files.entry(PathBuf::new()).or_default();
     root.insert(key("on_reject"), key("continue"));
     root.insert(key("grader_flags"), key("ignore_sample"));
     let sample = files.entry(PathBuf::from("sample")).or_default();
     sample.insert(key("grader_flags"), key("sum"));
     sample.insert(key("accept_score"), number(0.0));
-    let mut put = |name: &str, max: Option<f64>, agg: Aggregation, own_cases: bool, notes: &mut Notes| {
+    let mut put = |name: &str,
+                   max: Option<f64>,
+                   agg: Aggregation,
+                   own_cases: bool,
+                   notes: &mut Notes| {
         let m = files.entry(rel_of(name)).or_default();
         let n = cases_under(src, name).max(1) as f64;
         match (agg, max) {
@@ -211,7 +251,13 @@ fn subtasks_as_graders(src: &Source, s: &Subtasks, files: &mut BTreeMap<PathBuf,
             }
         }
     };
-    put(&s.total.name, s.total.max_score, s.total.aggregation, s.groups.is_empty(), notes);
+    put(
+        &s.total.name,
+        s.total.max_score,
+        s.total.aggregation,
+        s.groups.is_empty(),
+        notes,
+    );
 
     for g in &s.groups {
         put(&g.name, g.max_score, g.aggregation, true, notes);
@@ -223,18 +269,28 @@ fn subtasks_as_graders(src: &Source, s: &Subtasks, files: &mut BTreeMap<PathBuf,
         }
     }
     for r in &s.total.require_pass {
-        notes.push(format!("data/secret: require_pass {r}: the grader has no prerequisites; left out"));
+        notes.push(format!(
+            "data/secret: require_pass {r}: the grader has no prerequisites; left out"
+        ));
     }
     // A submission with some points is accepted by the grader, as a
     // partial solution is in 2025-09 (its score says how far it got).
-    if let Some(Value::String(flags)) = files.get_mut(&rel_of(&s.total.name)).and_then(|m| m.get_mut("grader_flags")) {
+    if let Some(Value::String(flags)) = files
+        .get_mut(&rel_of(&s.total.name))
+        .and_then(|m| m.get_mut("grader_flags"))
+    {
         flags.push_str(" accept_if_any_accepted");
     }
 }
 
 /// 2025-09 keys from grader keys, where a group's grading has a subtask's
 /// meaning (see `subtasks_as_graders`, which this undoes).
-fn graders_as_subtasks(src: &Source, g: &Graders, files: &mut BTreeMap<PathBuf, Mapping>, notes: &mut Notes) {
+fn graders_as_subtasks(
+    src: &Source,
+    g: &Graders,
+    files: &mut BTreeMap<PathBuf, Mapping>,
+    notes: &mut Notes,
+) {
     let custom = src.package.output_validator.is_some();
     let Some(secret) = g.root.groups.iter().find(|x| x.name == "secret") else {
         return;
@@ -250,24 +306,41 @@ fn graders_as_subtasks(src: &Source, g: &Graders, files: &mut BTreeMap<PathBuf, 
         let s = &grp.settings;
         let n = cases_under(src, &grp.name) as f64;
         if s.reject_score != 0.0 {
-            notes.push(format!("data/{}: reject_score {}: 2025-09 scores a rejected case 0", grp.name, s.reject_score));
+            notes.push(format!(
+                "data/{}: reject_score {}: 2025-09 scores a rejected case 0",
+                grp.name, s.reject_score
+            ));
         }
         if !grp.groups.is_empty() && grp.name != "secret" {
-            notes.push(format!("data/{}: groups inside a group: 2025-09 has none; graded as one group", grp.name));
+            notes.push(format!(
+                "data/{}: groups inside a group: 2025-09 has none; graded as one group",
+                grp.name
+            ));
         }
         match s.score_mode {
             ScoreMode::Min | ScoreMode::Max => {
                 if s.score_mode == ScoreMode::Max {
-                    notes.push(format!("data/{}: grader_flags max: 2025-09 has no max aggregation; written as min", grp.name));
+                    notes.push(format!(
+                        "data/{}: grader_flags max: 2025-09 has no max aggregation; written as min",
+                        grp.name
+                    ));
                 }
-                let agg = if custom { Aggregation::Min } else { Aggregation::PassFail };
+                let agg = if custom {
+                    Aggregation::Min
+                } else {
+                    Aggregation::PassFail
+                };
                 (s.accept_score, agg)
             }
             ScoreMode::Sum | ScoreMode::Avg => {
                 if s.on_reject_break {
                     notes.push(format!("data/{}: on_reject break in a sum: the grader stops at the first rejected case, 2025-09 counts every case", grp.name));
                 }
-                let max = if s.score_mode == ScoreMode::Avg { s.accept_score } else { s.accept_score * n };
+                let max = if s.score_mode == ScoreMode::Avg {
+                    s.accept_score
+                } else {
+                    s.accept_score * n
+                };
                 ((max * 1e6).round() / 1e6, Aggregation::Sum)
             }
         }

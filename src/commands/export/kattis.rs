@@ -53,25 +53,31 @@ fn mib(bytes: u64) -> Value {
     number((bytes as f64 / 1048576.0 * 1e6).round() / 1e6)
 }
 
-fn problem_yaml(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mut Notes) -> Mapping {
+fn problem_yaml(
+    src: &Source,
+    version: FormatVersion,
+    tree: &mut Tree,
+    notes: &mut Notes,
+) -> Mapping {
     let p = &src.package;
     let mut y = Mapping::new();
     if version != FormatVersion::Legacy {
         y.insert(key("problem_format_version"), key(version.name()));
     }
-    let name = match src.yaml.get("name") {
-        Some(Value::Mapping(langs)) if version != FormatVersion::V2025_09 => {
-            let pick = langs.get("en").or_else(|| langs.values().next()).cloned();
-            notes.push(format!(
+    let name =
+        match src.yaml.get("name") {
+            Some(Value::Mapping(langs)) if version != FormatVersion::V2025_09 => {
+                let pick = langs.get("en").or_else(|| langs.values().next()).cloned();
+                notes.push(format!(
                 "problem.yaml name: names in several languages; {} has one, the {} one is written",
                 version.name(),
                 if langs.get("en").is_some() { "English" } else { "first" }
             ));
-            pick
-        }
-        Some(v) => Some(v.clone()),
-        None => None,
-    };
+                pick
+            }
+            Some(v) => Some(v.clone()),
+            None => None,
+        };
     y.insert(key("name"), name.unwrap_or_else(|| key(&p.name)));
     for k in SHARED_KEYS {
         if let Some(v) = src.yaml.get(k) {
@@ -132,7 +138,11 @@ fn kind(src: &Source, version: FormatVersion, y: &mut Mapping, notes: &mut Notes
         }
         return;
     }
-    let mut types = vec![if p.scoring.is_some() { "scoring" } else { "pass-fail" }];
+    let mut types = vec![if p.scoring.is_some() {
+        "scoring"
+    } else {
+        "pass-fail"
+    }];
     if p.interactive {
         types.push("interactive");
     }
@@ -175,7 +185,10 @@ fn limits(src: &Source, version: FormatVersion, tree: &mut Tree) -> Mapping {
         m.insert(key("validation_time"), number(v.as_secs_f64()));
     }
     if src.package.passes > 1 {
-        m.insert(key("validation_passes"), number(f64::from(src.package.passes)));
+        m.insert(
+            key("validation_passes"),
+            number(f64::from(src.package.passes)),
+        );
     }
     m
 }
@@ -185,7 +198,9 @@ pub fn bytes_for(src: &Source, version: FormatVersion, path: &Path) -> Option<Ve
     if version == FormatVersion::V2025_09 || src.package.constants.is_empty() {
         return None;
     }
-    std::fs::read(path).ok().map(|b| src.package.constants.substitute(&b).into_owned())
+    std::fs::read(path)
+        .ok()
+        .map(|b| src.package.constants.substitute(&b).into_owned())
 }
 
 fn copy_program_dir(src: &Source, version: FormatVersion, tree: &mut Tree, to: &Path, from: &Path) {
@@ -210,7 +225,12 @@ fn put_file(src: &Source, version: FormatVersion, tree: &mut Tree, rel: &Path, f
     }
 }
 
-fn data(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mut Notes) -> Result<(), String> {
+fn data(
+    src: &Source,
+    version: FormatVersion,
+    tree: &mut Tree,
+    notes: &mut Notes,
+) -> Result<(), String> {
     let data = src.root.join("data");
     if !data.is_dir() {
         return Ok(());
@@ -269,17 +289,29 @@ fn validators(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mut
     for tool in &p.input_validators {
         let from = src.root.join(&tool.display);
         let name = from.file_name().map(PathBuf::from).unwrap_or_default();
-        let to = if from.is_dir() { Path::new("input_validators").join(&name) } else { PathBuf::from("input_validators") };
+        let to = if from.is_dir() {
+            Path::new("input_validators").join(&name)
+        } else {
+            PathBuf::from("input_validators")
+        };
         copy_program_dir(src, version, tree, &to, &from);
     }
     for tool in &p.answer_validators {
         let from = src.root.join(&tool.display);
         if version == FormatVersion::V2025_09 {
             let name = from.file_name().map(PathBuf::from).unwrap_or_default();
-            let to = if from.is_dir() { Path::new("answer_validators").join(&name) } else { PathBuf::from("answer_validators") };
+            let to = if from.is_dir() {
+                Path::new("answer_validators").join(&name)
+            } else {
+                PathBuf::from("answer_validators")
+            };
             copy_program_dir(src, version, tree, &to, &from);
         } else {
-            notes.push(format!("{}: answer validators are 2025-09's; {} has none, left out", tool.display, version.name()));
+            notes.push(format!(
+                "{}: answer validators are 2025-09's; {} has none, left out",
+                tool.display,
+                version.name()
+            ));
         }
     }
     if let Some(tool) = &p.output_validator {
@@ -292,7 +324,9 @@ fn validators(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mut
             } else {
                 PathBuf::from(from.file_stem().unwrap_or_default())
             };
-            let name = if name.as_os_str() == "output_validator" || name.as_os_str() == "output_validators" {
+            let name = if name.as_os_str() == "output_validator"
+                || name.as_os_str() == "output_validators"
+            {
                 PathBuf::from("validator")
             } else {
                 name
@@ -300,15 +334,29 @@ fn validators(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mut
             Path::new("output_validators").join(name)
         };
         copy_program_dir(src, version, tree, &to, &from);
-    } else if src.root.join("output_validators").is_dir() || src.root.join("output_validator").is_dir() {
+    } else if src.root.join("output_validators").is_dir()
+        || src.root.join("output_validator").is_dir()
+    {
         notes.push("output validator: the source judges with the default validator (validation: default); its unused output validator folder is left out".to_string());
     }
 }
 
 /// The submissions' folders of a version: the names a reader knows.
 fn known_folder(folder: &str, version: FormatVersion) -> bool {
-    const LEGACY: [&str; 4] = ["accepted", "wrong_answer", "time_limit_exceeded", "run_time_error"];
-    const LATER: [&str; 6] = ["rejected", "brute_force", "partially_accepted", "output_limit_exceeded", "memory_limit_exceeded", "compile_error"];
+    const LEGACY: [&str; 4] = [
+        "accepted",
+        "wrong_answer",
+        "time_limit_exceeded",
+        "run_time_error",
+    ];
+    const LATER: [&str; 6] = [
+        "rejected",
+        "brute_force",
+        "partially_accepted",
+        "output_limit_exceeded",
+        "memory_limit_exceeded",
+        "compile_error",
+    ];
     LEGACY.contains(&folder) || version != FormatVersion::Legacy && LATER.contains(&folder)
 }
 
@@ -321,11 +369,16 @@ fn submissions(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mu
     let mut files = Tree::default();
     files.copy_dir(Path::new("submissions"), &dir, |rel| {
         let name = rel.to_string_lossy();
-        name == "submissions.yaml" && version != FormatVersion::V2025_09 || name == "submissions.json"
+        name == "submissions.yaml" && version != FormatVersion::V2025_09
+            || name == "submissions.json"
     });
     for (rel, content) in files.files {
         if let super::tree::Content::Copy(path) = content {
-            if let Some(folder) = rel.components().nth(1).filter(|_| rel.components().count() > 2) {
+            if let Some(folder) = rel
+                .components()
+                .nth(1)
+                .filter(|_| rel.components().count() > 2)
+            {
                 folders.insert(folder.as_os_str().to_string_lossy().into_owned());
             }
             put_file(src, version, tree, &rel, &path);
@@ -340,7 +393,8 @@ fn submissions(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mu
         }
     }
     if dir.join("submissions.json").is_file() {
-        notes.push("submissions/submissions.json: DOMjudge's entry points; not carried".to_string());
+        notes
+            .push("submissions/submissions.json: DOMjudge's entry points; not carried".to_string());
     }
     if version != FormatVersion::V2025_09 {
         for rule in &src.package.submission_rules {
@@ -356,14 +410,24 @@ fn submissions(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mu
 /// The statement (`problem_statement/` up to 2023-07, `statement/` in
 /// 2025-09) and the folders every version has.
 fn other_folders(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mut Notes) {
-    let statement = if version == FormatVersion::V2025_09 { "statement" } else { "problem_statement" };
+    let statement = if version == FormatVersion::V2025_09 {
+        "statement"
+    } else {
+        "problem_statement"
+    };
     for from in ["problem_statement", "statement"] {
         let dir = src.root.join(from);
         if dir.is_dir() {
             tree.copy_dir(Path::new(statement), &dir, |_| false);
         }
     }
-    for name in ["attachments", "solution", "solutions", "include", "generators"] {
+    for name in [
+        "attachments",
+        "solution",
+        "solutions",
+        "include",
+        "generators",
+    ] {
         let dir = src.root.join(name);
         if dir.is_dir() {
             tree.copy_dir(Path::new(name), &dir, |_| false);

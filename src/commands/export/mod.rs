@@ -48,7 +48,10 @@ pub fn export(config: Option<&Path>, args: ExportArgs) -> Outcome {
     }
     .map_err(Failure::Usage)?;
     let zip = target == Target::DomJudge
-        && args.out.extension().is_some_and(|x| x.eq_ignore_ascii_case("zip"));
+        && args
+            .out
+            .extension()
+            .is_some_and(|x| x.eq_ignore_ascii_case("zip"));
     tree::place(&files, &args.out, args.force, zip).map_err(Failure::Usage)?;
     report(&args, target, files.files.len(), &notes);
     Ok(ExitCode::Ok)
@@ -106,7 +109,8 @@ fn read_source(root: &Path) -> Result<Source, Failure> {
     let file = root.join(package::PROBLEM_YAML);
     let text = std::fs::read_to_string(&file)
         .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", file.display())))?;
-    let yaml = match serde_norway::from_str::<serde_norway::Value>(crate::text::without_bom(&text)) {
+    let yaml = match serde_norway::from_str::<serde_norway::Value>(crate::text::without_bom(&text))
+    {
         Ok(serde_norway::Value::Mapping(m)) => m,
         _ => serde_norway::Mapping::new(),
     };

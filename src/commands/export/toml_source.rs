@@ -38,36 +38,67 @@ pub fn stage(problem: &Problem, notes: &mut Notes) -> Result<tempfile::TempDir, 
     yaml.insert(key("problem_format_version"), key("2025-09"));
     yaml.insert(key("name"), key(&problem.name));
     let scoring = matches!(problem.scoring, Some(ScoringPlan::Subtasks(_)));
-    yaml.insert(key("type"), key(if scoring { "scoring" } else { "pass-fail" }));
+    yaml.insert(
+        key("type"),
+        key(if scoring { "scoring" } else { "pass-fail" }),
+    );
     let mut limits = Mapping::new();
     limits.insert(key("time_limit"), number(problem.limits.time.as_secs_f64()));
     if let Some(m) = problem.limits.memory {
         limits.insert(key("memory"), number((m as f64 / 1048576.0).ceil()));
     }
-    limits.insert(key("output"), number((problem.limits.output as f64 / 1048576.0).ceil()));
+    limits.insert(
+        key("output"),
+        number((problem.limits.output as f64 / 1048576.0).ceil()),
+    );
     yaml.insert(key("limits"), Value::Mapping(limits));
-    write(&root.join("problem.yaml"), serde_norway::to_string(&yaml).map_err(|e| e.to_string())?)?;
+    write(
+        &root.join("problem.yaml"),
+        serde_norway::to_string(&yaml).map_err(|e| e.to_string())?,
+    )?;
     let mut data_args = Mapping::new();
     comparison(problem, &root, &mut data_args, notes)?;
     cases(problem, &root, notes)?;
     if let Some(ScoringPlan::Subtasks(s)) = &problem.scoring {
         for g in &s.groups {
             let mut m = Mapping::new();
-            m.insert(key("max_score"), g.max_score.map_or_else(|| key("unbounded"), number));
+            m.insert(
+                key("max_score"),
+                g.max_score.map_or_else(|| key("unbounded"), number),
+            );
             m.insert(key("score_aggregation"), key(g.aggregation.name()));
             if !g.require_pass.is_empty() {
-                let names = g.require_pass.iter().map(|r| key(&format!("secret/{r}"))).collect();
+                let names = g
+                    .require_pass
+                    .iter()
+                    .map(|r| key(&format!("secret/{r}")))
+                    .collect();
                 m.insert(key("require_pass"), Value::Sequence(names));
             }
-            write(&root.join("data/secret").join(&g.name).join("test_group.yaml"), serde_norway::to_string(&m).map_err(|e| e.to_string())?)?;
+            write(
+                &root
+                    .join("data/secret")
+                    .join(&g.name)
+                    .join("test_group.yaml"),
+                serde_norway::to_string(&m).map_err(|e| e.to_string())?,
+            )?;
         }
         let mut m = Mapping::new();
-        m.insert(key("max_score"), s.total.max_score.map_or_else(|| key("unbounded"), number));
+        m.insert(
+            key("max_score"),
+            s.total.max_score.map_or_else(|| key("unbounded"), number),
+        );
         m.insert(key("score_aggregation"), key(s.total.aggregation.name()));
-        write(&root.join("data/secret/test_group.yaml"), serde_norway::to_string(&m).map_err(|e| e.to_string())?)?;
+        write(
+            &root.join("data/secret/test_group.yaml"),
+            serde_norway::to_string(&m).map_err(|e| e.to_string())?,
+        )?;
     }
     if !data_args.is_empty() {
-        write(&root.join("data/test_group.yaml"), serde_norway::to_string(&data_args).map_err(|e| e.to_string())?)?;
+        write(
+            &root.join("data/test_group.yaml"),
+            serde_norway::to_string(&data_args).map_err(|e| e.to_string())?,
+        )?;
     }
     for v in &problem.validators {
         if let Some(path) = tool_file(&v.tool) {
@@ -77,7 +108,10 @@ pub fn stage(problem: &Problem, notes: &mut Notes) -> Result<tempfile::TempDir, 
                 notes.push(format!("validator {}: a testlib validator; Kattis input validators exit 42 when valid, so it is copied but other tools may read its exit codes differently", v.tool.display));
             }
         } else {
-            notes.push(format!("validator {}: a command, not a file; left out", v.tool.display));
+            notes.push(format!(
+                "validator {}: a command, not a file; left out",
+                v.tool.display
+            ));
         }
     }
     submissions(problem, &root, notes)?;
@@ -95,7 +129,9 @@ fn copy(from: &Path, to: &Path) -> Result<(), String> {
     if let Some(p) = to.parent() {
         std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
     }
-    std::fs::copy(from, to).map(|_| ()).map_err(|e| format!("{}: {e}", from.display()))
+    std::fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| format!("{}: {e}", from.display()))
 }
 
 fn tool_file(tool: &Tool) -> Option<PathBuf> {
@@ -105,15 +141,28 @@ fn tool_file(tool: &Tool) -> Option<PathBuf> {
     }
 }
 
-fn comparison(problem: &Problem, root: &Path, data_args: &mut Mapping, notes: &mut Notes) -> Result<(), String> {
+fn comparison(
+    problem: &Problem,
+    root: &Path,
+    data_args: &mut Mapping,
+    notes: &mut Notes,
+) -> Result<(), String> {
     let mut args: Vec<String> = Vec::new();
     match &problem.comparison {
-        Comparison::Tokens { float, case_insensitive } => {
+        Comparison::Tokens {
+            float,
+            case_insensitive,
+        } => {
             if !case_insensitive {
                 args.push("case_sensitive".into());
             }
             if let Some(f) = float {
-                args.extend(["float_absolute_tolerance".into(), f.absolute.to_string(), "float_relative_tolerance".into(), f.relative.to_string()]);
+                args.extend([
+                    "float_absolute_tolerance".into(),
+                    f.absolute.to_string(),
+                    "float_relative_tolerance".into(),
+                    f.relative.to_string(),
+                ]);
             }
         }
         Comparison::Exact | Comparison::Lines => {
@@ -125,7 +174,10 @@ fn comparison(problem: &Problem, root: &Path, data_args: &mut Mapping, notes: &m
         }
         Comparison::Checker(checker) => {
             let Some(path) = tool_file(&checker.tool) else {
-                return Err(format!("{}: checker {}: a command, not a file; a package needs its program", problem.name, checker.tool.display));
+                return Err(format!(
+                    "{}: checker {}: a command, not a file; a package needs its program",
+                    problem.name, checker.tool.display
+                ));
             };
             let name = path.file_name().map(PathBuf::from).unwrap_or_default();
             match checker.protocol {
@@ -135,11 +187,17 @@ fn comparison(problem: &Problem, root: &Path, data_args: &mut Mapping, notes: &m
             args.extend(checker.flags.iter().cloned());
         }
         Comparison::Puzzle | Comparison::Interactive(_) => {
-            return Err(format!("{}: this check has no package form in judge.toml export yet; not exported", problem.name));
+            return Err(format!(
+                "{}: this check has no package form in judge.toml export yet; not exported",
+                problem.name
+            ));
         }
     }
     if !args.is_empty() {
-        data_args.insert(key("output_validator_args"), Value::Sequence(args.iter().map(|a| key(a)).collect()));
+        data_args.insert(
+            key("output_validator_args"),
+            Value::Sequence(args.iter().map(|a| key(a)).collect()),
+        );
     }
     Ok(())
 }
@@ -148,7 +206,12 @@ fn comparison(problem: &Problem, root: &Path, data_args: &mut Mapping, notes: &m
 /// source included with its `main` and `exit` renamed, and a `main` that
 /// saves the team's output and maps testlib's exit codes (0 AC, 1 WA, 2
 /// PE as WA, else a judge error) to Kattis' (42, 43, 1).
-fn testlib_wrapper(problem: &Problem, path: &Path, root: &Path, notes: &mut Notes) -> Result<(), String> {
+fn testlib_wrapper(
+    problem: &Problem,
+    path: &Path,
+    root: &Path,
+    notes: &mut Notes,
+) -> Result<(), String> {
     if path.extension().is_none_or(|x| x != "c") {
         return Err(format!(
             "{}: checker {}: a testlib checker that is not a C source has no Kattis form the judge can write; not exported",
@@ -261,16 +324,23 @@ fn cases(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), String
             (Some(g), _, _) => root.join("data/secret").join(g).join(&flat),
             (None, true, _) => root.join("data/sample").join(&flat),
             (None, false, Some(_)) => {
-                notes.push(format!("case {name}: in no group, so it scores nothing; written as a sample"));
+                notes.push(format!(
+                    "case {name}: in no group, so it scores nothing; written as a sample"
+                ));
                 root.join("data/sample").join(&flat)
             }
             (None, false, None) => root.join("data/secret").join(&flat),
         };
         copy(&input, &to)?;
-        let answer = ["ans", "out"].iter().map(|x| input.with_extension(x)).find(|p| p.is_file());
+        let answer = ["ans", "out"]
+            .iter()
+            .map(|x| input.with_extension(x))
+            .find(|p| p.is_file());
         match answer {
             Some(a) => copy(&a, &to.with_extension("ans"))?,
-            None => notes.push(format!("case {name}: no answer file; the package has none either")),
+            None => notes.push(format!(
+                "case {name}: no answer file; the package has none either"
+            )),
         }
     }
     Ok(())
@@ -283,15 +353,25 @@ fn submissions(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), 
     if !from.is_dir() {
         return Ok(());
     }
-    for entry in walkdir::WalkDir::new(from).follow_links(true).into_iter().filter_map(Result::ok) {
+    for entry in walkdir::WalkDir::new(from)
+        .follow_links(true)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
         if entry.file_type().is_file() {
             let rel = entry.path().strip_prefix(from).unwrap_or(entry.path());
             copy(entry.path(), &root.join("submissions").join(rel))?;
         }
     }
     for (folder, how) in [
-        ("memory_limit_exceeded", "Kattis counts a memory limit as RTE"),
-        ("output_limit_exceeded", "Kattis counts an output limit as its own rejection, not OLE"),
+        (
+            "memory_limit_exceeded",
+            "Kattis counts a memory limit as RTE",
+        ),
+        (
+            "output_limit_exceeded",
+            "Kattis counts an output limit as its own rejection, not OLE",
+        ),
     ] {
         if root.join("submissions").join(folder).is_dir() {
             notes.push(format!("submissions/{folder}/: {how}; kept by name, so `judge verify` of the export finds these submissions disagree with their folder"));
@@ -300,7 +380,9 @@ fn submissions(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), 
     let mut rules = Mapping::new();
     for (path, e) in &problem.expectations {
         let mut m = Mapping::new();
-        let list = |vs: &[crate::verdict::Verdict]| Value::Sequence(vs.iter().map(|v| key(v.code())).collect());
+        let list = |vs: &[crate::verdict::Verdict]| {
+            Value::Sequence(vs.iter().map(|v| key(v.code())).collect())
+        };
         if let Some(p) = &e.permitted {
             m.insert(key("permitted"), list(p));
         }
@@ -321,7 +403,10 @@ fn submissions(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), 
         rules.insert(key(path), Value::Mapping(m));
     }
     if !rules.is_empty() {
-        write(&root.join("submissions/submissions.yaml"), serde_norway::to_string(&rules).map_err(|e| e.to_string())?)?;
+        write(
+            &root.join("submissions/submissions.yaml"),
+            serde_norway::to_string(&rules).map_err(|e| e.to_string())?,
+        )?;
     }
     Ok(())
 }

@@ -102,7 +102,8 @@ pub fn place(tree: &Tree, out: &Path, force: bool, zip: bool) -> Result<(), Stri
     ));
     let replaced = std::fs::symlink_metadata(out).is_ok();
     if replaced {
-        std::fs::rename(out, &old).map_err(|e| format!("{}: cannot move aside: {e}", out.display()))?;
+        std::fs::rename(out, &old)
+            .map_err(|e| format!("{}: cannot move aside: {e}", out.display()))?;
     }
     let staged = staged.keep();
     if let Err(e) = std::fs::rename(&staged, out) {
@@ -128,7 +129,13 @@ fn mode_of(content: &Content) -> u32 {
     match content {
         Content::Bytes(_) => 0o644,
         Content::Copy(from) => std::fs::metadata(from)
-            .map(|m| if m.permissions().mode() & 0o111 != 0 { 0o755 } else { 0o644 })
+            .map(|m| {
+                if m.permissions().mode() & 0o111 != 0 {
+                    0o755
+                } else {
+                    0o644
+                }
+            })
             .unwrap_or(0o644),
     }
 }
@@ -149,7 +156,8 @@ fn write_dir(tree: &Tree, dir: &Path) -> Result<(), String> {
         if let Some(p) = path.parent() {
             std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
         }
-        std::fs::write(&path, bytes_of(content)?).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, bytes_of(content)?)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode_of(content)))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
