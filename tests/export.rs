@@ -186,6 +186,8 @@ fn scoring_package(s: &Scratch) -> std::path::PathBuf {
         "sq/input_validators/check.py",
         "import sys\nargs = sys.argv[1:]\nlimit = int(args[args.index('--max') + 1]) if '--max' in args else 10**6\nn = int(sys.stdin.read())\nsys.exit(42 if 0 < n <= limit else 43)\n",
     );
+    // Not a program: carried with the folder all the same.
+    s.write("sq/input_validators/limits.h", "#define MAX 1000000\n");
     s.write(
         "sq/submissions/accepted/sq.py",
         "n = int(input())\nprint(n * n)\n",
@@ -235,6 +237,16 @@ fn a_scoring_package_round_trips_through_legacy_with_its_limits_groups_and_score
     let g1 = s.read("sq-legacy/data/secret/g1/testdata.yaml");
     assert!(g1.contains("input_validator_flags: --max 100"), "{g1}");
     assert_eq!(s.read("sq-legacy/.timelimit").trim(), "2.5");
+    assert!(
+        s.path()
+            .join("sq-legacy/input_validators/limits.h")
+            .is_file()
+    );
+    assert!(
+        s.path()
+            .join("sq-legacy/input_validators/check.py")
+            .is_file()
+    );
     let got = verdicts(&s, &["verify", "sq-legacy"]);
     for (path, (_, score, _)) in &want {
         assert_eq!(&got[path].1, score, "legacy: {path}");

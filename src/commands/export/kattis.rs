@@ -286,15 +286,22 @@ fn nested_groups(data: &Path, notes: &mut Notes) {
 
 fn validators(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mut Notes) {
     let p = &src.package;
-    for tool in &p.input_validators {
-        let from = src.root.join(&tool.display);
-        let name = from.file_name().map(PathBuf::from).unwrap_or_default();
-        let to = if from.is_dir() {
-            Path::new("input_validators").join(&name)
-        } else {
-            PathBuf::from("input_validators")
-        };
-        copy_program_dir(src, version, tree, &to, &from);
+    // The whole folder: headers beside the programs (testlib.h) too.
+    if !p.input_validators.is_empty() {
+        for (from, to) in [
+            ("input_validators", "input_validators"),
+            ("input_format_validators", "input_validators"),
+            ("input_validator", "input_validators/input_validator"),
+        ] {
+            let dir = src.root.join(from);
+            let used = p
+                .input_validators
+                .iter()
+                .any(|t| src.root.join(&t.display).starts_with(&dir));
+            if dir.is_dir() && used {
+                copy_program_dir(src, version, tree, Path::new(to), &dir);
+            }
+        }
     }
     for tool in &p.answer_validators {
         let from = src.root.join(&tool.display);
@@ -315,7 +322,11 @@ fn validators(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mut
         }
     }
     if let Some(tool) = &p.output_validator {
-        let from = src.root.join(&tool.display);
+        let mut from = src.root.join(&tool.display);
+        // One source among headers in output_validators/: all of them.
+        if from.is_file() && from.parent() == Some(src.root.join("output_validators").as_path()) {
+            from = src.root.join("output_validators");
+        }
         let to = if version == FormatVersion::V2025_09 {
             PathBuf::from("output_validator")
         } else {
