@@ -101,6 +101,14 @@ pub enum Command {
   judge stress rotation --submission sol.cpp --length 10..13
   judge stress sum --generator \"python3 gen.py\" --submission wrong.c")]
     Stress(StressArgs),
+    /// Write a package in the format a contest system imports: Kattis
+    /// (2025-09, 2023-07, legacy) or DOMjudge (a .zip, or a directory).
+    #[command(after_help = "Examples:
+  judge export examples/guess --to kattis out/guess            2025-09
+  judge export examples/guess --to kattis --version legacy out/guess
+  judge export examples/twice --to domjudge twice.zip
+  judge --config examples/judge.toml export pairs --to kattis out/pairs")]
+    Export(ExportArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(after_help = "Examples:
   judge completions bash > ~/.local/share/bash-completion/completions/judge
@@ -555,5 +563,47 @@ pub struct ManArgs {
     pub out_dir: Option<PathBuf>,
     /// Replace pages that are already in DIR.
     #[arg(long, requires = "out_dir")]
+    pub force: bool,
+}
+
+/// The formats `judge export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    Kattis,
+    Domjudge,
+    Polygon,
+}
+
+/// The Kattis package format versions `judge export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum KattisVersion {
+    Legacy,
+    #[value(name = "2023-07")]
+    V2023_07,
+    #[value(name = "2025-09")]
+    V2025_09,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// A package directory (Kattis, DOMjudge), or a judge.toml problem's name.
+    #[arg(value_name = "PACKAGE|PROBLEM")]
+    pub package: String,
+
+    /// The format to write.
+    #[arg(long, value_enum, default_value = "kattis", value_name = "FORMAT")]
+    pub to: ExportFormat,
+
+    /// The Kattis format version (with --to kattis).
+    #[arg(long, value_enum, default_value = "2025-09", value_name = "VERSION")]
+    pub version: KattisVersion,
+
+    /// Where to write: a directory, or for domjudge a file ending in .zip.
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+
+    /// Replace OUT if it exists (the new package is written beside it, then
+    /// renamed into place).
+    #[arg(long)]
     pub force: bool,
 }

@@ -5,6 +5,7 @@
 //! sandbox and what it hides), `output` (where reports go), `failure` (how
 //! a command ends).
 
+pub mod export;
 pub mod failure;
 pub mod generate;
 pub mod generators;
@@ -53,6 +54,7 @@ pub fn main(cli: Cli) -> i32 {
         }
         Command::Limits(args) => limits::limits(config_path.as_deref(), args),
         Command::Stress(args) => stress::stress(config_path.as_deref(), args),
+        Command::Export(args) => export::export(config_path.as_deref(), args),
         Command::Completions(args) => manual::completions(args),
         Command::Man(args) => manual::man(args),
     };

@@ -1,0 +1,181 @@
+//! The files of an exported package, gathered in memory (names, and bytes
+//! or the source file to copy), then written in one go: into a temporary
+//! directory (or zip file) beside OUT, renamed into place at the end.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What one file of the export holds.
+pub enum Content {
+    Bytes(Vec<u8>),
+    /// A file of the source package, copied with its mode.
+    Copy(PathBuf),
+}
+
+/// The export's files by their path inside the package.
+#[derive(Default)]
+pub struct Tree {
+    pub files: BTreeMap<PathBuf, Content>,
+}
+
+impl Tree {
+    pub fn put(&mut self, rel: impl Into<PathBuf>, bytes: impl Into<Vec<u8>>) {
+        self.files.insert(rel.into(), Content::Bytes(bytes.into()));
+    }
+
+    pub fn copy(&mut self, rel: impl Into<PathBuf>, from: &Path) {
+        self.files
+            .insert(rel.into(), Content::Copy(from.to_path_buf()));
+    }
+
+    /// Every file under `from` as `rel/…`, but those `skip` names (by their
+    /// path relative to `from`).
+    pub fn copy_dir(&mut self, rel: &Path, from: &Path, mut skip: impl FnMut(&Path) -> bool) {
+        for entry in walkdir::WalkDir::new(from)
+            .follow_links(true)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+        {
+            let Ok(inside) = entry.path().strip_prefix(from) else {
+                continue;
+            };
+            if !skip(inside) {
+                self.copy(rel.join(inside), entry.path());
+            }
+        }
+    }
+
+    /// Whether a file is at `rel` or below it.
+    pub fn has_under(&self, rel: &Path) -> bool {
+        self.files.keys().any(|p| p.starts_with(rel))
+    }
+}
+
+/// Refuse an existing OUT without `force`, naming it.
+pub fn refuse_existing(out: &Path, force: bool) -> Result<(), String> {
+    if !force && std::fs::symlink_metadata(out).is_ok() {
+        return Err(format!(
+            "{}: exists; not written over (--force replaces it)",
+            out.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Write `tree` at `out`: a zip file when `zip`, else a directory.
+pub fn place(tree: &Tree, out: &Path, force: bool, zip: bool) -> Result<(), String> {
+    refuse_existing(out, force)?;
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent)
+        .map_err(|e| format!("{}: cannot create: {e}", parent.display()))?;
+    if zip {
+        let file = tempfile::Builder::new()
+            .prefix(".judge-export-")
+            .tempfile_in(&parent)
+            .map_err(|e| format!("{}: cannot write: {e}", parent.display()))?;
+        write_zip(tree, file.as_file()).map_err(|e| format!("{}: {e}", out.display()))?;
+        if force && out.is_dir() {
+            std::fs::remove_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+        }
+        file.persist(out)
+            .map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
+        return Ok(());
+    }
+    let staged = tempfile::Builder::new()
+        .prefix(".judge-export-")
+        .tempdir_in(&parent)
+        .map_err(|e| format!("{}: cannot write: {e}", parent.display()))?;
+    write_dir(tree, staged.path())?;
+    let old = parent.join(format!(
+        ".judge-export-old-{}",
+        staged
+            .path()
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    ));
+    let replaced = std::fs::symlink_metadata(out).is_ok();
+    if replaced {
+        std::fs::rename(out, &old)
+            .map_err(|e| format!("{}: cannot move aside: {e}", out.display()))?;
+    }
+    let staged = staged.keep();
+    if let Err(e) = std::fs::rename(&staged, out) {
+        if replaced {
+            let _ = std::fs::rename(&old, out);
+        }
+        let _ = std::fs::remove_dir_all(&staged);
+        return Err(format!("{}: cannot write: {e}", out.display()));
+    }
+    if replaced {
+        let gone = if old.is_dir() {
+            std::fs::remove_dir_all(&old)
+        } else {
+            std::fs::remove_file(&old)
+        };
+        gone.map_err(|e| format!("{}: cannot remove the old package: {e}", old.display()))?;
+    }
+    Ok(())
+}
+
+fn mode_of(content: &Content) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    match content {
+        Content::Bytes(_) => 0o644,
+        Content::Copy(from) => std::fs::metadata(from)
+            .map(|m| {
+                if m.permissions().mode() & 0o111 != 0 {
+                    0o755
+                } else {
+                    0o644
+                }
+            })
+            .unwrap_or(0o644),
+    }
+}
+
+fn bytes_of(content: &Content) -> Result<std::borrow::Cow<'_, [u8]>, String> {
+    match content {
+        Content::Bytes(b) => Ok(std::borrow::Cow::Borrowed(b)),
+        Content::Copy(from) => std::fs::read(from)
+            .map(std::borrow::Cow::Owned)
+            .map_err(|e| format!("{}: cannot read: {e}", from.display())),
+    }
+}
+
+fn write_dir(tree: &Tree, dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    for (rel, content) in &tree.files {
+        let path = dir.join(rel);
+        if let Some(p) = path.parent() {
+            std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+        std::fs::write(&path, bytes_of(content)?)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode_of(content)))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn write_zip(tree: &Tree, file: &std::fs::File) -> Result<(), String> {
+    let mut zip = zip::ZipWriter::new(file);
+    for (rel, content) in &tree.files {
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated)
+            .unix_permissions(mode_of(content));
+        let name = rel.to_string_lossy().replace('\\', "/");
+        zip.start_file(name.as_str(), options)
+            .map_err(|e| format!("{name}: {e}"))?;
+        zip.write_all(&bytes_of(content)?)
+            .map_err(|e| format!("{name}: {e}"))?;
+    }
+    zip.finish().map_err(|e| e.to_string())?;
+    Ok(())
+}
