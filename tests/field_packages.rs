@@ -9,14 +9,14 @@ use common::*;
 
 /// An interactive validator: the secret is in the input; reads guesses,
 /// answers "higher"/"lower"/"correct"; end of input before the secret is
-/// found is a rejection (43).
+/// found, or a guess out of 1..1000, is a rejection (43).
 const VALIDATOR_C: &str = r#"#include <stdio.h>
 int main(int argc, char **argv) {
     FILE *in = fopen(argv[1], "r");
     int secret; if (!in || fscanf(in, "%d", &secret) != 1) return 1;
     for (int i = 0; i < 20; i++) {
         int g;
-        if (scanf("%d", &g) != 1) return 43;
+        if (scanf("%d", &g) != 1 || g < 1 || g > 1000) return 43;
         if (g == secret) { printf("correct\n"); fflush(stdout); return 42; }
         printf(g < secret ? "higher\n" : "lower\n"); fflush(stdout);
     }
