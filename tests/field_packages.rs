@@ -133,7 +133,13 @@ sys.exit(42 if got == want else 43)
     let mut cmd = s.judge();
     cmd.args(["run", "t", "--format", "json", "--submission", "sum.py"]);
     let ran = run(cmd);
-    assert_eq!(verdicts(&ran.json()), ["AC"], "{}\n{}", ran.stdout, ran.stderr);
+    assert_eq!(
+        verdicts(&ran.json()),
+        ["AC"],
+        "{}\n{}",
+        ran.stdout,
+        ran.stderr
+    );
 }
 
 /// problemtools' example `different` has `submissions/slow_accepted/`,

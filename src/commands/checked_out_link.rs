@@ -55,7 +55,10 @@ mod tests {
         std::fs::create_dir_all(pkg.join("b")).unwrap();
         std::fs::write(pkg.join("a/x.c"), "int main(){}\n").unwrap();
         std::fs::write(pkg.join("b/x.c"), "../a/x.c").unwrap();
-        assert_eq!(target(&pkg.join("b/x.c"), &pkg), Some(pkg.join("b/../a/x.c")));
+        assert_eq!(
+            target(&pkg.join("b/x.c"), &pkg),
+            Some(pkg.join("b/../a/x.c"))
+        );
         // A newline, a missing target, a target outside: plain text.
         std::fs::write(pkg.join("b/y.c"), "../a/x.c\n").unwrap();
         std::fs::write(pkg.join("b/z.c"), "../a/none.c").unwrap();

@@ -82,7 +82,9 @@ pub(super) fn is_domjudge(root: &Path) -> bool {
         .any(|e| {
             let mut head = Vec::new();
             std::fs::File::open(e.path())
-                .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 16), &mut head))
+                .and_then(|f| {
+                    std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 16), &mut head)
+                })
                 .is_ok()
                 && [&b"@EXPECTED_RESULTS@:"[..], b"@EXPECTED_SCORE@:"]
                     .iter()
