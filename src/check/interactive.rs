@@ -308,6 +308,23 @@ fn decide(
     let with = |default: &str| message.clone().unwrap_or_else(|| default.to_string());
     let code = match (v.exit, v.limit_hit) {
         (_, Some(LimitHit::Wall | LimitHit::Cpu)) => {
+            // The submission ran out of time first, and the validator was
+            // still working through what it had been sent (a submission
+            // that floods it with queries and never reads the replies, as
+            // DOMjudge's `boolfind-test-loop.cc`): the submission's
+            // time-out decides, as in DOMjudge, which reads the
+            // submission's time-out before the validator's result.
+            if let Some(mut failed) = classify_run(&pair.submission, limits)
+                && failed.verdict == Verdict::TimeLimit
+                && pair.submission_ended <= pair.validator_ended
+            {
+                failed.message = format!(
+                    "{}; the validator, still answering what the submission had sent, was stopped at its own limit ({:.1}s after the submission's)",
+                    failed.message,
+                    interaction.time_limit.as_secs_f64()
+                );
+                return failed;
+            }
             return Judgement::new(
                 Verdict::InternalError,
                 format!(

@@ -5,6 +5,7 @@
 //! sandbox and what it hides), `output` (where reports go), `failure` (how
 //! a command ends).
 
+pub mod checked_out_link;
 pub mod export;
 pub mod failure;
 pub mod generate;

@@ -78,7 +78,12 @@ pub fn discover(
     let mut found = Vec::new();
     let mut seen_tables = vec![false; problem.expectations.len()];
     let rules = compile_rules(problem)?;
-    for (rel, path) in entries(root)? {
+    let package = problem.package.as_deref().unwrap_or(root);
+    for (rel, mut path) in entries(root)? {
+        if let Some(target) = super::checked_out_link::target(&path, package) {
+            warnings.push(super::checked_out_link::warning(&path, &target));
+            path = target;
+        }
         let folder = rel.split_once('/').map(|(f, _)| f);
         let matching: Vec<&SubmissionRule> = rules
             .iter()

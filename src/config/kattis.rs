@@ -300,7 +300,7 @@ pub fn load(root: &Path) -> Result<Package, String> {
     };
     Ok(Package {
         root: root.to_path_buf(),
-        domjudge: root.join("domjudge-problem.ini").is_file(),
+        domjudge: submissions_json::is_domjudge(root),
         name,
         limits,
         output_validator,

@@ -12,6 +12,14 @@
 //! sees end-of-file instead of waiting forever; a side that never writes
 //! (both waiting to read) is ended by its own wall-clock limit. Which side
 //! ended first is recorded: the verdict rules need it.
+//!
+//! The submission's end-of-output reaches the validator only once the
+//! submission has exited (BAPCtools' relay does the same: "delay
+//! submission EOF until submission dies"): a submission that closes its
+//! standard output and then crashes or runs on is judged by that crash or
+//! time-out, not by the validator's rejection of a dialogue cut short. The
+//! validator's end-of-output reaches the submission at once (a
+//! pseudo-interactive validator closes its output to say "that was all").
 
 use super::process::{Launch, Piped, launch_with};
 use super::sandbox::Sandbox;
@@ -174,6 +182,9 @@ pub fn launch_pair(
     // Closed when the validator's end decides the case: the submission's
     // watch then stops it.
     let (stop_r, stop_w) = pipe()?;
+    // Dropped when the submission's run has returned (it is dead): only
+    // then does its relay close the validator's input.
+    let (exited_tx, exited_rx) = std::sync::mpsc::channel::<()>();
     let start = Instant::now();
     let transcript = Mutex::new(Transcript::default());
     // When each run ended, from its own start and its measured wall time:
@@ -187,10 +198,20 @@ pub fn launch_pair(
     };
     let (sub, sub_end, val, val_end) = std::thread::scope(|scope| {
         let transcript = &transcript;
-        let from_sub =
-            scope.spawn(move || relay(sub_out_r, val_in_w, Side::Submission, start, transcript));
-        let from_val =
-            scope.spawn(move || relay(val_out_r, sub_in_w, Side::Validator, start, transcript));
+        let from_sub = scope.spawn(move || {
+            let ends = Ends {
+                start,
+                held_until: Some(exited_rx),
+            };
+            relay(sub_out_r, val_in_w, Side::Submission, ends, transcript)
+        });
+        let from_val = scope.spawn(move || {
+            let ends = Ends {
+                start,
+                held_until: None,
+            };
+            relay(val_out_r, sub_in_w, Side::Validator, ends, transcript)
+        });
         let val = scope.spawn(|| {
             let started = Instant::now();
             let outcome = launch_with(
@@ -222,6 +243,7 @@ pub fn launch_pair(
             },
         );
         let sub_end = ended_at(started, &sub);
+        drop(exited_tx);
         let (val, val_end, _stop) = val.join().unwrap_or_else(|_| {
             (
                 Err(RunError::Internal("the validator's thread panicked".into())),
@@ -269,26 +291,48 @@ fn end_of(closed: Option<Duration>, estimate: Duration) -> Duration {
     }
 }
 
+/// When a relay's times count from, and what its end-of-file waits for.
+struct Ends {
+    start: Instant,
+    /// The writer's end-of-file is passed on (its reader's input closed)
+    /// only once this channel's sender is gone (the writer has exited).
+    held_until: Option<std::sync::mpsc::Receiver<()>>,
+}
+
+impl Ends {
+    /// The writer's output closed: wait until it may be passed on, then
+    /// say when that was (the reader sees the end then).
+    fn closed(&self) -> Duration {
+        if let Some(exited) = &self.held_until {
+            // Nothing is ever sent: this returns when the sender is dropped.
+            let _ = exited.recv();
+        }
+        self.start.elapsed()
+    }
+}
+
 /// Copy `from` to `to` until end-of-file (the writer ended) or a failed
 /// write (the reader ended: its input is then closed by dropping `to`).
-/// Returns when the writer's output closed, since `start`.
+/// Returns when the writer's output closed (or, when its end-of-file is
+/// held until it exited, when that end was passed on), since the start.
 fn relay(
     from: OwnedFd,
     to: OwnedFd,
     side: Side,
-    start: Instant,
+    ends: Ends,
     transcript: &Mutex<Transcript>,
 ) -> Duration {
+    let start = ends.start;
     let mut from = std::fs::File::from(from);
     let mut to = Some(std::fs::File::from(to));
     let mut buf = vec![0u8; 64 * 1024];
     let mut drained = 0usize;
     loop {
         let n = match from.read(&mut buf) {
-            Ok(0) => return start.elapsed(),
+            Ok(0) => return ends.closed(),
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return start.elapsed(),
+            Err(_) => return ends.closed(),
         };
         transcript.lock().unwrap_or_else(|e| e.into_inner()).record(
             side,

@@ -207,6 +207,16 @@ impl Expectation {
                     "brute_force",
                 );
             }
+            // problemtools' own example `different` has it; no format
+            // defines it, and problemtools and BAPCtools pass it over
+            // unjudged. As its name says: correct, possibly too slow.
+            ("slow_accepted", Dialect::Kattis) => {
+                return named(
+                    Some(vec![Verdict::Accepted, Verdict::TimeLimit]),
+                    None,
+                    "slow_accepted",
+                );
+            }
             // An empty output is a wrong answer; the judge does not tell
             // it apart, so NO-OUTPUT is WA here.
             ("no_output", Dialect::DomJudge) => {

@@ -278,7 +278,10 @@ impl Toolchain {
         if let Some(entry) = cache.lookup(&key) {
             let mut executable = self.executable(language, &entry, true, None, &shown)?;
             executable.build_dir = needs_dir(language, &files).then(|| entry.dir.clone());
-            executable.included_data = self.included_data(&files[own..], &entry.dir);
+            executable.included_data = working_files(&files[..own], &entry.dir);
+            executable
+                .included_data
+                .extend(self.included_data(&files[own..], &entry.dir));
             return Ok(Built::Ready(executable));
         }
         // The tools must exist before anything is staged.
@@ -348,7 +351,10 @@ impl Toolchain {
         let mut executable =
             self.executable(language, &entry, false, Some(compile_time), &shown)?;
         executable.build_dir = needs_dir(language, &files).then(|| entry.dir.clone());
-        executable.included_data = self.included_data(&files[own..], &entry.dir);
+        executable.included_data = working_files(&files[..own], &entry.dir);
+        executable
+            .included_data
+            .extend(self.included_data(&files[own..], &entry.dir));
         Ok(Built::Ready(executable))
     }
 
@@ -609,6 +615,20 @@ impl Places {
 
 /// A file as it is staged for a build: its relative name and bytes.
 type StagedFile = (String, Vec<u8>);
+
+/// A directory submission's own files, as staged in `dir`, to be copied
+/// into its working directory: the 2025-09 format has a submission run in
+/// a directory holding "the submitted files", and DOMjudge's multi-file
+/// shell example sources `./secondary.sh` from there. A single file needs
+/// no copy (its run's directory then stays empty, to be reused).
+fn working_files(own: &[StagedFile], dir: &Path) -> Vec<(PathBuf, PathBuf)> {
+    if own.len() < 2 {
+        return Vec::new();
+    }
+    own.iter()
+        .map(|(rel, _)| (dir.join(rel), PathBuf::from(rel)))
+        .collect()
+}
 
 /// A source's files as they are staged: (relative name, bytes), the
 /// sources first and then the include files they do not replace, the

@@ -250,7 +250,12 @@ pub fn tool_limits(time: Duration) -> Limits {
         time,
         wall: time,
         memory: Some(TOOL_MEMORY),
-        stack: Some(TOOL_MEMORY),
+        // No stack limit: glibc gives a new thread a stack as large as
+        // RLIMIT_STACK, which, as large as the address-space limit, would
+        // leave no room for it (a Python validator's `threading` then
+        // fails: "can't start new thread"). The main stack still grows
+        // only within the memory limit.
+        stack: None,
         output: TOOL_OUTPUT,
         past_output: crate::exec::PastOutput::Kill,
         file_size: 64 << 20,

@@ -63,3 +63,31 @@ pub(super) fn entry_points(
     }
     Ok(rules)
 }
+
+/// Whether a package is DOMjudge's, judged by DOMjudge's rules: it has a
+/// `domjudge-problem.ini`, or a `submissions.json` (DOMjudge's own file),
+/// or a submission declaring DOMjudge's `@EXPECTED_RESULTS@:` (or the
+/// older `@EXPECTED_SCORE@:`) — DOMjudge's example problems (`hello`,
+/// `boolfind`, …) come with the tags and no ini file.
+pub(super) fn is_domjudge(root: &Path) -> bool {
+    if root.join("domjudge-problem.ini").is_file() || root.join("submissions.json").is_file() {
+        return true;
+    }
+    walkdir::WalkDir::new(root.join("submissions"))
+        .max_depth(4)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .any(|e| {
+            let mut head = Vec::new();
+            std::fs::File::open(e.path())
+                .and_then(|f| {
+                    std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 16), &mut head)
+                })
+                .is_ok()
+                && [&b"@EXPECTED_RESULTS@:"[..], b"@EXPECTED_SCORE@:"]
+                    .iter()
+                    .any(|tag| head.windows(tag.len()).any(|w| w == *tag))
+        })
+}

@@ -59,8 +59,18 @@ pub(super) fn limits(
     let stack = overrides
         .stack_limit
         .or(table.stack_limit.map(|s| s.0))
-        .or(root.stack_limit.map(|s| s.0))
-        .unwrap_or(memory);
+        .or(root.stack_limit.map(|s| s.0));
+    // A DOMjudge package's programs run as DOMjudge's runguard runs them,
+    // with no stack limit ("Always set the stack size to be unlimited"):
+    // a thread then gets glibc's default stack (2 MiB), which DOMjudge's
+    // own `test-multithread.c` checks; a stack as large as the memory
+    // limit would make every new thread's stack overrun RLIMIT_AS.
+    let domjudge = package.is_some_and(|p| p.domjudge);
+    let stack = match stack {
+        Some(s) => Some(s),
+        None if domjudge => None,
+        None => Some(memory),
+    };
     let output = overrides
         .output_limit
         .or(table.output_limit.map(|s| s.0))
@@ -85,7 +95,7 @@ pub(super) fn limits(
     }
     // A DOMjudge package's programs are judged by DOMjudge's rules: output
     // past the limit is cut off and the program runs on.
-    let past_output = if package.is_some_and(|p| p.domjudge) {
+    let past_output = if domjudge {
         crate::exec::PastOutput::Truncate
     } else {
         crate::exec::PastOutput::Kill
@@ -94,7 +104,7 @@ pub(super) fn limits(
         time,
         wall,
         memory: Some(memory),
-        stack: Some(stack),
+        stack,
         output,
         past_output,
         file_size,
