@@ -215,7 +215,10 @@ pub fn launch_with(
     };
     let (stderr, stderr_w) = pipe()?;
     let workdir = match (launch.workdir, launch.trust) {
-        (Some(dir), Trust::Trusted) => dir,
+        (Some(dir), Trust::Trusted) => {
+            slot.use_tool_dir(dir).map_err(RunError::Internal)?;
+            dir
+        }
         (Some(dir), Trust::Untrusted) => {
             slot.use_build_dir(dir).map_err(RunError::Internal)?;
             dir

@@ -367,14 +367,41 @@ impl Toolchain {
         slot: usize,
         dir: &Path,
     ) -> Result<Option<CompileError>, BuildError> {
-        let Some(words) = step.words(dir)? else {
+        if step.language.compile.is_none() {
+            return Ok(None);
+        }
+        // In a directory of the judge's private one, the only place a
+        // package's program may write; what it made is copied out.
+        let build = sandbox.tool_build_dir().map_err(BuildError::Internal)?;
+        for (rel, bytes) in step.files {
+            build.write(rel, bytes).map_err(BuildError::Internal)?;
+        }
+        let Some(words) = step.words(build.path())? else {
             return Ok(None);
         };
         let program = resolve_program(&words[0]).map_err(|_| step.missing(&words[0]))?;
         let args: Vec<OsString> = words[1..].iter().map(OsString::from).collect();
-        let outcome = self.run_tool(sandbox, slot, &program, &args)?;
+        let outcome = launch_build(
+            sandbox,
+            slot,
+            &program,
+            &args,
+            Some(build.path()),
+            self.compile_time_limit,
+        )
+        .map_err(|e| match e {
+            RunError::Interrupted => BuildError::Interrupted,
+            RunError::Internal(m) => BuildError::Internal(m),
+        })?;
         let limits = crate::exec::Limits::build(self.compile_time_limit);
-        Ok(compile_error(&outcome, &limits, &step.places(dir)))
+        if let Some(error) = compile_error(&outcome, &limits, &step.places(build.path())) {
+            return Ok(Some(error));
+        }
+        let sources: Vec<&str> = step.files.iter().map(|(rel, _)| rel.as_str()).collect();
+        build
+            .collect(dir, &sources)
+            .map_err(|e| BuildError::Internal(format!("{}: {e}", step.shown)))?;
+        Ok(None)
     }
 
     /// Of a package's included files (`included`, as staged in `dir`),

@@ -170,15 +170,23 @@ fn build_script(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
                 .tempdir_in(&cache)
         })
         .map_err(|e| build(format!("cannot create a build directory: {e}")))?;
+    // Built in the judge's private directory, the one place a package's
+    // program may write (see `exec::sandbox::tools`); what the build left
+    // is then copied into the cache's staging directory, as a
+    // submission's build is (no link followed, nothing but files and
+    // directories).
+    let out = sandbox.tool_build_dir().map_err(build)?;
     for file in &files {
         let rel = file.strip_prefix(dir).unwrap_or(file);
-        let to = work.path().join(rel);
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| build(e.to_string()))?;
+        let bytes = std::fs::read(file).map_err(|e| build(format!("{}: {e}", file.display())))?;
+        out.write(&rel.to_string_lossy(), &bytes).map_err(build)?;
+        if is_executable(&std::fs::metadata(file).map_err(|e| build(e.to_string()))?) {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(out.path().join(rel), std::fs::Permissions::from_mode(0o755))
+                .map_err(|e| build(e.to_string()))?;
         }
-        std::fs::copy(file, &to).map_err(|e| build(format!("{}: {e}", file.display())))?;
     }
-    let script = work.path().join("build");
+    let script = out.path().join("build");
     let (program, args): (PathBuf, Vec<OsString>) =
         if is_executable(&std::fs::metadata(&script).map_err(|e| build(e.to_string()))?) {
             (script, Vec::new())
@@ -190,7 +198,7 @@ fn build_script(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
         0,
         &program,
         &args,
-        Some(work.path()),
+        Some(out.path()),
         COMPILE_TIME_LIMIT,
     )
     .map_err(|e| build(e.to_string()))?;
@@ -201,6 +209,8 @@ fn build_script(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
             String::from_utf8_lossy(&outcome.stderr_tail).trim_end()
         )));
     }
+    out.collect(work.path(), &[]).map_err(build)?;
+    drop(out);
     if !work.path().join("run").is_file() {
         return Err(build("its build script made no `run`".to_string()));
     }
@@ -267,6 +277,10 @@ fn compile(
         })
         .or_else(|_| tempfile::Builder::new().prefix("judge-tool-").tempdir())
         .map_err(|e| build(format!("cannot create a build directory: {e}")))?;
+    // Compiled in the judge's private directory (see `build_script`),
+    // then copied into `dir`.
+    let out = sandbox.tool_build_dir().map_err(build)?;
+    let made = out.path().join("program");
     let binary = dir.path().join("program");
     let mut args: Vec<OsString> = vec!["-O2".into(), std.into()];
     for include in &includes {
@@ -274,14 +288,21 @@ fn compile(
         args.push(include.clone().into_os_string());
     }
     args.push("-o".into());
-    args.push(binary.clone().into());
+    args.push(made.clone().into());
     args.extend(sources.iter().map(|s| s.clone().into_os_string()));
     if language == Language::C {
         args.push("-lm".into());
     }
-    let outcome = launch_build(sandbox, 0, &compiler_path, &args, None, COMPILE_TIME_LIMIT)
-        .map_err(|e| build(e.to_string()))?;
-    if outcome.limit_hit.is_some() || !outcome.exit.success() || !binary.is_file() {
+    let outcome = launch_build(
+        sandbox,
+        0,
+        &compiler_path,
+        &args,
+        Some(out.path()),
+        COMPILE_TIME_LIMIT,
+    )
+    .map_err(|e| build(e.to_string()))?;
+    if outcome.limit_hit.is_some() || !outcome.exit.success() || !made.is_file() {
         let why = if matches!(outcome.limit_hit, Some(LimitHit::Wall | LimitHit::Cpu)) {
             format!("timed out after {}s", COMPILE_TIME_LIMIT.as_secs())
         } else {
@@ -298,6 +319,8 @@ fn compile(
             errors.trim_end()
         )));
     }
+    out.collect(dir.path(), &[]).map_err(build)?;
+    drop(out);
     // Into the cache for the next run, complete or not at all; when the
     // rename fails (another judge was first, or no cache), this run keeps
     // its own copy.

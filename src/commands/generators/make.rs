@@ -367,23 +367,13 @@ impl Ctx<'_> {
     }
 }
 
-/// A fresh working directory for one run: in /dev/shm when it is there
-/// (a generator's scratch files never reach the disk; on a disk mounted
-/// with `discard`, deleting them costs more than the run), else the
-/// temporary directory.
-pub(super) fn scratch() -> std::io::Result<tempfile::TempDir> {
-    let shm = Path::new("/dev/shm");
-    let builder = {
-        let mut b = tempfile::Builder::new();
-        b.prefix("judge-gen-");
-        b
-    };
-    if shm.is_dir()
-        && let Ok(dir) = builder.tempdir_in(shm)
-    {
-        return Ok(dir);
-    }
-    builder.tempdir()
+/// A fresh working directory for one run of a package's program: in the
+/// judge's private directory, the one place the package's programs may
+/// write (see `exec::sandbox::tools`).
+pub(super) fn scratch(sandbox: &Sandbox) -> std::io::Result<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix("gen-")
+        .tempdir_in(sandbox.private_dir())
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -421,7 +411,7 @@ fn run_generator(
     sandbox: &Sandbox,
     slot: usize,
 ) -> Result<BTreeMap<String, Vec<u8>>, (String, bool)> {
-    let dir = scratch().map_err(|e| (e.to_string(), false))?;
+    let dir = scratch(sandbox).map_err(|e| (e.to_string(), false))?;
     let mut argv = ready.args.clone();
     argv.extend(args.iter().map(OsString::from));
     let outcome = launch(
@@ -498,7 +488,7 @@ fn run_solution(
     sandbox: &Arc<Sandbox>,
     slot: usize,
 ) -> Result<Vec<u8>, String> {
-    let dir = scratch().map_err(|e| e.to_string())?;
+    let dir = scratch(sandbox).map_err(|e| e.to_string())?;
     let input_path = dir.path().join("testcase.in");
     std::fs::write(&input_path, input).map_err(|e| e.to_string())?;
     let runner = ProcessRunner::from_argv(

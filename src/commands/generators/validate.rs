@@ -47,7 +47,7 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
     if ctx.problem.validators.is_empty() && ctx.problem.groups.is_empty() && !answer_validators {
         return Ok(());
     }
-    let dir = super::make::scratch().map_err(|e| e.to_string())?;
+    let dir = super::make::scratch(ctx.sandbox).map_err(|e| e.to_string())?;
     let input = dir.path().join("testcase.in");
     std::fs::write(&input, input_bytes).map_err(|e| e.to_string())?;
     // The group's settings: where the case will be.

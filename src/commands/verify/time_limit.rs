@@ -10,7 +10,7 @@
 use super::super::submissions::{self, Entrant, Submission};
 use super::{Entered, Failure};
 use crate::cases::Case;
-use crate::commands::stdout::outln;
+use crate::commands::stdout::note;
 use crate::config::Problem;
 use crate::config::kattis::TimeInference;
 use crate::exec::Limits;
@@ -45,7 +45,7 @@ pub(super) fn derive(problems: &mut [Problem], probe: Probe<'_>) -> Result<(), F
             if probe.quiet {
                 continue;
             }
-            outln!(
+            note!(
                 "{}: no time limit in the package and no accepted submission to derive one from; the judge's default {}s is used",
                 problems[p].name,
                 problems[p].limits.time.as_secs_f64()
@@ -59,7 +59,7 @@ pub(super) fn derive(problems: &mut [Problem], probe: Probe<'_>) -> Result<(), F
         if probe.quiet {
             continue;
         }
-        outln!(
+        note!(
             "{}: no time limit in the package: {}s, {}",
             problem.name,
             limit.as_secs_f64(),

@@ -68,6 +68,26 @@ impl Sandbox {
     }
 }
 
+impl Sandbox {
+    /// A fresh build directory for a package's program (a checker's, a
+    /// generator's build): in the judge's private directory, the one place
+    /// the package's programs may write (see `tools`), the judge's own.
+    /// What the build leaves is taken with [`BuildDir::collect`] all the
+    /// same: the build script is the package's.
+    pub fn tool_build_dir(&self) -> Result<BuildDir<'_>, String> {
+        let dir = tempfile::Builder::new()
+            .prefix("build-")
+            .tempdir_in(self.private_dir())
+            .map_err(|e| format!("cannot create a build directory: {e}"))?;
+        Ok(BuildDir {
+            dir: Some(dir),
+            slot: 0,
+            owner: None,
+            _lease: None,
+        })
+    }
+}
+
 impl BuildDir<'_> {
     pub fn path(&self) -> &Path {
         self.dir.as_ref().map_or(Path::new("/"), |d| d.path())

@@ -40,6 +40,17 @@ pub struct ChildSetup {
     /// Unshare a new cgroup namespace once in the run's cgroups, so that
     /// `/proc/self/cgroup` says `/` (not `judge-PID/…`: the judge's pid).
     pub own_cgroup_namespace: bool,
+    /// A package's program under root (see `tools`): every capability
+    /// dropped from the bounding, inheritable and ambient sets but these
+    /// (a bit per `CAP_*`), so that root's program keeps root's uid (it
+    /// reads the files the judge reads) and none of root's powers (no
+    /// remount, no ptrace of root's processes, no write to what it does
+    /// not own).
+    pub keep_capabilities: Option<u64>,
+    /// The package programs' seccomp rule (no `ptrace`, no other
+    /// process's memory, no `open_by_handle_at`: see
+    /// `seccomp::install_tool_rule`), stacked on the filter.
+    pub tool_rule: bool,
 }
 
 impl ChildSetup {
@@ -82,6 +93,8 @@ impl ChildSetup {
             no_memfd: self.no_memfd,
             own_ipc_namespace: self.own_ipc_namespace,
             own_cgroup_namespace: self.own_cgroup_namespace,
+            keep_capabilities: self.keep_capabilities,
+            tool_rule: self.tool_rule,
         }
         .apply()
     }
@@ -113,6 +126,8 @@ pub(super) struct Restrictions<'a> {
     pub(super) own_ipc_namespace: bool,
     /// Called once the process is in the run's cgroups.
     pub(super) own_cgroup_namespace: bool,
+    pub(super) keep_capabilities: Option<u64>,
+    pub(super) tool_rule: bool,
 }
 
 impl Restrictions<'_> {
@@ -168,6 +183,9 @@ impl Restrictions<'_> {
                 raw(libc::syscall(libc::SYS_setresgid, gid, gid, gid))?;
                 raw(libc::syscall(libc::SYS_setresuid, uid, uid, uid))?;
             }
+            if let Some(keep) = self.keep_capabilities {
+                drop_capabilities(keep)?;
+            }
             // If the judge dies (even by SIGKILL), the program dies with it.
             // Set after the user switch, which would clear it.
             check(libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0))?;
@@ -180,9 +198,53 @@ impl Restrictions<'_> {
             if self.no_memfd {
                 super::seccomp::install_memory_rule()?;
             }
+            if self.tool_rule {
+                super::seccomp::install_tool_rule()?;
+            }
             libc::umask(0o077);
         }
         Ok(())
+    }
+}
+
+/// Drop every capability but those of `keep` (a bit per `CAP_*`) from the
+/// bounding set (what an exec by root gets), and all from the ambient and
+/// inheritable sets; the effective and permitted sets keep only `keep`
+/// too. System calls only.
+fn drop_capabilities(keep: u64) -> std::io::Result<()> {
+    // SAFETY: plain system calls on local data.
+    unsafe {
+        for cap in 0..64 {
+            if keep & (1 << cap) != 0 {
+                continue;
+            }
+            // EINVAL: past the last capability this kernel knows.
+            if libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 {
+                if *libc::__errno_location() == libc::EINVAL {
+                    break;
+                }
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        if libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL,
+            0,
+            0,
+            0,
+        ) != 0
+            && *libc::__errno_location() != libc::EINVAL
+        {
+            return Err(std::io::Error::last_os_error());
+        }
+        // `struct __user_cap_header_struct` (version 3: two 32-bit words
+        // per set) and its two `__user_cap_data_struct`s.
+        let header: [u32; 2] = [0x2008_0522, 0];
+        let low = keep as u32;
+        let high = (keep >> 32) as u32;
+        // effective, permitted, inheritable; low word first.
+        let data: [u32; 6] = [low, low, 0, high, high, 0];
+        check(libc::syscall(libc::SYS_capset, header.as_ptr(), data.as_ptr()) as libc::c_int)
     }
 }
 

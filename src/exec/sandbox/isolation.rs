@@ -114,6 +114,7 @@ impl Sandbox {
             private: Some(super::staging::places(&self.scratch_path).0),
             programs: Some(super::staging::places(&self.scratch_path).1),
             pid: true,
+            read_only_root: false,
         };
         // Making slot 0's namespaces is the probe: if it works, every slot's
         // will. A PID namespace that cannot be made (a container that masks
@@ -244,6 +245,19 @@ impl Sandbox {
                 let state = self.make_slot(0, Some(ns));
                 let _ = first.set(state);
             }
+        }
+        // Before the judge turns non-dumpable (below), as the slots'.
+        match super::tools::create(&self.private_dir(), root) {
+            Ok(tools) => {
+                self.tools = Some(tools);
+                self.protections.on.push(format!(
+                    "package programs (checkers, validators, interactors, generators, their builds): every file read-only but their own directory, no network, the seccomp filter, no ptrace{}",
+                    if root { ", root's uid without root's capabilities (reading excepted)" } else { "" }
+                ));
+            }
+            Err(e) => self.protections.off.push(format!(
+                "containing package programs ({e}): checkers, validators, interactors and generators run as you with your view of the files, and can write where you can"
+            )),
         }
         if !root {
             // A judge that is not root closes its /proc entries (its open

@@ -49,6 +49,7 @@ mod seccomp;
 mod slot;
 mod staging;
 mod toolchains;
+mod tools;
 mod workdir;
 
 use super::Limits;
@@ -191,6 +192,9 @@ pub struct Sandbox {
     /// And, when no memory cgroup counts what they hold, its memory rule
     /// (no `memfd_create`: see `seccomp::install_memory_rule`).
     memfd_refused: bool,
+    /// The package's own programs' namespaces (see `tools`), when the
+    /// machine allows them.
+    tools: Option<tools::Tools>,
     /// Working directories a run left as it got them (see `workdir`).
     workdirs: workdir::Pool,
     /// The judge's user's process count and when it was taken (see
@@ -297,6 +301,7 @@ impl Sandbox {
             children_list,
             seccomp: false,
             memfd_refused: false,
+            tools: None,
             workdirs: workdir::Pool::default(),
             process_count: Mutex::new(None),
         };

@@ -67,6 +67,11 @@ pub struct NamespacePlan {
     /// (source, target): toolchains the slot's users cannot reach where
     /// they are (`toolchains`). At most [`MAX_EXPOSED`].
     pub expose: Vec<(PathBuf, PathBuf)>,
+    /// Every mount read-only (recursively, `/proc` and `/sys` too) but the
+    /// scratch directory: the view of the package's own programs (see
+    /// `tools`), which may read what the judge can and write only their
+    /// own directories.
+    pub read_only_root: bool,
 }
 
 /// How many directories a plan may expose (the holder keeps their mount
@@ -82,7 +87,7 @@ pub struct SlotNamespaces {
 }
 
 /// Steps of the holder, to say which one failed.
-const STAGES: [&str; 15] = [
+const STAGES: [&str; 16] = [
     "unshare(CLONE_NEWUSER)",
     "writing the uid/gid map",
     "unshare(mount, network, IPC, UTS)",
@@ -98,6 +103,7 @@ const STAGES: [&str; 15] = [
     "hiding the judge's private directory",
     "making the staged programs read-only",
     "exposing a toolchain",
+    "making every mount read-only (mount_setattr)",
 ];
 
 fn cstring(p: &Path) -> Result<CString, String> {
@@ -168,6 +174,7 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
         programs: programs.as_deref(),
         read_only: &read_only,
         expose: &expose,
+        read_only_root: plan.read_only_root,
         scratch: &scratch,
         ready: ready_w.as_raw_fd(),
         go: go_r.as_raw_fd(),
@@ -277,6 +284,7 @@ struct Holder<'a> {
     programs: Option<&'a std::ffi::CStr>,
     read_only: &'a [CString],
     expose: &'a [(CString, CString)],
+    read_only_root: bool,
     scratch: &'a CString,
     ready: i32,
     go: i32,
@@ -391,6 +399,9 @@ impl Holder<'_> {
                 }
                 trees[i] = tree as libc::c_int;
             }
+            if self.read_only_root && !read_only_everywhere() {
+                return Err(fail(15));
+            }
             for dir in self.hide_dirs {
                 match super::cover::cover(dir, self.scratch) {
                     Ok(()) => {}
@@ -435,7 +446,7 @@ impl Holder<'_> {
             }
             // A bind mount copies its source's read-only flag: bind the
             // scratch directory onto itself, then remount that bind writable.
-            if !self.read_only.is_empty()
+            if (!self.read_only.is_empty() || self.read_only_root)
                 && (libc::mount(
                     self.scratch.as_ptr(),
                     self.scratch.as_ptr(),
@@ -536,6 +547,42 @@ impl Holder<'_> {
                 }
             }
         }
+    }
+}
+
+/// `struct mount_attr` of `mount_setattr(2)`.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+const MOUNT_ATTR_RDONLY: u64 = 0x1;
+const MOUNT_ATTR_NOSUID: u64 = 0x2;
+
+/// Every mount of the namespace read-only and without set-uid, `/`
+/// recursively (`mount_setattr`, Linux 5.12): a bind or a remount one by
+/// one would need the list of mounts, which the holder may not allocate.
+/// System calls only.
+unsafe fn read_only_everywhere() -> bool {
+    let attr = MountAttr {
+        attr_set: MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: a plain system call on a static path and a local struct.
+    unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            c"/".as_ptr(),
+            libc::AT_RECURSIVE as libc::c_uint,
+            &attr as *const MountAttr,
+            std::mem::size_of::<MountAttr>(),
+        ) == 0
     }
 }
 

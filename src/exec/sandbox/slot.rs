@@ -210,6 +210,24 @@ impl SlotGuard<'_> {
         Ok(())
     }
 
+    /// Run a package's program in `dir` (a generator's directory, whose
+    /// files the judge keeps) instead of a private working directory. In
+    /// the tools' namespaces it must lie in the judge's private directory,
+    /// the one place they may write.
+    pub fn use_tool_dir(&mut self, dir: &Path) -> Result<(), String> {
+        if self.trust != Trust::Trusted
+            || (self.sandbox.tools.is_some() && !dir.starts_with(self.sandbox.private_dir()))
+        {
+            return Err(format!(
+                "{}: not a directory a package's program may write (inside {})",
+                dir.display(),
+                self.sandbox.private_dir().display()
+            ));
+        }
+        self.build_dir = Some(dir.to_path_buf());
+        Ok(())
+    }
+
     /// The whole environment of the program: for a submission nothing of
     /// the judge's; a trusted tool gets the judge's environment (its PATH
     /// finds the toolchain).
@@ -270,6 +288,24 @@ impl SlotGuard<'_> {
             no_new_privs: true,
             ..ChildSetup::default()
         };
+        if self.trust == Trust::Trusted
+            && let Some(tools) = &self.sandbox.tools
+        {
+            // A package's program: in the tools' namespaces, where every
+            // file is read-only but the judge's private directory (see
+            // `tools`), with root's uid but none of its capabilities
+            // beyond reading.
+            setup.namespaces = tools
+                .namespaces
+                .entries
+                .iter()
+                .map(|(fd, kind)| (fd.as_raw_fd(), *kind))
+                .collect();
+            setup.workdir = CString::new(self.workdir().as_os_str().as_encoded_bytes()).ok();
+            setup.keep_capabilities = tools.keep_capabilities;
+            setup.seccomp = self.sandbox.seccomp;
+            setup.tool_rule = self.sandbox.seccomp;
+        }
         if self.trust == Trust::Untrusted {
             setup.seccomp = self.sandbox.seccomp;
             setup.no_memfd = self.sandbox.memfd_refused;

@@ -334,6 +334,8 @@ extern "C" fn launched(arg: *mut libc::c_void) -> libc::c_int {
             no_new_privs: r.no_new_privs,
             seccomp: false,
             no_memfd: false,
+            keep_capabilities: None,
+            tool_rule: false,
             own_ipc_namespace: false,
             // Its own, rooted in the run's cgroups it has just joined.
             own_cgroup_namespace: true,
