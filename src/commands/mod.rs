@@ -5,6 +5,7 @@
 //! sandbox and what it hides), `output` (where reports go), `failure` (how
 //! a command ends).
 
+pub mod cache;
 pub mod failure;
 pub mod generate;
 pub mod generators;
@@ -55,6 +56,7 @@ pub fn main(cli: Cli) -> i32 {
         Command::Stress(args) => stress::stress(config_path.as_deref(), args),
         Command::Completions(args) => manual::completions(args),
         Command::Man(args) => manual::man(args),
+        Command::Cache(args) => cache::cache(args),
     };
     match result {
         Ok(code) => code.code(),

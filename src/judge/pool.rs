@@ -59,6 +59,15 @@ pub fn run(
         started.elapsed(),
     );
     report.set_scores(scores);
+    if let Some(cache) = plan.cache.as_deref() {
+        let (rechecked, disagreements) = cache.rechecks();
+        report.cache = Some(super::CacheUse {
+            ran: report.digest.ran,
+            reused: report.digest.reused,
+            rechecked,
+            disagreements,
+        });
+    }
     settle.reporter.event(&Event::Finished(&report))?;
     Ok(report)
 }
