@@ -282,6 +282,12 @@ pub struct CacheUse {
     /// Cached runs run again by `--recheck`.
     #[serde(default)]
     pub rechecked: usize,
+    /// External checks (checkers, output validators) run, and verdicts
+    /// taken from the cache.
+    #[serde(default)]
+    pub checks_ran: usize,
+    #[serde(default)]
+    pub checks_reused: usize,
     /// The re-checked runs that disagreed with their cached result, each
     /// named (program, problem, case) with how.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

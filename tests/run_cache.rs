@@ -109,15 +109,27 @@ fn an_edited_checker_checks_every_output_again_without_running() {
     s.script("check.sh", "cmp -s \"$2\" \"$3\" && exit 0; exit 1");
     let first = run_json(&s, cache.path(), &["--submission", "./sol.sh"]);
     assert_eq!(first["verdict"], "AC", "{first:#}");
+    assert_eq!(first["cache"]["checks_ran"], 5, "{first:#}");
     let again = run_json(&s, cache.path(), &["--submission", "./sol.sh"]);
     assert_eq!(
         (again["verdict"].clone(), counts(&again)),
         ("AC".into(), (0, 5))
     );
+    // Nothing changed: no check runs either.
+    assert_eq!(again["cache"]["checks_ran"], 0, "{again:#}");
+    assert_eq!(again["cache"]["checks_reused"], 5, "{again:#}");
+    // One answer edited: its check alone runs, on the kept output.
+    s.write("cases/echo/3.ans", "9\n");
+    let edited = run_json(&s, cache.path(), &["--submission", "./sol.sh"]);
+    assert_eq!(counts(&edited), (0, 5));
+    assert_eq!(edited["cache"]["checks_ran"], 1, "{edited:#}");
+    assert_eq!(verdict_of(&edited, "3.in"), "WA");
+    s.write("cases/echo/3.ans", "3\n");
     // A checker that rejects everything: every output checked again.
     s.script("check.sh", "echo rejected >&2; exit 1");
     let second = run_json(&s, cache.path(), &["--submission", "./sol.sh"]);
     assert_eq!(counts(&second), (0, 5));
+    assert_eq!(second["cache"]["checks_ran"], 5, "{second:#}");
     for i in 1..=5 {
         assert_eq!(verdict_of(&second, &format!("{i}.in")), "WA", "{second:#}");
     }
@@ -322,5 +334,32 @@ fn recheck_names_a_program_that_disagrees_with_its_cached_run() {
         random.stdout.contains("the output differs"),
         "{}",
         random.stdout
+    );
+}
+
+#[test]
+fn a_multi_file_submission_runs_again_when_any_of_its_files_changes() {
+    if !installed("python3") {
+        return;
+    }
+    let s = Scratch::new();
+    let cache = tempfile::tempdir().unwrap();
+    echo_problem(&s, "");
+    s.write("sub/main.py", "import helper\nprint(helper.f(input()))\n");
+    s.write("sub/helper.py", "def f(x):\n    return x\n");
+    let first = run_json(&s, cache.path(), &["--submission", "sub"]);
+    assert_eq!(
+        (first["verdict"].clone(), counts(&first)),
+        ("AC".into(), (5, 0))
+    );
+    let same = run_json(&s, cache.path(), &["--submission", "sub"]);
+    assert_eq!(counts(&same), (0, 5));
+    // Only the module the main file imports changes.
+    s.write("sub/helper.py", "def f(x):\n    return 0\n");
+    let edited = run_json(&s, cache.path(), &["--submission", "sub"]);
+    assert_eq!(
+        (edited["verdict"].clone(), counts(&edited)),
+        ("WA".into(), (5, 0)),
+        "{edited:#}"
     );
 }

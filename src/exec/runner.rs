@@ -298,9 +298,9 @@ impl Runner for ProcessRunner {
 impl ProcessRunner {
     /// The digest of everything this runner executes: the program's bytes,
     /// each argument (a file or directory by its content, anything else as
-    /// written, the staged directories' temporary names left out), the
-    /// files copied beside it, how its memory is limited, and the
-    /// sandbox's isolation. `None` when a file cannot be read.
+    /// written, the staged directories' temporary names left out), every
+    /// file of its build's directory, the files copied beside it, how its
+    /// memory is limited, and the sandbox's isolation. `None` when a file cannot be read.
     fn content(&self) -> Option<String> {
         use super::identity::{Fields, content};
         let mut fields = Fields::new();
@@ -316,6 +316,11 @@ impl ProcessRunner {
                 text = text.replace(&dir.display().to_string(), "{staged}");
             }
             fields.field("arg", text.as_bytes());
+        }
+        // The whole build (a multi-file submission's other modules, a
+        // JVM's classes), not only the files the command names.
+        for dir in &self.staged_dirs {
+            fields.field("staged", content(dir)?.as_bytes());
         }
         for (from, name) in &self.companions {
             fields

@@ -206,8 +206,10 @@ fn cached_check(
         return check::check_output(check_plan, files, output);
     };
     if let Some(judgement) = cache.lookup_check(&key) {
+        cache.count_check(true);
         return judgement;
     }
+    cache.count_check(false);
     let judgement = check::check_output(check_plan, files, output);
     cache.store_check(&key, &judgement);
     judgement

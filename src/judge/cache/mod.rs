@@ -48,6 +48,8 @@ pub struct RunCache {
     recheck_left: AtomicUsize,
     rechecked: AtomicUsize,
     disagreements: Mutex<Vec<String>>,
+    /// External checks run, and taken from the cache.
+    checks: [AtomicUsize; 2],
 }
 
 /// A run kept in the cache, as written.
@@ -91,6 +93,7 @@ impl RunCache {
             recheck_left: AtomicUsize::new(recheck),
             rechecked: AtomicUsize::new(0),
             disagreements: Mutex::new(Vec::new()),
+            checks: [AtomicUsize::new(0), AtomicUsize::new(0)],
         }
     }
 
@@ -299,6 +302,19 @@ impl RunCache {
             .clone();
         found.sort();
         (self.rechecked.load(Ordering::SeqCst), found)
+    }
+
+    /// Count an external check: run (`false`) or taken from the cache.
+    pub fn count_check(&self, reused: bool) {
+        self.checks[usize::from(reused)].fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// External checks (run, taken from the cache).
+    pub fn checks(&self) -> (usize, usize) {
+        (
+            self.checks[0].load(Ordering::SeqCst),
+            self.checks[1].load(Ordering::SeqCst),
+        )
     }
 
     /// Keep the cache under its size: the least recently used first out.
