@@ -232,19 +232,35 @@ fn a_damaged_entry_or_output_is_done_again_and_the_verdict_is_right() {
         ("AC".into(), (5, 0))
     );
     assert!(again.stderr.contains("damaged"), "{}", again.stderr);
-    // Every kept output damaged: a run whose output fails its digest is
-    // done again, never judged on the wrong bytes.
-    for object in files(&cache.path().join("runs/objects")) {
-        if std::fs::metadata(&object).unwrap().len() > 0 {
-            flip(&object);
-        }
+    // Every kept output damaged (a long one is an object of its own): a
+    // run whose output fails its digest is done again, never judged on
+    // the wrong bytes. The answer is the output's first line: AC.
+    s.script("sol.sh", "cat; yes 0123456789 | head -c 40000");
+    let long = run_json(
+        &s,
+        cache.path(),
+        &["--submission", "./sol.sh", "--check", "tokens"],
+    );
+    assert_eq!(counts(&long), (5, 0));
+    let objects = files(&cache.path().join("runs/objects"));
+    assert!(!objects.is_empty());
+    for object in objects {
+        flip(&object);
     }
-    let third = run_json(&s, cache.path(), &["--submission", "./sol.sh"]);
+    let third = run_json(
+        &s,
+        cache.path(),
+        &["--submission", "./sol.sh", "--check", "tokens"],
+    );
     assert_eq!(
         (third["verdict"].clone(), counts(&third)),
-        ("AC".into(), (5, 0))
+        (long["verdict"].clone(), (5, 0))
     );
-    let fourth = run_json(&s, cache.path(), &["--submission", "./sol.sh"]);
+    let fourth = run_json(
+        &s,
+        cache.path(),
+        &["--submission", "./sol.sh", "--check", "tokens"],
+    );
     assert_eq!(counts(&fourth), (0, 5));
 }
 

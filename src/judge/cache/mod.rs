@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// The format of entries: a new one makes every old entry a miss.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// The size the cache is kept under when nothing says otherwise.
 pub const DEFAULT_SIZE: u64 = 1 << 30;
 /// The subdirectory of the cache directory that holds runs and checks.
@@ -64,13 +64,41 @@ struct StoredRun {
     wall_ns: u64,
     peak_rss_kib: Option<u64>,
     memory_source: MemorySource,
-    stdout: String,
+    /// The output: its text inline when short, else an object's name.
+    stdout: Kept,
     stdout_bytes: u64,
-    stderr: String,
+    stderr: Kept,
     limit_hit: Option<LimitHit>,
     memory_evidence: Option<String>,
     process_cap_hit: bool,
     stopped: bool,
+}
+
+/// Bytes kept with an entry: a short text inline (one file a run, not
+/// three), anything else as an object named by its digest.
+#[derive(Serialize, Deserialize)]
+enum Kept {
+    Text(String),
+    Object(String),
+}
+
+/// Output up to this long, and text, is kept inline in its entry.
+const INLINE: usize = 16 << 10;
+
+impl Kept {
+    fn put(objects: &Path, bytes: &[u8]) -> std::io::Result<Kept> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) if bytes.len() <= INLINE => Ok(Kept::Text(text.to_string())),
+            _ => store::put_object(objects, bytes).map(Kept::Object),
+        }
+    }
+
+    fn get(self, objects: &Path) -> Option<Vec<u8>> {
+        match self {
+            Kept::Text(text) => Some(text.into_bytes()),
+            Kept::Object(name) => store::get_object(objects, &name),
+        }
+    }
 }
 
 /// A checker's verdict kept in the cache.
@@ -172,8 +200,8 @@ impl RunCache {
         if !reuse::reusable(&run.ran_under, &measured, limits) {
             return None;
         }
-        let stdout = store::get_object(&self.objects(), &run.stdout)?;
-        let stderr_tail = store::get_object(&self.objects(), &run.stderr)?;
+        let stdout = run.stdout.get(&self.objects())?;
+        let stderr_tail = run.stderr.get(&self.objects())?;
         if stdout.len() as u64 != run.stdout_bytes {
             store::damaged(&path);
             return None;
@@ -200,8 +228,8 @@ impl RunCache {
     pub fn store_run(&self, key: &str, limits: &Limits, outcome: &RunOutcome) {
         let objects = self.objects();
         let (Ok(stdout), Ok(stderr)) = (
-            store::put_object(&objects, &outcome.stdout),
-            store::put_object(&objects, &outcome.stderr_tail),
+            Kept::put(&objects, &outcome.stdout),
+            Kept::put(&objects, &outcome.stderr_tail),
         ) else {
             return;
         };

@@ -23,11 +23,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path
         .parent()
         .ok_or_else(|| std::io::Error::other("no directory"))?;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)?;
-    let mut temp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
+    let mut temp = match tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir) {
+        Ok(temp) => temp,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)?;
+            tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?
+        }
+        Err(e) => return Err(e),
+    };
     temp.write_all(bytes)?;
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
