@@ -9,6 +9,9 @@ use clap::{Args, Parser, Subcommand};
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
+mod cache;
+pub use cache::{CacheAction, CacheArgs, CacheCommandArgs};
+
 #[derive(Debug, Parser)]
 #[command(
     name = "judge",
@@ -119,6 +122,11 @@ pub enum Command {
   judge man > judge.1 && man ./judge.1
   judge man --out-dir man/                   one page per command")]
     Man(ManArgs),
+    /// Show the run and build cache (location, size, entries), or clear it.
+    #[command(after_help = "Examples:
+  judge cache                                where it is, what it holds
+  judge cache clear                          remove every kept run and build")]
+    Cache(CacheCommandArgs),
 }
 
 /// Which cases, and the limits and comparison to judge them by.
@@ -228,6 +236,9 @@ pub struct RunArgs {
     /// Stop launching cases after the first failure.
     #[arg(long)]
     pub fail_fast: bool,
+
+    #[command(flatten)]
+    pub cache: CacheArgs,
 
     /// The built-in solver's heuristic (rotation: pdb or centre).
     #[arg(long, value_name = "NAME")]
@@ -421,6 +432,9 @@ pub struct VerifyArgs {
     /// skipped with a warning instead of failing the verification.
     #[arg(long)]
     pub allow_missing: bool,
+
+    #[command(flatten)]
+    pub cache: CacheArgs,
 
     /// `-q` (global, see `judge --help`).
     #[arg(skip)]

@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+pub mod cache;
 pub mod digest;
 mod held;
 mod job;
@@ -83,6 +84,8 @@ pub struct Plan {
     /// several (`judge verify`), not when each problem simply has its own
     /// reference (a default `judge run`).
     pub label_programs: bool,
+    /// The run cache (`--no-cache`: none): runs and checks kept by content.
+    pub cache: Option<Arc<cache::RunCache>>,
 }
 
 /// How to run a plan.
@@ -159,6 +162,10 @@ pub struct CaseResult {
     /// counts toward no score).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
+    /// The run was not done again: it was taken from the run cache, with
+    /// the time and memory measured when it ran.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
 }
 
 /// What reporters receive, in this order: one `Started`, then for each case
@@ -257,9 +264,34 @@ pub struct Report {
     /// Each program's score on each scoring problem.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scores: Vec<ScoreReport>,
+    /// How the run cache served the run (absent with `--no-cache`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheUse>,
     /// The bounded summary the human and HTML reports draw.
     #[serde(skip)]
     pub digest: Digest,
+}
+
+/// What the run cache did in a run: the JSON report's `cache`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CacheUse {
+    /// Cases whose program ran.
+    pub ran: usize,
+    /// Cases whose run was taken from the cache (each marked `cached`).
+    pub reused: usize,
+    /// Cached runs run again by `--recheck`.
+    #[serde(default)]
+    pub rechecked: usize,
+    /// External checks (checkers, output validators) run, and verdicts
+    /// taken from the cache.
+    #[serde(default)]
+    pub checks_ran: usize,
+    #[serde(default)]
+    pub checks_reused: usize,
+    /// The re-checked runs that disagreed with their cached result, each
+    /// named (program, problem, case) with how.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disagreements: Vec<String>,
 }
 
 impl Report {
@@ -292,6 +324,7 @@ impl Report {
             elapsed_ms: ms(elapsed),
             verify: None,
             scores: Vec::new(),
+            cache: None,
             digest,
         }
     }

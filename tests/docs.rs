@@ -55,6 +55,7 @@ const PAGES: &[&str] = &[
     "interactive.md",
     "scoring.md",
     "reports.md",
+    "cache.md",
     "sandbox.md",
     "puzzles.md",
 ];
@@ -301,6 +302,7 @@ pages! {
     interactive_commands_run: "interactive.md",
     scoring_commands_run: "scoring.md",
     reports_commands_run: "reports.md",
+    cache_commands_run: "cache.md",
     sandbox_commands_run: "sandbox.md",
     puzzles_commands_run: "puzzles.md",
 }

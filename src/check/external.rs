@@ -157,6 +157,20 @@ fn shown(line: &str, before: &str, after: &str) -> String {
 }
 
 impl ExternalChecker {
+    /// What decides this checker's verdicts, as content: the tool's
+    /// identity, its protocol, flags and time limit (see `Tool::identity`).
+    pub fn identity(&self, sandbox: &crate::exec::sandbox::Sandbox) -> Option<String> {
+        let mut fields = crate::exec::identity::Fields::new();
+        fields
+            .field("tool", self.tool.identity(sandbox)?.as_bytes())
+            .field("protocol", self.protocol.name().as_bytes())
+            .field("time", &self.time_limit.as_nanos().to_le_bytes());
+        for flag in &self.flags {
+            fields.field("flag", flag.as_bytes());
+        }
+        Some(fields.hex())
+    }
+
     /// Judge `output` of a case. The run itself must have finished normally.
     pub fn check(
         &self,

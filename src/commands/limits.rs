@@ -226,6 +226,8 @@ impl Trials {
             self.jobs,
             Some(self.interrupt.flag()),
             &self.sandbox,
+            // `judge limits` measures: every run is done again.
+            None,
         )?;
         if trial.report.interrupted {
             return Err(Failure::Interrupted);

@@ -5,6 +5,7 @@
 //! sandbox and what it hides), `output` (where reports go), `failure` (how
 //! a command ends).
 
+pub mod cache;
 pub mod checked_out_link;
 pub mod export;
 pub mod failure;
@@ -58,6 +59,7 @@ pub fn main(cli: Cli) -> i32 {
         Command::Export(args) => export::export(config_path.as_deref(), args),
         Command::Completions(args) => manual::completions(args),
         Command::Man(args) => manual::man(args),
+        Command::Cache(args) => cache::cache(args),
     };
     match result {
         Ok(code) => code.code(),

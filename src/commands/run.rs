@@ -62,6 +62,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
         jobs,
         tools,
         label_programs: false,
+        cache: super::cache::open(&args.cache)?,
     };
     let (mut reporter, file_sink) = reporter_for(&choice, verbosity(args.quiet, args.verbose))?;
     let options = RunOptions {
@@ -74,6 +75,7 @@ pub fn run(config_path: Option<&Path>, args: RunArgs) -> Outcome {
     let report = judge::run(&plan, info, &options, reporter.as_mut())
         .map_err(|e| Failure::Internal(format!("cannot write the report: {e}")))?;
     drop(reporter);
+    super::cache::finish(plan.cache.as_deref());
     let mut code = report.exit_code();
     if let Some((path, _)) = &choice.file
         && let Err(e) = file_sink.commit(path)

@@ -547,6 +547,7 @@ pub fn trial(
     jobs: usize,
     interrupted: Option<Arc<AtomicBool>>,
     sandbox: &Arc<Sandbox>,
+    cache: Option<Arc<crate::judge::cache::RunCache>>,
 ) -> Result<Trial, Failure> {
     let protections = sandbox.protections().clone();
     let tools = super::prepare_checkers(problems, sandbox)?;
@@ -584,6 +585,7 @@ pub fn trial(
         jobs: plan_jobs.into(),
         tools,
         label_programs: true,
+        cache,
     };
     let progress = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
     let mut reporter = HumanReporter::new(

@@ -9,6 +9,7 @@
 pub mod affinity;
 pub mod builtin;
 pub mod cache_dir;
+pub mod identity;
 pub mod interactive;
 pub mod interrupt;
 mod output_file;
@@ -325,6 +326,16 @@ pub enum RunError {
 /// Runs a program on an input. Implementations are shared by all workers.
 pub trait Runner: Send + Sync {
     fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError>;
+
+    /// What this runner executes under `limits`, as content (see
+    /// [`identity`]): a digest that changes whenever the program, its
+    /// files, its arguments or the way it is contained change. `None`:
+    /// its runs are never cached (a built-in solver runs in process, and
+    /// is faster than a look-up).
+    fn identity(&self, limits: &Limits) -> Option<String> {
+        let _ = limits;
+        None
+    }
 
     /// Run connected to an interactive validator (`partner`, a trusted
     /// program; `decides` says when its end alone settles the case): see

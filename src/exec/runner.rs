@@ -30,6 +30,8 @@ pub struct ProcessRunner {
     shown_as: Vec<(String, String)>,
     /// Where the build's files were staged (see `shown_as`).
     staged_dirs: Vec<PathBuf>,
+    /// What it executes, as content, once computed (see `Runner::identity`).
+    identity: std::sync::OnceLock<Option<String>>,
 }
 
 /// The placeholder of the memory limit in MiB in a run command.
@@ -132,6 +134,7 @@ impl ProcessRunner {
             companions: Vec::new(),
             shown_as: Vec::new(),
             staged_dirs,
+            identity: std::sync::OnceLock::new(),
         })
     }
 
@@ -179,6 +182,21 @@ impl ProcessRunner {
         self.companions = companions;
         self
     }
+}
+
+/// The protections in force as a stable text: each one's kind (its words
+/// before a `:` or `(`, without numbers), not the uids, paths or counts
+/// that vary from one judge process to the next.
+fn stable_protections(on: &[String]) -> String {
+    on.iter()
+        .map(|line| {
+            let kind = line.split([':', '(']).next().unwrap_or_default();
+            kind.chars()
+                .filter(|c| !c.is_ascii_digit())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn has_memory_placeholder(args: &[OsString]) -> bool {
@@ -236,6 +254,22 @@ fn is_executable_file(path: &Path) -> bool {
 }
 
 impl Runner for ProcessRunner {
+    fn identity(&self, limits: &Limits) -> Option<String> {
+        let base = self.identity.get_or_init(|| self.content()).as_ref()?;
+        match self.sized_args(limits) {
+            // A JVM's heap is sized from the memory limit: part of what runs.
+            Some(sized) => {
+                let mut fields = super::identity::Fields::new();
+                fields.field("base", base.as_bytes());
+                for arg in &sized {
+                    fields.field("sized", arg.as_encoded_bytes());
+                }
+                Some(fields.hex())
+            }
+            None => Some(base.clone()),
+        }
+    }
+
     fn run(&self, request: &RunRequest<'_>) -> Result<RunOutcome, RunError> {
         let args = self.args_for(request);
         let io = request.given.io;
@@ -280,6 +314,48 @@ impl Runner for ProcessRunner {
 }
 
 impl ProcessRunner {
+    /// The digest of everything this runner executes: the program's bytes,
+    /// each argument (a file or directory by its content, anything else as
+    /// written, the staged directories' temporary names left out), every
+    /// file of its build's directory, the files copied beside it, how its
+    /// memory is limited, and the sandbox's isolation. `None` when a file cannot be read.
+    fn content(&self) -> Option<String> {
+        use super::identity::{Fields, content};
+        let mut fields = Fields::new();
+        fields.field("program", content(&self.program)?.as_bytes());
+        for arg in &self.args {
+            let path = Path::new(arg);
+            if path.is_absolute() && path.exists() {
+                fields.field("arg-content", content(path)?.as_bytes());
+                continue;
+            }
+            let mut text = arg.to_string_lossy().into_owned();
+            for dir in &self.staged_dirs {
+                text = text.replace(&dir.display().to_string(), "{staged}");
+            }
+            fields.field("arg", text.as_bytes());
+        }
+        // The whole build (a multi-file submission's other modules, a
+        // JVM's classes), not only the files the command names.
+        for dir in &self.staged_dirs {
+            fields.field("staged", content(dir)?.as_bytes());
+        }
+        for (from, name) in &self.companions {
+            fields
+                .field("companion", name.as_os_str().as_encoded_bytes())
+                .field("companion-content", content(from)?.as_bytes());
+        }
+        let protections = self.sandbox.protections();
+        fields
+            .field("address-space", &[u8::from(self.address_space)])
+            .field("isolation", protections.isolation.as_bytes())
+            .field(
+                "protections",
+                stable_protections(&protections.on).as_bytes(),
+            );
+        Some(fields.hex())
+    }
+
     /// The submission's launch for `request` (no standard input: a plain
     /// run gives its input file, an interactive one its pipe), with the
     /// arguments of [`Self::args_for`] when they differ from its own.

@@ -92,6 +92,10 @@ pub struct Digest {
     /// Cases that ran, per histogram bin of CPU time / time limit, per
     /// verdict.
     pub ratio_bins: [BTreeMap<Verdict, usize>; RATIO_BINS + 1],
+    /// Cases whose program ran (a process started), and cases whose run
+    /// was taken from the run cache instead.
+    pub ran: usize,
+    pub reused: usize,
 }
 
 impl Digest {
@@ -108,6 +112,11 @@ impl Digest {
     pub fn add(&mut self, case: &CaseResult) {
         let position = self.total;
         self.total += 1;
+        if case.cached {
+            self.reused += 1;
+        } else if case.exit.is_some() {
+            self.ran += 1;
+        }
         *self.summary.entry(case.verdict).or_insert(0) += 1;
         if self.first_verdict.is_none() && !case.verdict.is_accepted() && !left_for_the_score(case)
         {

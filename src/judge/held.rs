@@ -221,6 +221,7 @@ mod tests {
             passes: Some(2),
             partial: Some(Partial::Fraction(1.0 / 3.0)),
             score: None,
+            cached: false,
         }
     }
 

@@ -7,6 +7,7 @@ use crate::check::{self, CaseFiles, CheckPlan, Judgement};
 use crate::config::Problem;
 use crate::exec::{Given, MemorySource, RunError, RunOutcome, RunRequest};
 use crate::judge::CaseResult;
+use crate::judge::cache::{RunCache, disagreement};
 use crate::text::format::millis as ms;
 use crate::verdict::Verdict;
 use std::time::Duration;
@@ -57,6 +58,7 @@ fn base_result(
         passes: None,
         partial: judgement.partial,
         score: None,
+        cached: false,
     }
 }
 
@@ -96,7 +98,7 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
         return interactive_job(plan, job, slot, interaction);
     }
     let files = case_files(problem, job);
-    let outcome = program.runner.run(&RunRequest {
+    let request = RunRequest {
         input: &job.case.input,
         limits: &problem.limits,
         slot,
@@ -105,7 +107,8 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
             args: case_args(job),
             io: &problem.io_files,
         },
-    });
+    };
+    let (outcome, cached) = cached_run(plan, job, &request);
     match outcome {
         Err(RunError::Interrupted) => skipped(plan, job, "not run: the judge was interrupted"),
         Err(RunError::Internal(message)) => base_result(
@@ -118,7 +121,8 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
         Ok(outcome) => {
             let settings = job.case.settings.as_deref();
             let judgement = check::classify_run(&outcome, &problem.limits).unwrap_or_else(|| {
-                check::check_output(
+                cached_check(
+                    plan,
                     CheckPlan {
                         comparison: settings
                             .and_then(|s| s.comparison.as_ref())
@@ -138,9 +142,78 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
                     &outcome.stdout,
                 )
             });
-            base_result(plan, job, judgement, Some(&outcome), problem)
+            let mut result = base_result(plan, job, judgement, Some(&outcome), problem);
+            result.cached = cached;
+            result
         }
     }
+}
+
+/// Run the job's program, or take its run from the cache when one there
+/// stands under these limits; whether it was taken. A `--recheck` sample
+/// runs again and is compared with what was kept.
+fn cached_run(
+    plan: &Plan,
+    job: &Job,
+    request: &RunRequest<'_>,
+) -> (Result<RunOutcome, RunError>, bool) {
+    let runner = plan.programs[job.program].runner.as_ref();
+    let Some(cache) = plan.cache.as_deref() else {
+        return (runner.run(request), false);
+    };
+    let Some(key) = runner
+        .identity(request.limits)
+        .and_then(|identity| RunCache::run_key(&identity, request))
+    else {
+        return (runner.run(request), false);
+    };
+    let kept = cache.lookup_run(&key, request.limits);
+    if let Some(kept) = &kept
+        && !cache.take_recheck()
+    {
+        return (Ok(kept.clone()), true);
+    }
+    let fresh = runner.run(request);
+    if let Ok(outcome) = &fresh {
+        if let Some(why) = kept.as_ref().and_then(|k| disagreement(k, outcome)) {
+            cache.disagreed(format!(
+                "{} on {} {} disagrees with its cached run: {why}",
+                plan.programs[job.program].label, plan.problems[job.problem].name, job.case.name
+            ));
+        }
+        cache.store_run(&key, request.limits, outcome);
+    }
+    (fresh, false)
+}
+
+/// Check the output, or take an external checker's verdict from the cache.
+fn cached_check(
+    plan: &Plan,
+    check_plan: CheckPlan<'_>,
+    files: &CaseFiles<'_>,
+    output: &[u8],
+) -> Judgement {
+    let key = match (
+        plan.cache.as_deref(),
+        check_plan.comparison.checker(),
+        &check_plan.tools,
+    ) {
+        (Some(_), Some(checker), Some(tools)) => checker
+            .identity(tools.sandbox)
+            .and_then(|checker| RunCache::check_key(&checker, files.input, files.answer, output)),
+        _ => None,
+    };
+    let (Some(cache), Some(key)) = (plan.cache.as_deref(), key) else {
+        return check::check_output(check_plan, files, output);
+    };
+    if let Some(judgement) = cache.lookup_check(&key) {
+        cache.count_check(true);
+        return judgement;
+    }
+    cache.count_check(false);
+    let judgement = check::check_output(check_plan, files, output);
+    cache.store_check(&key, &judgement);
+    judgement
 }
 
 /// Run one case of an interactive or multi-pass problem and judge it.

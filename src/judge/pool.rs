@@ -59,6 +59,18 @@ pub fn run(
         started.elapsed(),
     );
     report.set_scores(scores);
+    if let Some(cache) = plan.cache.as_deref() {
+        let (rechecked, disagreements) = cache.rechecks();
+        let (checks_ran, checks_reused) = cache.checks();
+        report.cache = Some(super::CacheUse {
+            ran: report.digest.ran,
+            reused: report.digest.reused,
+            rechecked,
+            checks_ran,
+            checks_reused,
+            disagreements,
+        });
+    }
     settle.reporter.event(&Event::Finished(&report))?;
     Ok(report)
 }

@@ -100,6 +100,7 @@ mod tests {
             transcript: None,
             partial: None,
             score: None,
+            cached: false,
             passes: None,
         }
     }

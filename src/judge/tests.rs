@@ -115,6 +115,7 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
         jobs: jobs.into(),
         tools: None,
         label_programs: false,
+        cache: None,
     }
 }
 

@@ -253,6 +253,10 @@ fn test_case(case: &CaseResult) -> TestCase {
     if let Some(score) = case.score {
         test.add_property(Property::new("score", number(score)));
     }
+    // A run from the cache: its time is the one measured when it ran.
+    if case.cached {
+        test.add_property(Property::new("cached", "true"));
+    }
     test.set_time(Duration::from_secs_f64(case.wall_ms / 1000.0));
     if let Some(stderr) = &case.stderr {
         test.set_system_err(stderr.clone());

@@ -47,6 +47,10 @@ impl Scratch {
             .env("NO_COLOR", "1")
             .env_remove("CI")
             .env("JUDGE_CACHE_DIR", shared_cache())
+            // Runs are not shared across tests (the same script on the same
+            // input in two tests of the sandbox may mean to see two
+            // machines); tests/run_cache.rs turns the cache on.
+            .env("JUDGE_NO_CACHE", "1")
             .stdin(Stdio::null());
         c
     }
@@ -316,6 +320,7 @@ pub fn unprivileged_judge(s: &Scratch) -> Command {
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
         .env("NO_COLOR", "1")
+        .env("JUDGE_NO_CACHE", "1")
         .stdin(Stdio::null());
     if is_root() {
         c.uid(NOBODY).gid(NOBODY);

@@ -53,6 +53,7 @@ fn result(index: usize, problem: &str, case: &str, verdict: Verdict) -> CaseResu
         passes: None,
         partial: None,
         score: None,
+        cached: false,
     }
 }
 

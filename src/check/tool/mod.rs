@@ -59,6 +59,8 @@ pub struct Tool {
     /// files before it is built or run.
     constants: Option<Arc<crate::text::constants::Constants>>,
     ready: Arc<OnceLock<Result<Ready, ToolError>>>,
+    /// What it executes, as content, once computed ([`Tool::identity`]).
+    identity: Arc<OnceLock<Option<String>>>,
 }
 
 impl PartialEq for Tool {
@@ -154,6 +156,7 @@ impl Tool {
             display: command.to_string(),
             constants: None,
             ready: Arc::default(),
+            identity: Arc::default(),
         })
     }
 
@@ -176,6 +179,7 @@ impl Tool {
             display,
             constants: None,
             ready: Arc::default(),
+            identity: Arc::default(),
         }
     }
 
@@ -198,6 +202,42 @@ impl Tool {
                 tool: self.display.clone(),
                 error: Box::new(e.clone()),
             })
+    }
+
+    /// What the prepared tool executes, as content (the run cache's key of
+    /// its verdicts): its source (a file, or a program directory whole),
+    /// the program run and every argument (a file or directory by its
+    /// content, anything else as written). `None` when it cannot be
+    /// prepared or a file cannot be read: its verdicts are not cached.
+    pub fn identity(&self, sandbox: &Sandbox) -> Option<String> {
+        self.identity
+            .get_or_init(|| {
+                use crate::exec::identity::{Fields, content};
+                let ready = self.prepare(sandbox).ok()?;
+                let mut fields = Fields::new();
+                if let Source::Path(path) = &self.source {
+                    fields.field("source", content(path)?.as_bytes());
+                }
+                if let Some(constants) = &self.constants {
+                    fields.field("constants", format!("{constants:?}").as_bytes());
+                }
+                for arg in ready.argv.iter().chain(
+                    self.args
+                        .iter()
+                        .map(OsString::from)
+                        .collect::<Vec<_>>()
+                        .iter(),
+                ) {
+                    let path = Path::new(arg);
+                    if path.is_absolute() && path.exists() {
+                        fields.field("arg-content", content(path)?.as_bytes());
+                    } else {
+                        fields.field("arg", arg.as_encoded_bytes());
+                    }
+                }
+                Some(fields.hex())
+            })
+            .clone()
     }
 
     /// Run the prepared tool once with the protocol's arguments.

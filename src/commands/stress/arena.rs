@@ -216,6 +216,7 @@ impl Arena<'_> {
             jobs: Default::default(),
             tools: self.tools.clone(),
             label_programs: false,
+            cache: None,
         };
         let job = Job {
             index: 0,

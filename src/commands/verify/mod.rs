@@ -53,6 +53,7 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
     };
     let (interrupt, sandbox) = super::sandbox::trial_sandbox(&hidden, args.jobs)?;
     let entered = enter(&all, &toolchain, &sandbox)?;
+    let cache = super::cache::open(&args.cache)?;
     time_limit::derive(
         &mut problems,
         time_limit::Probe {
@@ -63,6 +64,7 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
             interrupted: interrupt.flag(),
             sandbox: &sandbox,
             quiet: args.quiet,
+            cache: cache.clone(),
         },
     )?;
     let margin_limits: Vec<_> = problems
@@ -78,7 +80,9 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
         args.jobs.unwrap_or(0),
         Some(interrupt.flag()),
         &sandbox,
+        cache.clone(),
     )?;
+    super::cache::finish(cache.as_deref());
     let (mut report, assessed) = grade(
         &problems,
         &all,
@@ -275,12 +279,13 @@ fn grade(
             described
         })
         .collect();
-    let report = Report::scored(
+    let mut report = Report::scored(
         info,
         graded_cases,
         trial.report.interrupted,
         Duration::try_from_secs_f64(trial.report.elapsed_ms / 1000.0).unwrap_or_default(),
     );
+    report.cache = trial.report.cache.clone();
     (report, assessed)
 }
 
@@ -303,7 +308,11 @@ fn print_table(
         Box::new(super::stdout::Stdout)
     };
     let text = if args.quiet {
-        format!("{}\n", table::last_line(verification, report.interrupted))
+        format!(
+            "{}{}\n",
+            table::last_line(verification, report.interrupted),
+            cache_line(report, true)
+        )
     } else {
         let counts: Vec<usize> = cases.iter().map(Vec::len).collect();
         table::render(
@@ -324,6 +333,38 @@ fn print_table(
     // terminal.
     let text = crate::text::whitespace::terminal_safe(&text);
     let _ = out.write_all(text.as_bytes());
+    if !args.quiet {
+        let _ = out.write_all(cache_line(report, false).as_bytes());
+    }
+}
+
+/// What the run cache did: with `-q`, after the last line when any run
+/// was reused; otherwise a line of its own. Then each `--recheck`
+/// disagreement, named.
+fn cache_line(report: &Report, quiet: bool) -> String {
+    let Some(cache) = &report.cache else {
+        return String::new();
+    };
+    let mut text = match (quiet, cache.reused) {
+        (true, 0) => String::new(),
+        (true, reused) => format!(" ({} ran, {reused} reused from the cache)", cache.ran),
+        (false, reused) => format!(
+            "cache: {} ran, {reused} reused{} (--no-cache runs everything)\n",
+            cache.ran,
+            match cache.rechecked {
+                0 => String::new(),
+                n => format!(", {n} re-checked"),
+            }
+        ),
+    };
+    for d in &cache.disagreements {
+        text.push_str(&if quiet {
+            format!("\nrecheck: {d}")
+        } else {
+            format!("recheck: {d}\n")
+        });
+    }
+    text
 }
 
 fn exit_code(report: &Report, verification: &crate::judge::verified::Verification) -> ExitCode {

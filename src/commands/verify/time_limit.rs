@@ -32,6 +32,8 @@ pub(super) struct Probe<'a> {
     pub sandbox: &'a Arc<Sandbox>,
     /// `-q`: say nothing.
     pub quiet: bool,
+    /// The run cache (`--no-cache`: none).
+    pub cache: Option<Arc<crate::judge::cache::RunCache>>,
 }
 
 /// Derive the time limit of every problem that needs one.
@@ -110,6 +112,7 @@ fn slowest_run(
         probe.jobs,
         Some(Arc::clone(&probe.interrupted)),
         probe.sandbox,
+        probe.cache.clone(),
     )?;
     Ok(trial
         .results

@@ -373,6 +373,13 @@ fn header(page: &Page<'_>) -> Markup {
                 @if let Some(partition) = &info.partition {
                     dt { "shard" } dd { (partition) }
                 }
+                @if let Some(cache) = &report.cache {
+                    dt { "run cache" }
+                    dd {
+                        (cache.ran) " ran, " (cache.reused) " reused (with the time and memory measured then)"
+                        @for d in &cache.disagreements { br; "recheck: " (text::line(d, 300)) }
+                    }
+                }
                 @if !info.cores.is_empty() {
                     dt { "cores" } dd { (info.cores) }
                 }

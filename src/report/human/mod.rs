@@ -159,7 +159,9 @@ impl HumanReporter {
             .peak_rss_kib
             .map(|kib| Size(kib * 1024).to_string())
             .unwrap_or_default();
-        let measures = format!("[{:>7} {memory:>7}]", summary::seconds(r.cpu_ms));
+        // A run taken from the cache shows what it measured when it ran.
+        let cached = if r.cached { " cached" } else { "" };
+        let measures = format!("[{:>7} {memory:>7}{cached}]", summary::seconds(r.cpu_ms));
         let mut line = format!(
             "{} {} {}",
             self.paint.code(r.verdict),
@@ -265,12 +267,17 @@ impl HumanReporter {
             } else {
                 format!(" ({})", paint.counts(&others))
             };
-            return writeln!(
+            writeln!(
                 self.out,
-                "{}: {accepted}/{total} accepted{detail}{} in {elapsed:.2}s",
+                "{}: {accepted}/{total} accepted{detail}{} in {elapsed:.2}s{}",
                 paint.verdict(report.verdict, report.verdict.code()),
-                scores::short(report)
-            );
+                scores::short(report),
+                summary::cache_short(report)
+            )?;
+            for line in summary::disagreements(report) {
+                writeln!(self.out, "{line}")?;
+            }
+            return Ok(());
         }
         let mut lines = Vec::new();
         // In case order, whatever order they finished in; a program's
@@ -308,6 +315,8 @@ impl HumanReporter {
         if report.interrupted {
             lines.push("  interrupted: cases not run are marked SKIP".to_string());
         }
+        lines.extend(summary::cache_line(report));
+        lines.extend(summary::disagreements(report));
         let first_failure = digest
             .first_not_accepted
             .as_ref()

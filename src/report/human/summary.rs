@@ -322,6 +322,43 @@ pub(super) fn slowest(report: &Report) -> Option<String> {
     Some(format!("  slowest: {}", list.join(", ")))
 }
 
+/// `  cache: 3 ran, 197 reused (--no-cache runs everything)`, when the
+/// run cache was used.
+pub(super) fn cache_line(report: &Report) -> Option<String> {
+    let cache = report.cache.as_ref()?;
+    let rechecked = match cache.rechecked {
+        0 => String::new(),
+        n => format!(", {n} re-checked"),
+    };
+    Some(format!(
+        "  cache: {} ran, {} reused{rechecked} (reused runs are marked cached, with the time and memory they measured; --no-cache runs everything)",
+        cache.ran, cache.reused
+    ))
+}
+
+/// `, 197 reused from the cache` for `-q`'s line, when any was.
+pub(super) fn cache_short(report: &Report) -> String {
+    match &report.cache {
+        Some(cache) if cache.reused > 0 => {
+            format!(
+                " ({} ran, {} reused from the cache)",
+                cache.ran, cache.reused
+            )
+        }
+        _ => String::new(),
+    }
+}
+
+/// Each `--recheck` disagreement, named (always shown, even with `-q`).
+pub(super) fn disagreements(report: &Report) -> Vec<String> {
+    report
+        .cache
+        .iter()
+        .flat_map(|c| &c.disagreements)
+        .map(|d| format!("  recheck: {}", crate::text::whitespace::terminal_safe(d)))
+        .collect()
+}
+
 pub(super) fn seconds(ms: f64) -> String {
     format!("{:.3}s", ms / 1000.0)
 }
