@@ -19,6 +19,10 @@ pub(super) const MANIFEST: &str = ".judge-gen.json";
 #[derive(Default, Serialize, Deserialize)]
 pub(super) struct Manifest {
     pub(super) files: BTreeMap<String, Owned>,
+    /// The hash of what the data was last made from in full (the
+    /// generators directory with generators.yaml, and problem.yaml).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) sources: Option<String>,
 }
 
 #[derive(Clone, Serialize, Deserialize, PartialEq)]
@@ -76,6 +80,13 @@ impl Manifest {
                     o.key == key
                         && read_no_follow(&data.join(rel)).is_ok_and(|b| sha256(&b) == o.sha256)
                 })
+    }
+
+    /// Whether every file the manifest owns is on disk as it was written.
+    pub(super) fn intact(&self, data: &Path) -> bool {
+        self.files
+            .iter()
+            .all(|(rel, o)| read_no_follow(&data.join(rel)).is_ok_and(|b| sha256(&b) == o.sha256))
     }
 
     /// The files on disk of the case at `path` that the manifest owns:

@@ -2,7 +2,7 @@
 
 use super::names::{count_numbered, is_case, numbered_name, valid_name};
 use super::{GenError, GenPlan, Yaml};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The most tries a case's generator is given (`retries`).
@@ -34,8 +34,8 @@ pub(super) struct Parser<'a> {
     pub(super) numbered_total: usize,
     /// Every key seen so far → what it named.
     pub(super) keys: HashMap<String, Vec<Known>>,
-    /// Every case path (made or included).
-    pub(super) paths: HashSet<PathBuf>,
+    /// Every case path (made or included) → the case it is.
+    pub(super) paths: HashMap<PathBuf, PathBuf>,
 }
 
 const ROOT_ORDER: [&str; 6] = [
@@ -65,7 +65,7 @@ pub(super) fn parse(
         numbered: 0,
         numbered_total: 0,
         keys: HashMap::new(),
-        paths: HashSet::new(),
+        paths: HashMap::new(),
     };
     let map = match yaml {
         Yaml::Null => return Ok(p.plan),
@@ -276,14 +276,20 @@ impl Parser<'_> {
                 "data" | "type" | "include" => {}
                 "generators" | "version" | "parallel" | "gitignore_generated" | "visualizer"
                     if root => {}
+                // BAPCtools warns about an unknown key and reads the rest
+                // (its `identity` test problem has `unknown_key:` to
+                // test exactly that).
                 other => {
-                    return Err(self.err(
+                    let what = if root { "file" } else { "directory" };
+                    let warning = self.err(
                         &at,
                         Some(other),
                         &format!(
-                            "unknown directory key {other:?} (expected data, include, test_group.yaml, solution, random_salt, retries)"
+                            "unknown {what} key {other:?}, ignored (expected data, include, test_group.yaml, solution, random_salt, retries{})",
+                            if root { ", generators, version" } else { "" }
                         ),
-                    ));
+                    );
+                    self.plan.warnings.push(warning.to_string());
                 }
             }
         }
