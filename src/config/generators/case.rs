@@ -63,12 +63,12 @@ impl Parser<'_> {
                 "match" => {
                     // Not silently: BAPCtools checks the input against these
                     // patterns; the judge does not (yet).
-                    self.plan.warnings.push(self.message(
-                        "match",
-                        &format!(
-                            "data/{at}: match: the input is not checked against these patterns"
-                        ),
-                    ));
+                    let warning = self.err(
+                        &at,
+                        Some("match"),
+                        "match: the input is not checked against these patterns",
+                    );
+                    self.plan.warnings.push(warning.to_string());
                 }
                 "yaml" => {
                     let text = match v {
@@ -80,12 +80,14 @@ impl Parser<'_> {
                 ext if SAMPLE_EXTENSIONS.contains(&ext) && !sample => {
                     // BAPCtools refuses the case; the key is said and
                     // ignored here (the rest of the case is made).
-                    self.plan.warnings.push(self.message(
-                        k,
+                    let warning = self.err(
+                        &at,
+                        Some(k),
                         &format!(
-                            "data/{at}: {ext}: only a sample case has a statement or download file, ignored"
+                            "{ext}: only a sample case has a statement or download file, ignored"
                         ),
-                    ));
+                    );
+                    self.plan.warnings.push(warning.to_string());
                 }
                 ext if TEXT_EXTENSIONS.contains(&ext) => match v {
                     Yaml::String(text) => {
@@ -204,10 +206,12 @@ impl Parser<'_> {
                 if has_count {
                     command.replace("{count}", &count.to_string())
                 } else {
-                    self.plan.warnings.push(self.message(
-                        "generate",
-                        &format!("data/{at}: {{count}} in the command but no count: left as it is"),
-                    ));
+                    let warning = self.err(
+                        at,
+                        Some("generate"),
+                        "{count} in the command but no count: left as it is",
+                    );
+                    self.plan.warnings.push(warning.to_string());
                     command.to_string()
                 }
             } else {

@@ -117,10 +117,40 @@ impl Parser<'_> {
             .map(|i| i + 1)
     }
 
+    /// The line of `key:` inside the entry `at` (`secret/group/case`):
+    /// each name of the path found in turn, then the key after it; else
+    /// the first `key:` in the file.
+    pub(super) fn line_in(&self, at: &str, key: &str) -> Option<usize> {
+        let text = self.text?;
+        let lines: Vec<&str> = text.lines().collect();
+        let starts = |line: &str, name: &str| {
+            let t = line.trim_start();
+            let t = t.strip_prefix("- ").unwrap_or(t).trim_start();
+            [
+                format!("{name}:"),
+                format!("'{name}':"),
+                format!("\"{name}\":"),
+            ]
+            .iter()
+            .any(|k| t.starts_with(k.as_str()))
+        };
+        let mut from = 0;
+        for name in at.split('/').filter(|n| !n.is_empty()) {
+            if let Some(i) = lines[from..].iter().position(|l| starts(l, name)) {
+                from += i + 1;
+            }
+        }
+        lines[from..]
+            .iter()
+            .position(|l| starts(l, key))
+            .map(|i| from + i + 1)
+            .or_else(|| self.line_of(key))
+    }
+
     pub(super) fn err(&self, at: &str, line_key: Option<&str>, what: &str) -> GenError {
         GenError {
             file: self.file.to_path_buf(),
-            line: line_key.and_then(|k| self.line_of(k)),
+            line: line_key.and_then(|k| self.line_in(at, k)),
             at: (!at.is_empty()).then(|| at.to_string()),
             message: what.to_string(),
         }
