@@ -85,8 +85,9 @@ fn a_samples_statement_and_download_files_are_written_links_as_their_targets() {
     let bad = gen_in(&s, "p");
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(
-        bad.stderr
-            .contains("data/sample/bad: in.download: link: ans: an in file links only to an in file"),
+        bad.stderr.contains(
+            "data/sample/bad: in.download: link: ans: an in file links only to an in file"
+        ),
         "{}",
         bad.stderr
     );
@@ -95,32 +96,32 @@ fn a_samples_statement_and_download_files_are_written_links_as_their_targets() {
 #[test]
 fn a_case_included_twice_is_there_once_and_a_clash_keeps_the_first() {
     let s = Scratch::new();
-    // `small` holds `1`'s include itself; including both `small` and
-    // `sample` into `general` meets sample/1 twice: one case.
+    // `early` holds `1`'s include itself; including both `early` and
+    // `sample` into `later` meets sample/1 twice: one case.
     sum_package(
         &s,
-        "solution: /submissions/accepted/sum.c\ndata:\n  sample:\n    data:\n      \"1\": {in: \"1 2\"}\n  secret:\n    data:\n      small:\n        data:\n          a: pair.sh 1 1\n        include: [\"1\"]\n      general:\n        include:\n          - small\n          - sample\n",
+        "solution: /submissions/accepted/sum.c\ndata:\n  sample:\n    data:\n      \"1\": {in: \"1 2\"}\n  secret:\n    data:\n      early:\n        data:\n          a: pair.sh 1 1\n        include: [\"1\"]\n      later:\n        include:\n          - early\n          - sample\n",
     );
     let ran = gen_in(&s, "p");
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(!ran.stderr.contains("warning"), "{}", ran.stderr);
-    assert_eq!(read(&s, "p/data/secret/general/1.in"), "1 2\n");
-    assert_eq!(read(&s, "p/data/secret/general/a.ans"), "2\n");
+    assert_eq!(read(&s, "p/data/secret/later/1.in"), "1 2\n");
+    assert_eq!(read(&s, "p/data/secret/later/a.ans"), "2\n");
     // Two different cases of one name: the first kept, the second said.
     sum_package(
         &s,
-        "solution: /submissions/accepted/sum.c\ndata:\n  sample:\n    data:\n      a: {in: \"1 2\"}\n  secret:\n    data:\n      small:\n        data:\n          a: pair.sh 1 1\n      general:\n        include:\n          - small\n          - sample\n",
+        "solution: /submissions/accepted/sum.c\ndata:\n  sample:\n    data:\n      a: {in: \"1 2\"}\n  secret:\n    data:\n      early:\n        data:\n          a: pair.sh 1 1\n      later:\n        include:\n          - early\n          - sample\n",
     );
     let clash = gen_in(&s, "p");
     assert_eq!(clash.code, 0, "{}", clash.stderr);
     assert!(
         clash.stderr.contains(
-            "generators.yaml:14: data/secret/general: include \"sample\": data/secret/general/a is data/secret/small/a already, not data/sample/a: kept as it is"
+            "generators.yaml:14: data/secret/later: include \"sample\": data/secret/later/a is data/secret/early/a already, not data/sample/a: kept as it is"
         ),
         "{}",
         clash.stderr
     );
-    assert_eq!(read(&s, "p/data/secret/general/a.in"), "1 1\n");
+    assert_eq!(read(&s, "p/data/secret/later/a.in"), "1 1\n");
 }
 
 #[test]
@@ -144,16 +145,10 @@ fn constants_with_spellings_fill_a_generators_command() {
     );
     // What cannot be read is said and left out, never a refusal.
     for said in [
-        "constants: N.count: a number; a spelling is a string, ignored",
-        "constants: bad name: not a name",
+        "problem.yaml: constants: N.count: a number; a spelling is a string, ignored",
+        "problem.yaml: constants: bad name: not a name",
     ] {
-        let checked = s.run_judge(&["validate", "c"]);
-        assert!(
-            checked.stderr.contains(said) || ran.stderr.contains(said),
-            "{said}\n{}\n{}",
-            ran.stderr,
-            checked.stderr
-        );
+        assert!(ran.stderr.contains(said), "{said}\n{}", ran.stderr);
     }
 }
 
@@ -185,6 +180,7 @@ fn verify_generates_missing_data_first_then_not_again_and_keeps_hand_made_files(
     );
     // A file the judge did not write is used, never replaced.
     s.write("p/data/sample/1.in", "2 2\n");
+    s.write("p/data/sample/1.ans", "4\n");
     let first = s.run_judge(&["verify", "p"]);
     assert_eq!(first.code, 0, "{}\n{}", first.stdout, first.stderr);
     assert!(
@@ -194,7 +190,9 @@ fn verify_generates_missing_data_first_then_not_again_and_keeps_hand_made_files(
         "{}",
         first.stderr
     );
+    // Kept with no answer made from another input beside it.
     assert_eq!(read(&s, "p/data/sample/1.in"), "2 2\n");
+    assert_eq!(read(&s, "p/data/sample/1.ans"), "4\n");
     assert_eq!(read(&s, "p/data/secret/big.ans"), "70\n");
     let second = s.run_judge(&["verify", "p"]);
     assert_eq!(second.code, 0, "{}", second.stderr);
@@ -205,7 +203,11 @@ fn verify_generates_missing_data_first_then_not_again_and_keeps_hand_made_files(
         "{}",
         second.stderr
     );
-    assert!(!second.stderr.contains("generated data/"), "{}", second.stderr);
+    assert!(
+        !second.stderr.contains("generated data/"),
+        "{}",
+        second.stderr
+    );
     // A changed generators.yaml makes the data stale: made again (only
     // what changed), then `judge run` finds it up to date.
     s.write(
@@ -215,7 +217,11 @@ fn verify_generates_missing_data_first_then_not_again_and_keeps_hand_made_files(
     let third = s.run_judge(&["verify", "p"]);
     assert_eq!(third.code, 0, "{}", third.stderr);
     assert!(
-        third.stderr.contains("3 cases, 1 made, 2 unchanged, 0 failed"),
+        // `big` unchanged; the new case made, and sample/1 again (its
+        // files are not the judge's, so never recorded as made).
+        third
+            .stderr
+            .contains("3 cases, 2 made, 1 unchanged, 0 failed"),
         "{}",
         third.stderr
     );
@@ -224,7 +230,9 @@ fn verify_generates_missing_data_first_then_not_again_and_keeps_hand_made_files(
     s.write("p/data/secret/more.ans", "12\n");
     let fourth = s.run_judge(&["run", "p", "--submission", "p/submissions/accepted/sum.c"]);
     assert!(
-        fourth.stderr.contains("generated data/ from generators/generators.yaml first"),
+        fourth
+            .stderr
+            .contains("generated data/ from generators/generators.yaml first"),
         "{}",
         fourth.stderr
     );

@@ -114,11 +114,11 @@ fn build_one(
         && path.is_dir()
         && (path.join("build").is_file() || path.join("run").is_file())
     {
-        let built = crate::check::tool::checker_program(
-            &crate::check::tool::Source::Path(path.clone()),
-            sandbox,
-        )
-        .map_err(|e| format!("{}: {e}", rel.display()))?;
+        // Absolute: the generator runs in a fresh working directory.
+        let dir = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
+        let built =
+            crate::check::tool::checker_program(&crate::check::tool::Source::Path(dir), sandbox)
+                .map_err(|e| format!("{}: {e}", rel.display()))?;
         let mut argv = built.argv.clone().into_iter();
         let program = argv
             .next()

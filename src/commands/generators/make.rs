@@ -408,9 +408,10 @@ impl Ctx<'_> {
 /// package's data stays plain files).
 fn linked(case: &GenCase, files: &mut BTreeMap<String, Vec<u8>>) -> Result<(), String> {
     for (ext, target) in &case.links {
-        let bytes = files.get(target).cloned().ok_or_else(|| {
-            format!("{ext}: link to {target}: the case has no .{target} file")
-        })?;
+        let bytes = files
+            .get(target)
+            .cloned()
+            .ok_or_else(|| format!("{ext}: link to {target}: the case has no .{target} file"))?;
         files.insert(ext.clone(), bytes);
     }
     Ok(())

@@ -215,7 +215,21 @@ pub(super) fn write_cases(
 ) {
     for m in made {
         let Ok(files) = &m.files else { continue };
-        for (ext, bytes) in files {
+        // The input first: when it is someone else's (kept), the case's
+        // other files are not written either (an answer made from another
+        // input would not match it).
+        if let Some(input) = files.get("in") {
+            let rel = format!("{}.in", m.path.display());
+            match manifest.write_owned(data, confine, &rel, input, &m.key, force) {
+                Ok(true) => summary.written += 1,
+                Ok(false) => summary.unchanged += 1,
+                Err(e) => {
+                    summary.refused.push(e);
+                    continue;
+                }
+            }
+        }
+        for (ext, bytes) in files.iter().filter(|(ext, _)| *ext != "in") {
             let rel = format!("{}.{ext}", m.path.display());
             match manifest.write_owned(data, confine, &rel, bytes, &m.key, force) {
                 Ok(true) => summary.written += 1,

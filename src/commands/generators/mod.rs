@@ -69,6 +69,9 @@ struct Options {
     force: bool,
     clean: bool,
     check_deterministic: bool,
+    /// Say the package's own warnings (problem.yaml, group files):
+    /// `judge gen` does; `verify` and `run` say them themselves.
+    package_warnings: bool,
 }
 
 impl Options {
@@ -77,6 +80,7 @@ impl Options {
             force: args.force,
             clean: args.clean,
             check_deterministic: args.check_deterministic,
+            package_warnings: true,
         }
     }
 }
@@ -172,6 +176,11 @@ fn make_all(
     confine.make_dirs(data).map_err(Failure::Usage)?;
     manifest::write_group_files(plan, data, confine, &mut manifest, options.force)?;
     let problem = &problem()?;
+    if options.package_warnings {
+        for w in &problem.warnings {
+            crate::commands::stdout::say!("warning: {w}");
+        }
+    }
     let sandbox = Arc::new(
         Sandbox::new(SandboxOptions::default()).map_err(|e| Failure::Internal(e.to_string()))?,
     );

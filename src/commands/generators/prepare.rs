@@ -20,11 +20,22 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
     if !has_generators(root) {
         return Ok(None);
     }
+    // Once a run: a command may look a package up more than once.
+    static DONE: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let key = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    {
+        let mut done = DONE.lock().unwrap_or_else(|e| e.into_inner());
+        if done.contains(&key) {
+            return Ok(None);
+        }
+        done.push(key);
+    }
     let data = root.join("data");
     let manifest = manifest::read(&data);
     let sources = sources(root);
     if manifest.sources.as_deref() == Some(sources.as_str()) && manifest.intact(&data) {
-        let line = "data/ is as generators/generators.yaml made it: nothing regenerated".to_string();
+        let line =
+            "data/ is as generators/generators.yaml made it: nothing regenerated".to_string();
         crate::commands::stdout::note!("{line}");
         return Ok(Some(line));
     }

@@ -52,7 +52,10 @@ impl Parser<'_> {
         let mut inherited = parent.clone();
         let mut inline = BTreeMap::new();
         let mut links = BTreeMap::new();
-        let sample = dir.components().next().is_some_and(|c| c.as_os_str() == "sample");
+        let sample = dir
+            .components()
+            .next()
+            .is_some_and(|c| c.as_os_str() == "sample");
         for (k, v) in &map {
             let k = k.as_str().unwrap_or("");
             if self.inherit(k, v, &at, &mut inherited)? {
@@ -105,11 +108,14 @@ impl Parser<'_> {
                         return Err(self.err(
                             &at,
                             Some(k),
-                            &format!("{ext}: expected text{}", if LINK_KEYS.contains(&ext) {
-                                " or a map with only `link:` (in, ans, in.statement, …)"
-                            } else {
-                                ""
-                            }),
+                            &format!(
+                                "{ext}: expected text{}",
+                                if LINK_KEYS.contains(&ext) {
+                                    " or a map with only `link:` (in, ans, in.statement, …)"
+                                } else {
+                                    ""
+                                }
+                            ),
                         ));
                     }
                 },
@@ -262,13 +268,12 @@ impl Parser<'_> {
     fn link(&self, ext: &str, target: Option<&Yaml>, at: &str) -> Result<String, GenError> {
         let bad = |what: String| self.err(at, Some(ext), &format!("{ext}: link: {what}"));
         if !LINK_KEYS.contains(&ext) {
-            return Err(bad(format!(
-                "only {} may be a link",
-                LINK_KEYS.join(", ")
-            )));
+            return Err(bad(format!("only {} may be a link", LINK_KEYS.join(", "))));
         }
         let Some(target) = target.and_then(Yaml::as_str) else {
-            return Err(bad("expected the extension of another file of the case".to_string()));
+            return Err(bad(
+                "expected the extension of another file of the case".to_string()
+            ));
         };
         if !LINK_KEYS.contains(&target) && !["in", "ans"].contains(&target) {
             return Err(bad(format!(
@@ -278,7 +283,11 @@ impl Parser<'_> {
         }
         let kind = |e: &str| e.split('.').next().unwrap_or(e).to_string();
         if kind(ext) != kind(target) {
-            return Err(bad(format!("{target}: an {} file links only to an {} file", kind(ext), kind(ext))));
+            return Err(bad(format!(
+                "{target}: an {} file links only to an {} file",
+                kind(ext),
+                kind(ext)
+            )));
         }
         Ok(target.to_string())
     }

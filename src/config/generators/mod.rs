@@ -174,8 +174,12 @@ const TEXT_EXTENSIONS: [&str; 11] = [
 
 /// The files only a sample has (its statement's and its download's input
 /// and answer when they differ from the judge's).
-pub const SAMPLE_EXTENSIONS: [&str; 4] =
-    ["in.statement", "ans.statement", "in.download", "ans.download"];
+pub const SAMPLE_EXTENSIONS: [&str; 4] = [
+    "in.statement",
+    "ans.statement",
+    "in.download",
+    "ans.download",
+];
 
 /// The files given as `{link: EXT}`: BAPCtools' `ALLOWED_LINK_KEYS`.
 pub const LINK_KEYS: [&str; 4] = SAMPLE_EXTENSIONS;

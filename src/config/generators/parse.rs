@@ -96,6 +96,9 @@ pub(super) fn parse(
         ..Inherited::default()
     };
     p.directory(Path::new(""), map, &top)?;
+    // A warning of a case made for several count values is said once.
+    let mut seen = std::collections::HashSet::new();
+    p.plan.warnings.retain(|w| seen.insert(w.clone()));
     Ok(p.plan)
 }
 impl Parser<'_> {

@@ -182,17 +182,22 @@ fn unknown_keys_are_warnings_and_bad_shapes_errors_naming_them() {
     .unwrap();
     assert_eq!(paths(&p), ["secret/a"]);
     assert!(
-        p.warnings.iter().any(|w| w.starts_with("generators.yaml:6: data/secret/a: unknown case key \"sede\", ignored")),
+        p.warnings.iter().any(|w| w
+            .starts_with("generators.yaml:6: data/secret/a: unknown case key \"sede\", ignored")),
         "{:?}",
         p.warnings
     );
     assert!(
-        p.warnings.iter().any(|w| w.starts_with("generators.yaml:7: data/secret: unknown directory key \"lots\", ignored")),
+        p.warnings.iter().any(|w| w.starts_with(
+            "generators.yaml:7: data/secret: unknown directory key \"lots\", ignored"
+        )),
         "{:?}",
         p.warnings
     );
     assert!(
-        p.warnings.iter().any(|w| w.starts_with("generators.yaml:8: unknown file key \"unknown_key\", ignored")),
+        p.warnings
+            .iter()
+            .any(|w| w.starts_with("generators.yaml:8: unknown file key \"unknown_key\", ignored")),
         "{:?}",
         p.warnings
     );

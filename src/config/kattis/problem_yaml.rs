@@ -161,7 +161,11 @@ pub(super) fn constants(
                 _ => {
                     warnings.push(format!(
                         "{file}: constants: {name}.{key}: expected a {}, ignored",
-                        if key == "value" { "number or a string" } else { "string" }
+                        if key == "value" {
+                            "number or a string"
+                        } else {
+                            "string"
+                        }
                     ));
                     continue;
                 }
