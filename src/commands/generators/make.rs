@@ -318,10 +318,12 @@ impl Ctx<'_> {
         });
         // A sample given only by its statement and download files has no
         // input to answer (BAPCtools runs no solution then).
-        if !files.contains_key("ans") && !no_answer && files.contains_key("in") {
-            if let Some(answer) = self.answer(case, &files, slot)? {
-                files.insert("ans".to_string(), answer);
-            }
+        if !files.contains_key("ans")
+            && !no_answer
+            && files.contains_key("in")
+            && let Some(answer) = self.answer(case, &files, slot)?
+        {
+            files.insert("ans".to_string(), answer);
         }
         linked(case, &mut files)?;
         Ok(files)

@@ -170,7 +170,7 @@ impl Parser<'_> {
             if !valid_name(&name) || name == "test_group" {
                 return Err(self.err(&at, Some(key), &format!("{name:?}: not a valid case name")));
             }
-            let source = self.source(&map, &inline, &links, &inherited, count, has_count, &at)?;
+            let source = self.source(&map, &inline, &links, &inherited, (count, has_count), &at)?;
             let path = dir.join(&name);
             if self.paths.insert(path.clone(), path.clone()).is_some() {
                 return Err(self.err(
@@ -200,8 +200,7 @@ impl Parser<'_> {
         inline: &BTreeMap<String, String>,
         links: &BTreeMap<String, String>,
         inherited: &Inherited,
-        count: i64,
-        has_count: bool,
+        (count, has_count): (i64, bool),
         at: &str,
     ) -> Result<CaseSource, GenError> {
         if let Some(generate) = map.get("generate") {
