@@ -174,7 +174,14 @@ fn make_all(
     }
     let mut manifest = manifest::read(data);
     confine.make_dirs(data).map_err(Failure::Usage)?;
-    manifest::write_group_files(plan, data, confine, &mut manifest, options.force)?;
+    manifest::write_group_files(
+        plan,
+        data,
+        confine,
+        &mut manifest,
+        options.force,
+        !options.package_warnings,
+    )?;
     let problem = &problem()?;
     if options.package_warnings {
         for w in &problem.warnings {
