@@ -105,6 +105,8 @@ fn chosen_without_paths(
             Ok(vec![Chosen::whole(problem)])
         }
         (None, None) if config::kattis::is_package(Path::new(".")) => {
+            // Data a generators.yaml makes is made first when missing or stale.
+            crate::commands::generators::prepare_package(Path::new("."))?;
             let problem = config::package_problem(Path::new("."), overrides)
                 .map_err(|e| Failure::Usage(e.to_string()))?;
             Ok(vec![Chosen::whole(problem)])
@@ -189,6 +191,7 @@ fn unconfigured_path(
     overrides: &Overrides,
 ) -> Result<Chosen, Failure> {
     if let Some(root) = config::kattis::package_root(path).filter(|_| name.is_none()) {
+        crate::commands::generators::prepare_package(&root)?;
         let problem =
             config::package_problem(&root, overrides).map_err(|e| Failure::Usage(e.to_string()))?;
         let under = is_under(path, &problem.cases).then(|| path.to_path_buf());

@@ -16,6 +16,8 @@ use std::sync::Arc;
 pub(super) struct Ready {
     pub(super) program: PathBuf,
     pub(super) args: Vec<OsString>,
+    /// What keeps a program built by its own `build` script alive.
+    pub(super) _keep: Option<Arc<crate::check::tool::Ready>>,
 }
 
 /// A path from the problem root → its command line, or why it cannot run.
@@ -106,6 +108,28 @@ fn build_one(
             confine.check(file)?;
         }
     }
+    // A program directory with `build` and/or `run` scripts is built and
+    // run as the format says (BAPCtools' `dir_build`, `dir_run`).
+    if !plan.generators.contains_key(rel)
+        && path.is_dir()
+        && (path.join("build").is_file() || path.join("run").is_file())
+    {
+        // Absolute: the generator runs in a fresh working directory.
+        let dir = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
+        let built =
+            crate::check::tool::checker_program(&crate::check::tool::Source::Path(dir), sandbox)
+                .map_err(|e| format!("{}: {e}", rel.display()))?;
+        let mut argv = built.argv.clone().into_iter();
+        let program = argv
+            .next()
+            .map(PathBuf::from)
+            .ok_or_else(|| format!("{}: no program to run", rel.display()))?;
+        return Ok(Ready {
+            program,
+            args: argv.collect(),
+            _keep: Some(Arc::new(built)),
+        });
+    }
     // A named multi-file generator is its listed files alone, the first
     // the entry point ("built by copying the list of files into a new
     // directory … The first dependency listed will be used to determine the
@@ -125,6 +149,7 @@ fn build_one(
             Ok(Built::Ready(exe)) => Ok(Ready {
                 program: exe.program,
                 args: exe.args,
+                _keep: None,
             }),
             Ok(Built::CompileError(e)) => Err(format!("{}: {}", rel.display(), e.message)),
             Err(e) => Err(e.to_string()),
@@ -132,6 +157,7 @@ fn build_one(
         Ok(None) if path.is_file() => Ok(Ready {
             program: std::path::absolute(&path).unwrap_or(path),
             args: Vec::new(),
+            _keep: None,
         }),
         Ok(None) => Err(format!("{}: no such program", rel.display())),
         Err(e) => Err(e),

@@ -39,7 +39,13 @@ pub(super) struct Ctx<'a> {
     pub(super) digests: &'a Digests,
     /// Reads and writes stay inside the package.
     pub(super) confine: &'a super::confine::Confine,
+    /// Validators that could not be built or run: name → why (said once
+    /// after the cases are made; the cases are written unchecked by them).
+    pub(super) unrun: &'a Unrun,
 }
+
+/// Validators that could not be built or run: name → why.
+pub(super) type Unrun = std::sync::Mutex<BTreeMap<String, String>>;
 
 /// A directory or file → the hash of its files.
 pub(super) type Digests = std::sync::Mutex<std::collections::HashMap<PathBuf, Vec<u8>>>;
@@ -92,6 +98,15 @@ impl Ctx<'_> {
         }
     }
 
+    /// A validator that could not be built or run.
+    pub(super) fn unrun(&self, validator: &str, why: &str) {
+        self.unrun
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(validator.to_string())
+            .or_insert_with(|| why.to_string());
+    }
+
     /// The key of a case: everything that makes it.
     pub(super) fn case_key(&self, case: &GenCase) -> String {
         let mut hash = Sha256::new();
@@ -134,6 +149,11 @@ impl Ctx<'_> {
         for (ext, text) in &case.inline {
             part(ext.as_bytes());
             part(text.as_bytes());
+        }
+        for (ext, target) in &case.links {
+            part(b"link");
+            part(ext.as_bytes());
+            part(target.as_bytes());
         }
         match self.answerer(case) {
             Some(Answerer::Program(s)) => self.files_of(&self.plan.root.join(s), &mut part),
@@ -296,12 +316,30 @@ impl Ctx<'_> {
             let t = t.as_os_str().to_string_lossy();
             INVALID_DIRECTORIES.contains(&t.as_ref()) || t == "valid_output"
         });
-        if files.contains_key("ans") || no_answer {
-            return Ok(files);
+        // A sample given only by its statement and download files has no
+        // input to answer (BAPCtools runs no solution then).
+        if !files.contains_key("ans")
+            && !no_answer
+            && files.contains_key("in")
+            && let Some(answer) = self.answer(case, &files, slot)?
+        {
+            files.insert("ans".to_string(), answer);
         }
+        linked(case, &mut files)?;
+        Ok(files)
+    }
+
+    /// The answer to a case's input when nothing gave one: its solution's
+    /// (none when no solution applies).
+    fn answer(
+        &self,
+        case: &GenCase,
+        files: &BTreeMap<String, Vec<u8>>,
+        slot: usize,
+    ) -> Result<Option<Vec<u8>>, String> {
         let input = files.get("in").map(Vec::as_slice).unwrap_or_default();
         let answer = match self.answerer(case) {
-            None => return Ok(files),
+            None => return Ok(None),
             Some(Answerer::Empty) => Vec::new(),
             Some(Answerer::Solver(p)) => p
                 .solve(input, &SolveOptions::default())
@@ -312,8 +350,7 @@ impl Ctx<'_> {
                     .map_err(|e| format!("solution /{}: {e}", solution.display()))?
             }
         };
-        files.insert("ans".to_string(), answer);
-        Ok(files)
+        Ok(Some(answer))
     }
 
     fn ready(&self, program: &Path) -> Result<Ready, String> {
@@ -365,6 +402,21 @@ impl Ctx<'_> {
         }
         last.map_err(|(e, _)| format!("generator `{command}`: {e}"))
     }
+}
+
+/// The files a case gives as another of its files (`in.download: {link:
+/// in.statement}`): that file's bytes. BAPCtools makes each a relative
+/// symbolic link; the judge writes the same bytes as a file of its own (a
+/// package's data stays plain files).
+fn linked(case: &GenCase, files: &mut BTreeMap<String, Vec<u8>>) -> Result<(), String> {
+    for (ext, target) in &case.links {
+        let bytes = files
+            .get(target)
+            .cloned()
+            .ok_or_else(|| format!("{ext}: link to {target}: the case has no .{target} file"))?;
+        files.insert(ext.clone(), bytes);
+    }
+    Ok(())
 }
 
 /// A fresh working directory for one run of a package's program: in the

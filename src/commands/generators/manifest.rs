@@ -19,6 +19,10 @@ pub(super) const MANIFEST: &str = ".judge-gen.json";
 #[derive(Default, Serialize, Deserialize)]
 pub(super) struct Manifest {
     pub(super) files: BTreeMap<String, Owned>,
+    /// The hash of what the data was last made from in full (the
+    /// generators directory with generators.yaml, and problem.yaml).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) sources: Option<String>,
 }
 
 #[derive(Clone, Serialize, Deserialize, PartialEq)]
@@ -76,6 +80,13 @@ impl Manifest {
                     o.key == key
                         && read_no_follow(&data.join(rel)).is_ok_and(|b| sha256(&b) == o.sha256)
                 })
+    }
+
+    /// Whether every file the manifest owns is on disk as it was written.
+    pub(super) fn intact(&self, data: &Path) -> bool {
+        self.files
+            .iter()
+            .all(|(rel, o)| read_no_follow(&data.join(rel)).is_ok_and(|b| sha256(&b) == o.sha256))
     }
 
     /// The files on disk of the case at `path` that the manifest owns:
@@ -183,12 +194,19 @@ pub(super) fn write_group_files(
     confine: &Confine,
     manifest: &mut Manifest,
     force: bool,
+    keep_unowned: bool,
 ) -> Result<(), Failure> {
     for (path, text) in &plan.group_files {
         let rel = path.display().to_string();
-        manifest
-            .write_owned(data, confine, &rel, text.as_bytes(), "group", force)
-            .map_err(Failure::Usage)?;
+        match manifest.write_owned(data, confine, &rel, text.as_bytes(), "group", force) {
+            Ok(_) => {}
+            // `verify`/`run` generating first: a group file the judge did
+            // not write is used as it is, said.
+            Err(e) if keep_unowned => {
+                crate::commands::stdout::say!("{e}: kept and used as it is")
+            }
+            Err(e) => return Err(Failure::Usage(e)),
+        }
     }
     Ok(())
 }
@@ -204,7 +222,21 @@ pub(super) fn write_cases(
 ) {
     for m in made {
         let Ok(files) = &m.files else { continue };
-        for (ext, bytes) in files {
+        // The input first: when it is someone else's (kept), the case's
+        // other files are not written either (an answer made from another
+        // input would not match it).
+        if let Some(input) = files.get("in") {
+            let rel = format!("{}.in", m.path.display());
+            match manifest.write_owned(data, confine, &rel, input, &m.key, force) {
+                Ok(true) => summary.written += 1,
+                Ok(false) => summary.unchanged += 1,
+                Err(e) => {
+                    summary.refused.push(e);
+                    continue;
+                }
+            }
+        }
+        for (ext, bytes) in files.iter().filter(|(ext, _)| *ext != "in") {
             let rel = format!("{}.{ext}", m.path.display());
             match manifest.write_owned(data, confine, &rel, bytes, &m.key, force) {
                 Ok(true) => summary.written += 1,

@@ -19,9 +19,12 @@ mod include;
 mod make;
 mod manifest;
 mod polygon;
+mod prepare;
 pub use polygon::generate_polygon;
 mod report;
 mod validate;
+
+pub use prepare::prepare_package;
 
 use super::{Failure, Outcome};
 use crate::cli::GenArgs;
@@ -60,6 +63,28 @@ pub fn generate_package(root: &Path, args: &GenArgs) -> Outcome {
         args,
         &json,
     )
+}
+
+/// How a plan is made: `judge gen`'s flags.
+#[derive(Clone, Copy, Default)]
+struct Options {
+    force: bool,
+    clean: bool,
+    check_deterministic: bool,
+    /// Say the package's own warnings (problem.yaml, group files):
+    /// `judge gen` does; `verify` and `run` say them themselves.
+    package_warnings: bool,
+}
+
+impl Options {
+    fn of(args: &GenArgs) -> Options {
+        Options {
+            force: args.force,
+            clean: args.clean,
+            check_deterministic: args.check_deterministic,
+            package_warnings: true,
+        }
+    }
 }
 
 /// `judge gen PROBLEM` for a judge.toml problem with `generators = "…"`:
@@ -122,18 +147,49 @@ fn generate(
     for w in &plan.warnings {
         crate::commands::stdout::say!("warning: {w}");
     }
+    if args.dry_run {
+        // The data directory (a symbolic link to elsewhere, or under one)
+        // is refused before anything is read from it.
+        if std::fs::symlink_metadata(data).is_ok() {
+            confine.check(data).map_err(Failure::Usage)?;
+        }
+        return report::dry_run(plan, &manifest::read(data));
+    }
+    let (made, summary) = make_all(plan, problem, config, data, confine, Options::of(args))?;
+    report::finish(&plan.root, data, &made, &summary, json)
+}
+
+/// Make every case of a plan and write what changed: the cases made (or
+/// why not) and what writing them came to.
+fn make_all(
+    plan: &GenPlan,
+    problem: impl FnOnce() -> Result<Problem, Failure>,
+    config: Option<&Config>,
+    data: &Path,
+    confine: &confine::Confine,
+    options: Options,
+) -> Result<(Vec<Made>, manifest::Summary), Failure> {
     // The data directory (a symbolic link to elsewhere, or under one) is
     // refused before anything is read from it or written to it.
     if std::fs::symlink_metadata(data).is_ok() {
         confine.check(data).map_err(Failure::Usage)?;
     }
     let mut manifest = manifest::read(data);
-    if args.dry_run {
-        return report::dry_run(plan, &manifest);
-    }
     confine.make_dirs(data).map_err(Failure::Usage)?;
-    manifest::write_group_files(plan, data, confine, &mut manifest, args.force)?;
+    manifest::write_group_files(
+        plan,
+        data,
+        confine,
+        &mut manifest,
+        options.force,
+        !options.package_warnings,
+    )?;
     let problem = &problem()?;
+    if options.package_warnings {
+        for w in &problem.warnings {
+            crate::commands::stdout::say!("warning: {w}");
+        }
+    }
     let sandbox = Arc::new(
         Sandbox::new(SandboxOptions::default()).map_err(|e| Failure::Internal(e.to_string()))?,
     );
@@ -151,6 +207,7 @@ fn generate(
     );
     let nothing = manifest::Manifest::default();
     let digests = make::Digests::default();
+    let unrun = make::Unrun::default();
     let base = Ctx {
         plan,
         problem,
@@ -158,10 +215,11 @@ fn generate(
         manifest: &nothing,
         data,
         sandbox: &sandbox,
-        check_deterministic: args.check_deterministic,
+        check_deterministic: options.check_deterministic,
         default_solution: default.as_deref(),
         digests: &digests,
         confine,
+        unrun: &unrun,
     };
     let mut made: Vec<Made> = {
         let ctx = Ctx {
@@ -176,7 +234,7 @@ fn generate(
         data,
         confine,
         &mut manifest,
-        args.force,
+        options.force,
         &mut summary,
     );
     let included = {
@@ -191,14 +249,25 @@ fn generate(
         data,
         confine,
         &mut manifest,
-        args.force,
+        options.force,
         &mut summary,
     );
     made.extend(included);
-    if args.clean {
+    for (validator, why) in unrun.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        crate::commands::stdout::say!(
+            "warning: {validator} could not be run, the cases are written unchecked by it: {why}"
+        );
+    }
+    if options.clean {
         manifest::clean(plan, data, confine, &mut manifest);
     }
     manifest::sync(data);
+    // What the data was made from, when every case was made: `judge
+    // verify` and `judge run` then know it is up to date.
+    manifest.sources = made
+        .iter()
+        .all(|m| m.files.is_ok())
+        .then(|| prepare::sources(&plan.root));
     manifest::save(data, confine, &manifest)?;
-    report::finish(&plan.root, data, &made, &summary, json)
+    Ok((made, summary))
 }

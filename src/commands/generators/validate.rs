@@ -30,6 +30,11 @@ pub(super) fn validate(
     {
         return ("skipped", Ok(files));
     }
+    // A sample given only by its statement and download files: no input
+    // to validate.
+    if !files.contains_key("in") {
+        return ("skipped", Ok(files));
+    }
     match check(ctx, path, &files, slot) {
         Ok(()) => ("passed", Ok(files)),
         Err(e) => ("failed", Err(e)),
@@ -77,7 +82,16 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
         slot,
     };
     for v in validators.iter() {
-        match v.check(context, &input).map_err(|e| e.to_string())? {
+        let validity = match v.check(context, &input) {
+            Ok(validity) => validity,
+            // A validator that cannot be built or run is a failure of that
+            // validator (said once), not of every case it would check.
+            Err(e) => {
+                ctx.unrun(&v.tool.display, &e.to_string());
+                continue;
+            }
+        };
+        match validity {
             Validity::Valid => {}
             Validity::Invalid(m) | Validity::Undefined { message: m, .. } => {
                 return Err(format!(
@@ -95,7 +109,14 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
     for v in &ctx.problem.answer_validators {
         let mut v = v.clone();
         v.flags.insert(0, input.to_string_lossy().into_owned());
-        match v.check(context, &answer_path).map_err(|e| e.to_string())? {
+        let validity = match v.check(context, &answer_path) {
+            Ok(validity) => validity,
+            Err(e) => {
+                ctx.unrun(&v.tool.display, &e.to_string());
+                continue;
+            }
+        };
+        match validity {
             Validity::Valid => {}
             Validity::Invalid(m) | Validity::Undefined { message: m, .. } => {
                 return Err(format!("answer rejected by {}: {m}", v.tool.display));

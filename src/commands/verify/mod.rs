@@ -459,6 +459,8 @@ fn targets(
 
 /// A Kattis package as a problem, with its own `submissions/`.
 fn package_target(root: &Path, overrides: &Overrides) -> Result<Target, Failure> {
+    // Data a generators.yaml makes is made first when missing or stale.
+    crate::commands::generators::prepare_package(root)?;
     let problem =
         config::package_problem(root, overrides).map_err(|e| Failure::Usage(e.to_string()))?;
     if !problem.submissions.is_dir() {

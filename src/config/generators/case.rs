@@ -6,7 +6,9 @@ use super::builtin::BuiltinGen;
 use super::command::{args_with_seed, seed_count, split_words};
 use super::names::{count_values, numbered_name, valid_name};
 use super::parse::{Inherited, Known, Parser};
-use super::{CaseSource, GenCase, GenError, TEXT_EXTENSIONS, Yaml, seed};
+use super::{
+    CaseSource, GenCase, GenError, LINK_KEYS, SAMPLE_EXTENSIONS, TEXT_EXTENSIONS, Yaml, seed,
+};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -49,6 +51,11 @@ impl Parser<'_> {
         };
         let mut inherited = parent.clone();
         let mut inline = BTreeMap::new();
+        let mut links = BTreeMap::new();
+        let sample = dir
+            .components()
+            .next()
+            .is_some_and(|c| c.as_os_str() == "sample");
         for (k, v) in &map {
             let k = k.as_str().unwrap_or("");
             if self.inherit(k, v, &at, &mut inherited)? {
@@ -59,12 +66,12 @@ impl Parser<'_> {
                 "match" => {
                     // Not silently: BAPCtools checks the input against these
                     // patterns; the judge does not (yet).
-                    self.plan.warnings.push(self.message(
-                        "match",
-                        &format!(
-                            "data/{at}: match: the input is not checked against these patterns"
-                        ),
-                    ));
+                    let warning = self.err(
+                        &at,
+                        Some("match"),
+                        "match: the input is not checked against these patterns",
+                    );
+                    self.plan.warnings.push(warning.to_string());
                 }
                 "yaml" => {
                     let text = match v {
@@ -73,16 +80,45 @@ impl Parser<'_> {
                     };
                     inline.insert("yaml".to_string(), text);
                 }
-                ext if TEXT_EXTENSIONS.contains(&ext) => {
-                    let mut text = v
-                        .as_str()
-                        .ok_or_else(|| self.err(&at, Some(k), &format!("{ext}: expected text")))?
-                        .to_string();
-                    if !text.is_empty() && !text.ends_with('\n') {
-                        text.push('\n');
-                    }
-                    inline.insert(ext.to_string(), text);
+                ext if SAMPLE_EXTENSIONS.contains(&ext) && !sample => {
+                    // BAPCtools refuses the case; the key is said and
+                    // ignored here (the rest of the case is made).
+                    let warning = self.err(
+                        &at,
+                        Some(k),
+                        &format!(
+                            "{ext}: only a sample case has a statement or download file, ignored"
+                        ),
+                    );
+                    self.plan.warnings.push(warning.to_string());
                 }
+                ext if TEXT_EXTENSIONS.contains(&ext) => match v {
+                    Yaml::String(text) => {
+                        let mut text = text.clone();
+                        if !text.is_empty() && !text.ends_with('\n') {
+                            text.push('\n');
+                        }
+                        inline.insert(ext.to_string(), text);
+                    }
+                    Yaml::Mapping(m) if m.len() == 1 && m.contains_key("link") => {
+                        let target = self.link(ext, m.get("link"), &at)?;
+                        links.insert(ext.to_string(), target);
+                    }
+                    _ => {
+                        return Err(self.err(
+                            &at,
+                            Some(k),
+                            &format!(
+                                "{ext}: expected text{}",
+                                if LINK_KEYS.contains(&ext) {
+                                    " or a map with only `link:` (in, ans, in.statement, …)"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        ));
+                    }
+                },
                 "data" | "testdata.yaml" | "test_group.yaml" | "include" => {
                     return Err(self.err(
                         &at,
@@ -90,14 +126,16 @@ impl Parser<'_> {
                         &format!("a case must not have the key {k:?} (it is a directory's)"),
                     ));
                 }
+                // Warned and ignored, as BAPCtools does.
                 other => {
-                    return Err(self.err(
+                    let warning = self.err(
                         &at,
                         Some(other),
                         &format!(
-                            "unknown case key {other:?} (expected generate, copy, count, in, ans, …, solution, random_salt, retries)"
+                            "unknown case key {other:?}, ignored (expected generate, copy, count, in, ans, …, solution, random_salt, retries)"
                         ),
-                    ));
+                    );
+                    self.plan.warnings.push(warning.to_string());
                 }
             }
         }
@@ -132,9 +170,9 @@ impl Parser<'_> {
             if !valid_name(&name) || name == "test_group" {
                 return Err(self.err(&at, Some(key), &format!("{name:?}: not a valid case name")));
             }
-            let source = self.source(&map, &inline, &inherited, count, has_count, &at)?;
+            let source = self.source(&map, &inline, &links, &inherited, (count, has_count), &at)?;
             let path = dir.join(&name);
-            if !self.paths.insert(path.clone()) {
+            if self.paths.insert(path.clone(), path.clone()).is_some() {
                 return Err(self.err(
                     &at,
                     Some(key),
@@ -149,6 +187,7 @@ impl Parser<'_> {
                 solution: inherited.solution.clone(),
                 default_solution: inherited.default_solution,
                 inline: inline.clone(),
+                links: links.clone(),
                 retries: inherited.retries,
             });
         }
@@ -159,9 +198,9 @@ impl Parser<'_> {
         &mut self,
         map: &serde_norway::Mapping,
         inline: &BTreeMap<String, String>,
+        links: &BTreeMap<String, String>,
         inherited: &Inherited,
-        count: i64,
-        has_count: bool,
+        (count, has_count): (i64, bool),
         at: &str,
     ) -> Result<CaseSource, GenError> {
         if let Some(generate) = map.get("generate") {
@@ -172,10 +211,12 @@ impl Parser<'_> {
                 if has_count {
                     command.replace("{count}", &count.to_string())
                 } else {
-                    self.plan.warnings.push(self.message(
-                        "generate",
-                        &format!("data/{at}: {{count}} in the command but no count: left as it is"),
-                    ));
+                    let warning = self.err(
+                        at,
+                        Some("generate"),
+                        "{count} in the command but no count: left as it is",
+                    );
+                    self.plan.warnings.push(warning.to_string());
                     command.to_string()
                 }
             } else {
@@ -207,10 +248,47 @@ impl Parser<'_> {
             let copy = copy.strip_suffix(".in").unwrap_or(copy);
             return Ok(CaseSource::Copy(self.plan.generators_dir.join(copy)));
         }
-        if inline.contains_key("in") {
+        // A sample may have only its statement and download inputs
+        // (BAPCtools' `required_in`).
+        let given = |ext: &str| inline.contains_key(ext) || links.contains_key(ext);
+        if given("in") || (given("in.statement") && given("in.download")) {
             return Ok(CaseSource::Inline);
         }
-        Err(self.err(at, None, "a case needs generate, copy or in"))
+        Err(self.err(
+            at,
+            None,
+            "a case needs generate, copy or in (a sample: or in.statement and in.download)",
+        ))
+    }
+
+    /// `EXT: {link: TARGET}`: the file is TARGET's (BAPCtools links it);
+    /// only the statement and download files link, to a file of their
+    /// own kind (an input's to an input).
+    fn link(&self, ext: &str, target: Option<&Yaml>, at: &str) -> Result<String, GenError> {
+        let bad = |what: String| self.err(at, Some(ext), &format!("{ext}: link: {what}"));
+        if !LINK_KEYS.contains(&ext) {
+            return Err(bad(format!("only {} may be a link", LINK_KEYS.join(", "))));
+        }
+        let Some(target) = target.and_then(Yaml::as_str) else {
+            return Err(bad(
+                "expected the extension of another file of the case".to_string()
+            ));
+        };
+        if !LINK_KEYS.contains(&target) && !["in", "ans"].contains(&target) {
+            return Err(bad(format!(
+                "{target:?}: expected one of in, ans, {}",
+                LINK_KEYS.join(", ")
+            )));
+        }
+        let kind = |e: &str| e.split('.').next().unwrap_or(e).to_string();
+        if kind(ext) != kind(target) {
+            return Err(bad(format!(
+                "{target}: an {} file links only to an {} file",
+                kind(ext),
+                kind(ext)
+            )));
+        }
+        Ok(target.to_string())
     }
 
     fn generate(

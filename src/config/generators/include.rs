@@ -1,5 +1,8 @@
 //! `include:` in a directory: the cases of an earlier case or group of a
 //! key (unique in the file), each put into the directory by its own name.
+//! A name met twice is one case when both are the same case (a group's
+//! cases and a case it included itself); else a warning, the first kept
+//! (BAPCtools' `parse_directory`, step 4).
 
 use super::parse::{Known, Parser};
 use super::{GenError, Included, Yaml};
@@ -99,13 +102,28 @@ impl Parser<'_> {
                 if path == from {
                     continue;
                 }
-                if !self.paths.insert(path.clone()) {
-                    return Err(fail(
-                        self,
-                        format!("include {key:?}: data/{} is there already", path.display()),
-                    ));
+                // As BAPCtools: a case met again by the same name (the
+                // same case through two includes) is there once; another
+                // case of that name is said, and the first one kept.
+                match self.paths.get(&path) {
+                    Some(there) if *there == from => {}
+                    Some(there) => {
+                        let warning = fail(
+                            self,
+                            format!(
+                                "include {key:?}: data/{} is data/{} already, not data/{}: kept as it is",
+                                path.display(),
+                                there.display(),
+                                from.display()
+                            ),
+                        );
+                        self.plan.warnings.push(warning.to_string());
+                    }
+                    None => {
+                        self.paths.insert(path.clone(), from.clone());
+                        self.plan.includes.push(Included { path, from });
+                    }
                 }
-                self.plan.includes.push(Included { path, from });
             }
         }
         Ok(())

@@ -28,8 +28,8 @@
 //!   that key (it must be unique in the file) into this directory, each by
 //!   its own name.
 //!
-//! An unknown key is an error naming the file, the line, the case and the
-//! key.
+//! An unknown key is a warning naming the file, the line, the case and the
+//! key; the rest of the file is read (as BAPCtools does).
 
 mod builtin;
 mod case;
@@ -91,6 +91,9 @@ pub struct GenCase {
     pub default_solution: bool,
     /// Other files given inline (`ans: "…"`, `desc: …`): extension → text.
     pub inline: BTreeMap<String, String>,
+    /// Files that are another file of the case (`in.download: {link:
+    /// in.statement}`): extension → the extension whose bytes it has.
+    pub links: BTreeMap<String, String>,
     pub retries: u32,
 }
 
@@ -168,6 +171,18 @@ const TEXT_EXTENSIONS: [&str; 11] = [
     "hint",
     "desc",
 ];
+
+/// The files only a sample has (its statement's and its download's input
+/// and answer when they differ from the judge's).
+pub const SAMPLE_EXTENSIONS: [&str; 4] = [
+    "in.statement",
+    "ans.statement",
+    "in.download",
+    "ans.download",
+];
+
+/// The files given as `{link: EXT}`: BAPCtools' `ALLOWED_LINK_KEYS`.
+pub const LINK_KEYS: [&str; 4] = SAMPLE_EXTENSIONS;
 
 /// The visualizers' images a case may have.
 const IMAGE_EXTENSIONS: [&str; 4] = ["png", "jpg", "svg", "pdf"];

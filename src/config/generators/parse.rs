@@ -2,7 +2,7 @@
 
 use super::names::{count_numbered, is_case, numbered_name, valid_name};
 use super::{GenError, GenPlan, Yaml};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The most tries a case's generator is given (`retries`).
@@ -34,8 +34,8 @@ pub(super) struct Parser<'a> {
     pub(super) numbered_total: usize,
     /// Every key seen so far → what it named.
     pub(super) keys: HashMap<String, Vec<Known>>,
-    /// Every case path (made or included).
-    pub(super) paths: HashSet<PathBuf>,
+    /// Every case path (made or included) → the case it is.
+    pub(super) paths: HashMap<PathBuf, PathBuf>,
 }
 
 const ROOT_ORDER: [&str; 6] = [
@@ -65,7 +65,7 @@ pub(super) fn parse(
         numbered: 0,
         numbered_total: 0,
         keys: HashMap::new(),
-        paths: HashSet::new(),
+        paths: HashMap::new(),
     };
     let map = match yaml {
         Yaml::Null => return Ok(p.plan),
@@ -96,6 +96,9 @@ pub(super) fn parse(
         ..Inherited::default()
     };
     p.directory(Path::new(""), map, &top)?;
+    // A warning of a case made for several count values is said once.
+    let mut seen = std::collections::HashSet::new();
+    p.plan.warnings.retain(|w| seen.insert(w.clone()));
     Ok(p.plan)
 }
 impl Parser<'_> {
@@ -117,10 +120,40 @@ impl Parser<'_> {
             .map(|i| i + 1)
     }
 
+    /// The line of `key:` inside the entry `at` (`secret/group/case`):
+    /// each name of the path found in turn, then the key after it; else
+    /// the first `key:` in the file.
+    pub(super) fn line_in(&self, at: &str, key: &str) -> Option<usize> {
+        let text = self.text?;
+        let lines: Vec<&str> = text.lines().collect();
+        let starts = |line: &str, name: &str| {
+            let t = line.trim_start();
+            let t = t.strip_prefix("- ").unwrap_or(t).trim_start();
+            [
+                format!("{name}:"),
+                format!("'{name}':"),
+                format!("\"{name}\":"),
+            ]
+            .iter()
+            .any(|k| t.starts_with(k.as_str()))
+        };
+        let mut from = 0;
+        for name in at.split('/').filter(|n| !n.is_empty()) {
+            if let Some(i) = lines[from..].iter().position(|l| starts(l, name)) {
+                from += i + 1;
+            }
+        }
+        lines[from..]
+            .iter()
+            .position(|l| starts(l, key))
+            .map(|i| from + i + 1)
+            .or_else(|| self.line_of(key))
+    }
+
     pub(super) fn err(&self, at: &str, line_key: Option<&str>, what: &str) -> GenError {
         GenError {
             file: self.file.to_path_buf(),
-            line: line_key.and_then(|k| self.line_of(k)),
+            line: line_key.and_then(|k| self.line_in(at, k)),
             at: (!at.is_empty()).then(|| at.to_string()),
             message: what.to_string(),
         }
@@ -276,14 +309,20 @@ impl Parser<'_> {
                 "data" | "type" | "include" => {}
                 "generators" | "version" | "parallel" | "gitignore_generated" | "visualizer"
                     if root => {}
+                // BAPCtools warns about an unknown key and reads the rest
+                // (its `identity` test problem has `unknown_key:` to
+                // test exactly that).
                 other => {
-                    return Err(self.err(
+                    let what = if root { "file" } else { "directory" };
+                    let warning = self.err(
                         &at,
                         Some(other),
                         &format!(
-                            "unknown directory key {other:?} (expected data, include, test_group.yaml, solution, random_salt, retries)"
+                            "unknown {what} key {other:?}, ignored (expected data, include, test_group.yaml, solution, random_salt, retries{})",
+                            if root { ", generators, version" } else { "" }
                         ),
-                    ));
+                    );
+                    self.plan.warnings.push(warning.to_string());
                 }
             }
         }

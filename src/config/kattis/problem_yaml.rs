@@ -78,49 +78,116 @@ pub(super) struct TimeMultipliers {
     pub(super) ac_to_time_limit: Option<f64>,
 }
 
-/// problem.yaml's `constants`: a map of names (`[a-zA-Z_][a-zA-Z0-9_]*`)
-/// to numbers or strings.
+/// problem.yaml's `constants` (2025-09): a map of names
+/// (`[a-zA-Z_][a-zA-Z0-9_]*`) to a number or a string, or to a map with
+/// `value` (that) and other spellings of it (`{value: 10.0, tex: "10,0"}`,
+/// strings): `{{NAME}}` is the value, `{{NAME.value}}` too, `{{NAME.tex}}`
+/// the spelling. What cannot be read is said in `warnings` and left out
+/// (as BAPCtools does), never a refusal of the package.
 pub(super) fn constants(
     value: Option<&serde_norway::Value>,
     path: &Path,
-) -> Result<crate::text::constants::Constants, String> {
+    warnings: &mut Vec<String>,
+) -> crate::text::constants::Constants {
+    use serde_norway::Value;
+    let file = path.display();
     let Some(value) = value else {
-        return Ok(Default::default());
+        return Default::default();
     };
-    let serde_norway::Value::Mapping(map) = value else {
-        return Err(format!(
-            "{}: constants: expected a map of names to values",
-            path.display()
-        ));
+    let map = match value {
+        Value::Null => return Default::default(),
+        Value::Mapping(map) => map,
+        _ => {
+            warnings.push(format!(
+                "{file}: constants: expected a map of names to values, ignored"
+            ));
+            return Default::default();
+        }
+    };
+    let is_name = |name: &str| {
+        name.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     };
     let mut pairs = Vec::new();
     for (name, value) in map {
-        let name = name.as_str().unwrap_or("");
-        let valid = name
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid {
-            return Err(format!(
-                "{}: constants: {name:?} is not a name ([a-zA-Z_][a-zA-Z0-9_]*)",
-                path.display()
-            ));
-        }
-        let text = match value {
-            serde_norway::Value::String(s) => s.clone(),
-            serde_norway::Value::Number(n) => n.to_string(),
-            serde_norway::Value::Bool(b) => b.to_string(),
-            _ => {
-                return Err(format!(
-                    "{}: constants: {name}: expected a number or a string",
-                    path.display()
+        let name = match name {
+            Value::String(s) if is_name(s) => s.as_str(),
+            other => {
+                warnings.push(format!(
+                    "{file}: constants: {}: not a name ([a-zA-Z_][a-zA-Z0-9_]*), ignored",
+                    other.as_str().unwrap_or("(not text)")
                 ));
+                continue;
             }
         };
-        pairs.push((name.to_string(), text));
+        let spellings: Vec<(Option<&str>, &Value)> = match value {
+            Value::Mapping(m) => {
+                if !m.contains_key("value") {
+                    warnings.push(format!(
+                        "{file}: constants: {name}: a map needs `value`, ignored"
+                    ));
+                    continue;
+                }
+                m.iter().map(|(k, v)| (k.as_str(), v)).collect()
+            }
+            // The plain form is the value.
+            _ => vec![(Some("value"), value)],
+        };
+        for (key, spelling) in spellings {
+            let key = match key {
+                Some(k) if is_name(k) => k,
+                other => {
+                    warnings.push(format!(
+                        "{file}: constants: {name}.{}: not a name, ignored",
+                        other.unwrap_or("(not text)")
+                    ));
+                    continue;
+                }
+            };
+            let text = match spelling {
+                Value::String(s) => s.clone(),
+                // A number is text only as the value: other spellings are
+                // strings (BAPCtools: "use string").
+                Value::Number(n) if key == "value" => number_text(n),
+                Value::Bool(b) if key == "value" => b.to_string(),
+                Value::Number(_) => {
+                    warnings.push(format!(
+                        "{file}: constants: {name}.{key}: a number; a spelling is a string, ignored"
+                    ));
+                    continue;
+                }
+                _ => {
+                    warnings.push(format!(
+                        "{file}: constants: {name}.{key}: expected a {}, ignored",
+                        if key == "value" {
+                            "number or a string"
+                        } else {
+                            "string"
+                        }
+                    ));
+                    continue;
+                }
+            };
+            if key == "value" {
+                pairs.push((name.to_string(), text.clone()));
+            }
+            pairs.push((format!("{name}.{key}"), text));
+        }
     }
-    Ok(crate::text::constants::Constants::new(pairs))
+    crate::text::constants::Constants::new(pairs)
+}
+
+/// A number as its text: a float with a fractional part `.0` when whole
+/// (`10.0`, as the file has it and BAPCtools writes it).
+fn number_text(n: &serde_norway::Number) -> String {
+    match (n.as_i64(), n.as_u64(), n.as_f64()) {
+        (Some(i), _, _) => i.to_string(),
+        (_, Some(u), _) => u.to_string(),
+        (_, _, Some(f)) if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e16 => format!("{f:.1}"),
+        _ => n.to_string(),
+    }
 }
 
 /// Read problem.yaml at `path` (empty: all defaults): its keys, its format

@@ -1,0 +1,103 @@
+//! `judge verify` and `judge run` on a package whose `data/` a
+//! `generators/generators.yaml` makes: the data is generated first when it
+//! is missing or stale, as BAPCtools' `bt run` does, and said in one line.
+//! Stale: the generators directory (generators.yaml with it) or
+//! problem.yaml differ from what the data was last made from, or a file
+//! the manifest owns is gone or changed. Files the judge did not write are
+//! never replaced here (that is `judge gen --force`): they are said and
+//! used as they are.
+
+use super::{Options, confine, has_generators, make_all, manifest};
+use crate::commands::Failure;
+use crate::config::Overrides;
+use crate::text::format::plural;
+use sha2::{Digest, Sha256};
+use std::path::Path;
+
+/// Make `root`'s data when a generators.yaml makes it and it is missing or
+/// stale; the line that says what was done (`None`: no generators.yaml).
+pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
+    if !has_generators(root) {
+        return Ok(None);
+    }
+    // Once a run: a command may look a package up more than once.
+    static DONE: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let key = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+    {
+        let mut done = DONE.lock().unwrap_or_else(|e| e.into_inner());
+        if done.contains(&key) {
+            return Ok(None);
+        }
+        done.push(key);
+    }
+    let data = root.join("data");
+    let manifest = manifest::read(&data);
+    let sources = sources(root);
+    if manifest.sources.as_deref() == Some(sources.as_str()) && manifest.intact(&data) {
+        let line =
+            "data/ is as generators/generators.yaml made it: nothing regenerated".to_string();
+        crate::commands::stdout::note!("{line}");
+        return Ok(Some(line));
+    }
+    let plan = crate::config::generators::load(root).map_err(|e| Failure::Usage(e.to_string()))?;
+    for w in &plan.warnings {
+        crate::commands::stdout::say!("warning: {w}");
+    }
+    let confine = confine::Confine::new(root).map_err(Failure::Usage)?;
+    let problem = || {
+        crate::config::package_problem(root, &Overrides::default())
+            .map_err(|e| Failure::Usage(e.to_string()))
+    };
+    let (made, summary) = make_all(&plan, problem, None, &data, &confine, Options::default())?;
+    for m in &made {
+        if let Err(e) = &m.files {
+            crate::commands::stdout::say!("data/{}: {e}", m.path.display());
+        }
+    }
+    for r in &summary.refused {
+        crate::commands::stdout::say!("{r}: kept and used as it is");
+    }
+    let failed = made.iter().filter(|m| m.files.is_err()).count();
+    let cached = made.iter().filter(|m| m.cached).count();
+    let line = format!(
+        "generated data/ from generators/generators.yaml first: {} case{}, {} made, {cached} unchanged, {failed} failed{}",
+        made.len(),
+        plural(made.len()),
+        made.len() - cached - failed,
+        if summary.refused.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} file{} not the judge's kept (judge gen --force replaces them)",
+                summary.refused.len(),
+                plural(summary.refused.len())
+            )
+        }
+    );
+    crate::commands::stdout::say!("{line}");
+    Ok(Some(line))
+}
+
+/// The hash of what a package's data is made from: every file under
+/// `generators/` (names and bytes, in name order) and problem.yaml (its
+/// constants reach the generators).
+pub(super) fn sources(root: &Path) -> String {
+    let mut hash = Sha256::new();
+    let mut part = |bytes: &[u8]| {
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(bytes);
+    };
+    for entry in walkdir::WalkDir::new(root.join("generators"))
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+    {
+        if entry.file_type().is_file() {
+            let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
+            part(rel.as_os_str().as_encoded_bytes());
+            part(&std::fs::read(entry.path()).unwrap_or_default());
+        }
+    }
+    part(&std::fs::read(root.join("problem.yaml")).unwrap_or_default());
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
