@@ -9,26 +9,12 @@
 use super::kattis::number;
 use super::{Notes, Source};
 use crate::config::kattis::FormatVersion;
+use crate::config::kattis::groups::SCORING_KEYS;
 use crate::score::subtasks::{Aggregation, Subtasks};
 use crate::score::{Graders, ScoreMode, ScoringPlan};
 use serde_norway::{Mapping, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-const SCORING_KEYS: [&str; 12] = [
-    "grading",
-    "grader_flags",
-    "accept_score",
-    "reject_score",
-    "range",
-    "on_reject",
-    "score",
-    "max_score",
-    "aggregation",
-    "score_aggregation",
-    "require_pass",
-    "scoring",
-];
 
 fn key(k: &str) -> Value {
     Value::String(k.to_string())

@@ -60,7 +60,8 @@ impl InputArgs {
     }
 }
 
-const SCORING_KEYS: [&str; 12] = [
+/// The keys of a group file that set how it is scored (any version).
+pub const SCORING_KEYS: [&str; 12] = [
     "grading",
     "grader_flags",
     "accept_score",

@@ -218,25 +218,8 @@ static FILTER: [Instruction; LEN] = assemble();
 /// Call only in a child about to exec: the filter applies to every later
 /// system call of the process.
 pub unsafe fn install() -> std::io::Result<()> {
-    let program = Program {
-        len: FILTER.len() as u16,
-        filter: FILTER.as_ptr(),
-    };
-    // SAFETY: `program` points at a valid filter for the call's duration.
-    let r = unsafe {
-        libc::prctl(
-            libc::PR_SET_SECCOMP,
-            libc::SECCOMP_MODE_FILTER,
-            &program as *const Program,
-            0,
-            0,
-        )
-    };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
+    // SAFETY: as this function's own contract.
+    unsafe { rules::install_stacked(&FILTER) }
 }
 
 /// What the probe's child checks once the filter is installed, in order:

@@ -100,12 +100,13 @@ static TOOL_RULE: [Instruction; 18] = refusal(
     ],
 );
 
-/// Install a stacked filter in the calling process.
+/// Install a filter in the calling process (the main one, or one stacked
+/// on it).
 ///
 /// # Safety
 /// Only in a child about to exec, or a launcher whose children are to
 /// inherit it; after `PR_SET_NO_NEW_PRIVS` unless the caller is root.
-unsafe fn install_stacked(filter: &'static [Instruction]) -> std::io::Result<()> {
+pub(super) unsafe fn install_stacked(filter: &'static [Instruction]) -> std::io::Result<()> {
     let program = Program {
         len: filter.len() as u16,
         filter: filter.as_ptr(),
