@@ -43,7 +43,11 @@ fn limits_measures_a_kattis_package() {
     );
     let ran = s.run_judge(&["limits", s.path().join("nothing").to_str().unwrap()]);
     assert_eq!(ran.code, 2, "{}", all(&ran));
-    assert!(ran.stderr.contains("not a package directory"), "{}", all(&ran));
+    assert!(
+        ran.stderr.contains("not a package directory"),
+        "{}",
+        all(&ran)
+    );
 }
 
 #[test]

@@ -171,7 +171,11 @@ fn validators(
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "validator".to_string());
-        testlib_wrap::write(Role::Validator, &source, &out.join("input_validators").join(stem))?;
+        testlib_wrap::write(
+            Role::Validator,
+            &source,
+            &out.join("input_validators").join(stem),
+        )?;
         notes.push(format!(
             "validator {}: a testlib validator (exit 0 when valid), wrapped as a Kattis input validator (42/43)",
             v.tool.display
@@ -191,7 +195,9 @@ fn folder(tag: &str) -> (&'static str, Option<&'static str>) {
         "wrong-answer" => ("wrong_answer", None),
         "presentation-error" => (
             "wrong_answer",
-            Some("Kattis has no presentation error; in wrong_answer, with Polygon's PE as its submissions.yaml entry"),
+            Some(
+                "Kattis has no presentation error; in wrong_answer, with Polygon's PE as its submissions.yaml entry",
+            ),
         ),
         "time-limit-exceeded" => ("time_limit_exceeded", None),
         "memory-limit-exceeded" => ("memory_limit_exceeded", None),
@@ -199,11 +205,15 @@ fn folder(tag: &str) -> (&'static str, Option<&'static str>) {
         "rejected" => ("rejected", None),
         "time-limit-exceeded-or-accepted" => (
             "time_limit_exceeded",
-            Some("no Kattis folder permits AC and TLE; in time_limit_exceeded, with AC-or-TLE as its submissions.yaml entry (a version without submissions.yaml judges it by the folder)"),
+            Some(
+                "no Kattis folder permits AC and TLE; in time_limit_exceeded, with AC-or-TLE as its submissions.yaml entry (a version without submissions.yaml judges it by the folder)",
+            ),
         ),
         "time-limit-exceeded-or-memory-limit-exceeded" => (
             "time_limit_exceeded",
-            Some("no Kattis folder for TLE or MLE; in time_limit_exceeded, with TLE-or-MLE as its submissions.yaml entry"),
+            Some(
+                "no Kattis folder for TLE or MLE; in time_limit_exceeded, with TLE-or-MLE as its submissions.yaml entry",
+            ),
         ),
         _ => ("rejected", Some("not a Polygon tag; in rejected")),
     }
@@ -231,8 +241,9 @@ fn solutions(desc: &Description, root: &Path, out: &Path, notes: &mut Notes) -> 
         let Some(e) = tag_expectation(&s.tag) else {
             continue;
         };
-        let list =
-            |vs: &[crate::verdict::Verdict]| Value::Sequence(vs.iter().map(|v| key(v.code())).collect());
+        let list = |vs: &[crate::verdict::Verdict]| {
+            Value::Sequence(vs.iter().map(|v| key(v.code())).collect())
+        };
         let mut m = Mapping::new();
         if let Some(p) = &e.permitted {
             m.insert(key("permitted"), list(p));

@@ -64,7 +64,11 @@ pub fn stage(problem: &Problem, notes: &mut Notes) -> Result<tempfile::TempDir, 
 }
 
 /// problem.yaml of the staged 2025-09 package.
-pub(super) fn problem_yaml(problem: &Problem, root: &Path, interactive: bool) -> Result<(), String> {
+pub(super) fn problem_yaml(
+    problem: &Problem,
+    root: &Path,
+    interactive: bool,
+) -> Result<(), String> {
     let mut yaml = Mapping::new();
     yaml.insert(key("problem_format_version"), key("2025-09"));
     yaml.insert(key("name"), key(&problem.name));

@@ -13,12 +13,11 @@
 
 mod problem;
 
-use problem::{chosen, problem_cases};
-use crate::commands::submissions::{self, Entrant, Readiness, Submission, Trial};
-use crate::commands::{Failure, Outcome, load_config};
 use crate::cases::Case;
 use crate::cli::LimitsArgs;
 use crate::commands::stdout::{out, outln};
+use crate::commands::submissions::{self, Entrant, Readiness, Submission, Trial};
+use crate::commands::{Failure, Outcome, load_config};
 use crate::config::{Overrides, Problem, Span};
 use crate::exec::Limits;
 use crate::exec::interrupt::Interrupt;
@@ -28,6 +27,7 @@ use crate::submission::Toolchain;
 use crate::text::format::plural;
 use crate::verdict::ExitCode;
 use crate::verdict::Verdict;
+use problem::{chosen, problem_cases};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
@@ -80,7 +80,9 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
     }
     if args.write {
         let Some(config) = config.as_ref().filter(|_| package.is_none()) else {
-            return Err(Failure::Usage("judge limits --write needs judge.toml".into()));
+            return Err(Failure::Usage(
+                "judge limits --write needs judge.toml".into(),
+            ));
         };
         write_limit(&config.path, &problem.name, limit)?;
         outln!(

@@ -66,4 +66,3 @@ pub(super) fn problem_cases(
     }
     Ok(cases.to_vec())
 }
-

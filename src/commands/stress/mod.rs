@@ -157,9 +157,7 @@ fn package_reference(root: &Path) -> Option<String> {
         .filter(|p| p.is_file())
         .collect();
     accepted.sort();
-    accepted
-        .first()
-        .map(|p| p.to_string_lossy().into_owned())
+    accepted.first().map(|p| p.to_string_lossy().into_owned())
 }
 
 /// The submission, and the reference it is compared with (`--against`,
