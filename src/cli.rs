@@ -447,7 +447,8 @@ pub struct VerifyArgs {
 
 #[derive(Debug, Args)]
 pub struct LimitsArgs {
-    /// The problem.
+    /// The problem: a judge.toml problem, or a package directory (Kattis,
+    /// DOMjudge, Polygon).
     pub problem: String,
 
     /// The time limit is the slowest accepted case × this, rounded up.
@@ -482,7 +483,8 @@ pub struct LimitsArgs {
 
 #[derive(Debug, Args)]
 pub struct StressArgs {
-    /// The problem: a built-in puzzle or a judge.toml problem.
+    /// The problem: a built-in puzzle, a judge.toml problem, or a package
+    /// directory (Kattis, DOMjudge, Polygon).
     pub problem: String,
 
     /// The program under test (a command line or a source file).

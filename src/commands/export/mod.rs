@@ -1,5 +1,5 @@
 //! `judge export PACKAGE --to FORMAT OUT`: a package (Kattis legacy,
-//! 2023-07 or 2025-09, DOMjudge, or a judge.toml problem) written in the
+//! 2023-07 or 2025-09, DOMjudge, Polygon, or a judge.toml problem) written in the
 //! format a contest system imports. The steps: which target, refuse an
 //! existing OUT, read the source, gather the target's files (`kattis`,
 //! `domjudge`, with `groups` for the group files), name on stderr what the
@@ -8,6 +8,8 @@
 mod domjudge;
 mod groups;
 mod kattis;
+mod polygon_source;
+mod testlib_wrap;
 mod toml_source;
 mod tree;
 
@@ -82,13 +84,14 @@ fn source_root(
     notes: &mut Notes,
 ) -> Result<PathBuf, Failure> {
     let path = Path::new(name);
+    if crate::config::polygon::is_package(path) {
+        let dir = polygon_source::stage(path, notes).map_err(Failure::Usage)?;
+        let root = dir.path().join(polygon_problem_name(path));
+        *staged = Some(dir);
+        return Ok(root);
+    }
     if package::is_package(path) {
         return Ok(path.to_path_buf());
-    }
-    if path.join("problem.xml").is_file() {
-        return Err(Failure::Usage(format!(
-            "{name}: a Polygon package (problem.xml); exporting from Polygon is not supported yet"
-        )));
     }
     let overrides = crate::config::Overrides::default();
     let config = crate::commands::load_config(config, &overrides)?;
@@ -102,6 +105,14 @@ fn source_root(
     let root = dir.path().join(&problem.name);
     *staged = Some(dir);
     Ok(root)
+}
+
+/// The name the Polygon reader gives a package: its directory's.
+fn polygon_problem_name(path: &Path) -> String {
+    std::fs::canonicalize(path)
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "problem".to_string())
 }
 
 fn read_source(root: &Path) -> Result<Source, Failure> {

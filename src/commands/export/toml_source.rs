@@ -34,13 +34,53 @@ pub fn stage(problem: &Problem, notes: &mut Notes) -> Result<tempfile::TempDir, 
         .tempdir()
         .map_err(|e| format!("cannot make a temporary directory: {e}"))?;
     let root = dir.path().join(&problem.name);
+    problem_yaml(problem, &root, false)?;
+    let mut data_args = Mapping::new();
+    comparison(problem, &root, &mut data_args, notes)?;
+    cases(problem, &root, notes)?;
+    subtask_files(problem, &root)?;
+    if !data_args.is_empty() {
+        write(
+            &root.join("data/test_group.yaml"),
+            serde_norway::to_string(&data_args).map_err(|e| e.to_string())?,
+        )?;
+    }
+    for v in &problem.validators {
+        if let Some(path) = tool_file(&v.tool) {
+            let name = path.file_name().map(PathBuf::from).unwrap_or_default();
+            copy(&path, &root.join("input_validators").join(name))?;
+            if v.protocol == Protocol::Testlib {
+                notes.push(format!("validator {}: a testlib validator; Kattis input validators exit 42 when valid, so it is copied but other tools may read its exit codes differently", v.tool.display));
+            }
+        } else {
+            notes.push(format!(
+                "validator {}: a command, not a file; left out",
+                v.tool.display
+            ));
+        }
+    }
+    submissions(problem, &root, notes)?;
+    Ok(dir)
+}
+
+/// problem.yaml of the staged 2025-09 package.
+pub(super) fn problem_yaml(
+    problem: &Problem,
+    root: &Path,
+    interactive: bool,
+) -> Result<(), String> {
     let mut yaml = Mapping::new();
     yaml.insert(key("problem_format_version"), key("2025-09"));
     yaml.insert(key("name"), key(&problem.name));
     let scoring = matches!(problem.scoring, Some(ScoringPlan::Subtasks(_)));
+    let kind = key(if scoring { "scoring" } else { "pass-fail" });
     yaml.insert(
         key("type"),
-        key(if scoring { "scoring" } else { "pass-fail" }),
+        if interactive {
+            Value::Sequence(vec![kind, key("interactive")])
+        } else {
+            kind
+        },
     );
     let mut limits = Mapping::new();
     limits.insert(key("time_limit"), number(problem.limits.time.as_secs_f64()));
@@ -55,10 +95,11 @@ pub fn stage(problem: &Problem, notes: &mut Notes) -> Result<tempfile::TempDir, 
     write(
         &root.join("problem.yaml"),
         serde_norway::to_string(&yaml).map_err(|e| e.to_string())?,
-    )?;
-    let mut data_args = Mapping::new();
-    comparison(problem, &root, &mut data_args, notes)?;
-    cases(problem, &root, notes)?;
+    )
+}
+
+/// A scoring problem's groups as test_group.yaml files of `data/secret`.
+pub(super) fn subtask_files(problem: &Problem, root: &Path) -> Result<(), String> {
     if let Some(ScoringPlan::Subtasks(s)) = &problem.scoring {
         for g in &s.groups {
             let mut m = Mapping::new();
@@ -94,38 +135,17 @@ pub fn stage(problem: &Problem, notes: &mut Notes) -> Result<tempfile::TempDir, 
             serde_norway::to_string(&m).map_err(|e| e.to_string())?,
         )?;
     }
-    if !data_args.is_empty() {
-        write(
-            &root.join("data/test_group.yaml"),
-            serde_norway::to_string(&data_args).map_err(|e| e.to_string())?,
-        )?;
-    }
-    for v in &problem.validators {
-        if let Some(path) = tool_file(&v.tool) {
-            let name = path.file_name().map(PathBuf::from).unwrap_or_default();
-            copy(&path, &root.join("input_validators").join(name))?;
-            if v.protocol == Protocol::Testlib {
-                notes.push(format!("validator {}: a testlib validator; Kattis input validators exit 42 when valid, so it is copied but other tools may read its exit codes differently", v.tool.display));
-            }
-        } else {
-            notes.push(format!(
-                "validator {}: a command, not a file; left out",
-                v.tool.display
-            ));
-        }
-    }
-    submissions(problem, &root, notes)?;
-    Ok(dir)
+    Ok(())
 }
 
-fn write(path: &Path, text: impl AsRef<[u8]>) -> Result<(), String> {
+pub(super) fn write(path: &Path, text: impl AsRef<[u8]>) -> Result<(), String> {
     if let Some(p) = path.parent() {
         std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
     }
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn copy(from: &Path, to: &Path) -> Result<(), String> {
+pub(super) fn copy(from: &Path, to: &Path) -> Result<(), String> {
     if let Some(p) = to.parent() {
         std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
     }
@@ -134,14 +154,14 @@ fn copy(from: &Path, to: &Path) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", from.display()))
 }
 
-fn tool_file(tool: &Tool) -> Option<PathBuf> {
+pub(super) fn tool_file(tool: &Tool) -> Option<PathBuf> {
     match &tool.source {
         ToolSource::Path(p) if p.is_file() => Some(p.clone()),
         _ => None,
     }
 }
 
-fn comparison(
+pub(super) fn comparison(
     problem: &Problem,
     root: &Path,
     data_args: &mut Mapping,
@@ -212,9 +232,20 @@ fn testlib_wrapper(
     root: &Path,
     notes: &mut Notes,
 ) -> Result<(), String> {
+    if super::testlib_wrap::is_cpp(path) {
+        notes.push(format!(
+            "checker {}: testlib protocol, wrapped as a Kattis output validator (output_validator/main.cpp, glibc's on_exit); Kattis has no presentation error, so its PE is WA",
+            path.display()
+        ));
+        return super::testlib_wrap::write(
+            super::testlib_wrap::Role::Checker,
+            path,
+            &root.join("output_validator"),
+        );
+    }
     if path.extension().is_none_or(|x| x != "c") {
         return Err(format!(
-            "{}: checker {}: a testlib checker that is not a C source has no Kattis form the judge can write; not exported",
+            "{}: checker {}: a testlib checker that is neither a C nor a C++ source has no Kattis form the judge can write; not exported",
             problem.name,
             path.display()
         ));
@@ -348,7 +379,7 @@ fn cases(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), String
 
 /// `submissions/` as it is, and `[problem.X.expect."path"]` as
 /// submissions.yaml entries.
-fn submissions(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), String> {
+pub(super) fn submissions(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), String> {
     let from = &problem.submissions;
     if !from.is_dir() {
         return Ok(());

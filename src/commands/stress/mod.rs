@@ -122,16 +122,42 @@ fn stress_problem(
     if let Some(p) = config.and_then(|c| c.problem(&args.problem)) {
         return Ok((p.clone(), true));
     }
+    let path = Path::new(&args.problem);
+    if config::kattis::is_package(path) {
+        let mut problem =
+            config::package_problem(path, overrides).map_err(|e| Failure::Usage(e.to_string()))?;
+        if problem.solution.is_none() {
+            problem.solution = package_reference(path);
+        }
+        return Ok((problem, false));
+    }
     if crate::puzzles::find(&args.problem).is_some() {
         let problem = config::ad_hoc_problem(&args.problem, PathBuf::from("stress"), overrides)
             .map_err(|e| Failure::Usage(e.to_string()))?;
         return Ok((problem, false));
     }
     Err(Failure::Usage(format!(
-        "{:?} is neither a problem in judge.toml nor a built-in puzzle ({})",
+        "{:?} is neither a problem in judge.toml, a package directory (problem.yaml or problem.xml), nor a built-in puzzle ({})",
         args.problem,
         crate::puzzles::names().join(", ")
     )))
+}
+
+/// A package's reference solution: a Polygon package's `main` solution,
+/// or the first (by name) of a Kattis package's `submissions/accepted/`.
+fn package_reference(root: &Path) -> Option<String> {
+    if config::polygon::is_package(root) {
+        let (desc, _) = config::polygon::describe(root).ok()?;
+        let main = desc.solutions.iter().find(|s| s.tag == "main")?;
+        return Some(root.join(&main.source.path).to_string_lossy().into_owned());
+    }
+    let mut accepted: Vec<PathBuf> = std::fs::read_dir(root.join("submissions/accepted"))
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    accepted.sort();
+    accepted.first().map(|p| p.to_string_lossy().into_owned())
 }
 
 /// The submission, and the reference it is compared with (`--against`,
@@ -161,7 +187,7 @@ fn contestants(
         (None, None, None) if interactive(problem) => None,
         (None, None, None) => {
             return Err(Failure::Usage(format!(
-                "problem {} has no reference: give --against CMD, or solution = \"CMD\" in its table",
+                "problem {} has no reference: give --against CMD, or solution = \"CMD\" in its table (a package: a Polygon `main` solution or a submissions/accepted/ program)",
                 problem.name
             )));
         }

@@ -35,6 +35,7 @@ use crate::check::tool::DEFAULT_TOOL_TIME_LIMIT;
 use crate::expect::Expectation;
 use crate::verdict::Verdict;
 use read::Description;
+pub use scoring::case_name;
 use std::path::Path;
 
 /// The file that makes a directory a Polygon package.

@@ -11,11 +11,13 @@
 //! "sensitive to the time limit" (a warning with the times). `--write`
 //! puts the limit into judge.toml, keeping its comments and layout.
 
-use super::submissions::{self, Entrant, Readiness, Submission, Trial};
-use super::{Failure, Outcome, load_config};
+mod problem;
+
 use crate::cases::Case;
 use crate::cli::LimitsArgs;
 use crate::commands::stdout::{out, outln};
+use crate::commands::submissions::{self, Entrant, Readiness, Submission, Trial};
+use crate::commands::{Failure, Outcome, load_config};
 use crate::config::{Overrides, Problem, Span};
 use crate::exec::Limits;
 use crate::exec::interrupt::Interrupt;
@@ -25,6 +27,7 @@ use crate::submission::Toolchain;
 use crate::text::format::plural;
 use crate::verdict::ExitCode;
 use crate::verdict::Verdict;
+use problem::{chosen, problem_cases};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
@@ -32,17 +35,20 @@ use std::time::Duration;
 
 pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
     check_args(&args)?;
-    let config = load_config(config_path, &Overrides::default())?.ok_or_else(|| {
-        Failure::Usage("judge limits needs a judge.toml (here, or --config FILE)".into())
-    })?;
-    let problem =
-        super::verify::chosen_problems(&config, std::slice::from_ref(&args.problem))?.remove(0);
+    let config = load_config(config_path, &Overrides::default())?;
+    let (problem, package) = chosen(config.as_ref(), &args)?;
+    if args.write && package.is_some() {
+        return Err(Failure::Usage(format!(
+            "judge limits --write: {} is a package; its time limit is in its own files (problem.yaml, .timelimit, problem.xml), which the judge does not write; run without --write and set the limit there",
+            args.problem
+        )));
+    }
     let mut warnings = Vec::new();
-    let cases = problem_cases(&config, &problem, &mut warnings)?;
-    let toolchain = crate::config::toolchain(Some(&config));
+    let cases = problem_cases(config.as_ref(), &problem, package.as_deref(), &mut warnings)?;
+    let toolchain = crate::config::toolchain(config.as_ref());
     let found = submissions::discover(&problem, 0, &toolchain, &mut warnings)?;
     let (accepted, slow) = accepted_and_slow(&problem, found)?;
-    let trials = trials(&config, &problem, cases, toolchain, &args)?;
+    let trials = trials(config.as_ref(), &problem, cases, toolchain, &args)?;
     let mut out = String::new();
     let (slowest, mut failed) =
         measure_accepted(&trials, &accepted, &args, &mut out, &mut warnings)?;
@@ -61,13 +67,23 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
         args.multiplier,
         args.round.0,
     );
-    explain_limit(&mut out, &slowest, &args, limit, problem.limits.time);
+    let whose = if package.is_some() {
+        "the package"
+    } else {
+        "judge.toml"
+    };
+    explain_limit(&mut out, &slowest, &args, limit, problem.limits.time, whose);
     failed |= check_slow(&trials, &slow, limit, args.margin, &mut out, &mut warnings)?;
     out!("{out}");
     for w in &warnings {
         outln!("warning: {w}");
     }
     if args.write {
+        let Some(config) = config.as_ref().filter(|_| package.is_none()) else {
+            return Err(Failure::Usage(
+                "judge limits --write needs judge.toml".into(),
+            ));
+        };
         write_limit(&config.path, &problem.name, limit)?;
         outln!(
             "wrote time_limit = \"{}\" to [problem.{}] in {}",
@@ -86,21 +102,21 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
 /// The judging sandbox (hiding judge.toml, the cases and the submissions)
 /// and what every trial of `problem` runs with.
 fn trials(
-    config: &crate::config::Config,
+    config: Option<&crate::config::Config>,
     problem: &Problem,
     cases: Vec<Case>,
     toolchain: Toolchain,
     args: &LimitsArgs,
 ) -> Result<Trials, Failure> {
     let cases = vec![cases];
-    let hidden = super::sandbox::Hidden {
-        config: Some(config),
+    let hidden = crate::commands::sandbox::Hidden {
+        config,
         problems: std::slice::from_ref(problem),
-        cases: super::sandbox::HiddenCases::Made(&cases),
+        cases: crate::commands::sandbox::HiddenCases::Made(&cases),
         submissions: true,
         extra: Vec::new(),
     };
-    let (interrupt, sandbox) = super::sandbox::trial_sandbox(&hidden, args.jobs)?;
+    let (interrupt, sandbox) = crate::commands::sandbox::trial_sandbox(&hidden, args.jobs)?;
     Ok(Trials {
         problems: vec![problem.clone()],
         cases,
@@ -118,10 +134,11 @@ fn explain_limit(
     args: &LimitsArgs,
     limit: Duration,
     current: Duration,
+    whose: &str,
 ) {
     let _ = writeln!(
         out,
-        "time limit: slowest {:.3}s ({} on {}) × {} = {:.3}s, rounded up to {} (judge.toml has {})",
+        "time limit: slowest {:.3}s ({} on {}) × {} = {:.3}s, rounded up to {} ({whose} has {})",
         slowest.median_ms / 1000.0,
         slowest.label,
         slowest.case,
@@ -152,26 +169,6 @@ fn check_args(args: &LimitsArgs) -> Result<(), Failure> {
         ));
     }
     Ok(())
-}
-
-/// The problem's cases (at least one).
-fn problem_cases(
-    config: &crate::config::Config,
-    problem: &Problem,
-    warnings: &mut Vec<String>,
-) -> Result<Vec<Case>, Failure> {
-    let selection = crate::cli::Selection {
-        paths: Vec::new(),
-        problem: Some(problem.name.clone()),
-        filter: None,
-    };
-    let selected = super::select(Some(config), &selection, &Overrides::default())?;
-    warnings.extend(selected.warnings);
-    let cases = selected.cases.into_iter().next().unwrap_or_default();
-    if cases.is_empty() {
-        return Err(Failure::Usage(format!("{}: no cases", problem.name)));
-    }
-    Ok(cases.to_vec())
 }
 
 /// The submissions expected to pass (at least one), and those that must
