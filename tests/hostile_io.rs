@@ -396,3 +396,51 @@ fn page_cache_one_case_leaves_is_not_charged_to_the_next() {
         cases[1]
     );
 }
+
+/// As root, a TMPDIR closed to others (`mktemp -d` makes 0700) is refused
+/// up front, naming the directory and what to do: the per-worker users
+/// could not reach their programs there (SECURITY.md).
+#[test]
+fn a_closed_tmpdir_is_refused_up_front_as_root() {
+    if !is_root() {
+        eprintln!("a_closed_tmpdir_is_refused_up_front_as_root: not root, not run");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let s = Scratch::new();
+    sum_cases(&s);
+    let closed = s.path().join("closed");
+    std::fs::create_dir(&closed).unwrap();
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let mut c = s.judge();
+    c.env("TMPDIR", &closed).args([
+        "run",
+        "cases/sum",
+        "--problem",
+        "sum",
+        "--submission",
+        "cat",
+    ]);
+    let ran = run(c);
+    assert_ne!(ran.code, 0, "{}", ran.stdout);
+    assert!(
+        ran.stderr.contains("cannot be entered by other users")
+            && ran.stderr.contains(&closed.display().to_string())
+            && ran.stderr.contains("--sandbox plain"),
+        "{}",
+        ran.stderr
+    );
+    // Opened to others (as /tmp is), the same run goes ahead.
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let mut c = s.judge();
+    c.env("TMPDIR", &closed).args([
+        "run",
+        "cases/sum",
+        "--problem",
+        "sum",
+        "--submission",
+        "cat",
+    ]);
+    let ran = run(c);
+    assert!(!ran.stderr.contains("cannot be entered"), "{}", ran.stderr);
+}

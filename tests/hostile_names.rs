@@ -90,33 +90,6 @@ fn hostile_names_are_escaped_in_every_human_output() {
     assert_clean(&format!("{}{}", missing.stdout, missing.stderr), "an error");
 }
 
-/// A pseudo-terminal: (master, slave).
-fn pty() -> (std::fs::File, OwnedFd) {
-    // SAFETY: plain libc calls on descriptors this function owns; every
-    // result is checked before use, and each descriptor is owned once.
-    unsafe {
-        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC);
-        assert!(master >= 0, "posix_openpt");
-        assert_eq!(libc::grantpt(master), 0, "grantpt");
-        assert_eq!(libc::unlockpt(master), 0, "unlockpt");
-        let mut name = [0 as libc::c_char; 256];
-        assert_eq!(
-            libc::ptsname_r(master, name.as_mut_ptr(), name.len()),
-            0,
-            "ptsname_r"
-        );
-        let slave = libc::open(
-            name.as_ptr(),
-            libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC,
-        );
-        assert!(slave >= 0, "open the slave");
-        (
-            std::fs::File::from_raw_fd(master),
-            OwnedFd::from_raw_fd(slave),
-        )
-    }
-}
-
 /// With stdout and stderr on a terminal (colours and the progress bar on,
 /// `TERM` a colour terminal), the names are escaped all the same.
 #[test]

@@ -13,29 +13,12 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::Command;
 
-/// A pseudo-terminal: (master, slave).
-fn pty() -> (OwnedFd, OwnedFd) {
-    let (mut master, mut slave) = (-1, -1);
-    // SAFETY: openpty writes two descriptors; the other pointers may be null.
-    let r = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        )
-    };
-    assert_eq!(r, 0, "openpty: {}", std::io::Error::last_os_error());
-    // SAFETY: both descriptors are fresh and ours.
-    unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) }
-}
-
 /// Run `command` as the leader of a new session whose controlling
 /// terminal is a fresh pseudo-terminal (its standard streams stay as the
 /// command has them). The terminal's master is held until it ends.
 fn run_on_a_terminal(mut command: Command) -> Ran {
     let (master, slave) = pty();
+    let master = OwnedFd::from(master);
     let slave_fd = slave.as_raw_fd();
     // SAFETY: setsid and ioctl between fork and exec, on a descriptor
     // the child inherited.

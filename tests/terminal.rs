@@ -10,40 +10,6 @@ use std::io::Read;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::{Command, Stdio};
 
-/// A pseudo-terminal: (master, slave), 120 columns wide.
-fn pty() -> (std::fs::File, OwnedFd) {
-    // SAFETY: plain libc calls on descriptors this function owns; every
-    // result is checked before use.
-    unsafe {
-        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC);
-        assert!(master >= 0, "posix_openpt");
-        assert_eq!(libc::grantpt(master), 0, "grantpt");
-        assert_eq!(libc::unlockpt(master), 0, "unlockpt");
-        let mut name = [0 as libc::c_char; 256];
-        assert_eq!(
-            libc::ptsname_r(master, name.as_mut_ptr(), name.len()),
-            0,
-            "ptsname_r"
-        );
-        let slave = libc::open(
-            name.as_ptr(),
-            libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC,
-        );
-        assert!(slave >= 0, "open the slave");
-        let size = libc::winsize {
-            ws_row: 40,
-            ws_col: 120,
-            ws_xpixel: 0,
-            ws_ypixel: 0,
-        };
-        assert_eq!(libc::ioctl(slave, libc::TIOCSWINSZ, &size), 0, "TIOCSWINSZ");
-        (
-            std::fs::File::from_raw_fd(master),
-            OwnedFd::from_raw_fd(slave),
-        )
-    }
-}
-
 /// Which of the judge's outputs go to the terminal.
 #[derive(Clone, Copy, PartialEq)]
 enum OnTerminal {

@@ -333,3 +333,37 @@ pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }
 }
+
+/// A pseudo-terminal (posix_openpt): (master, slave), 120 columns wide.
+pub fn pty() -> (std::fs::File, std::os::fd::OwnedFd) {
+    // SAFETY: plain libc calls on descriptors this function owns; every
+    // result is checked before use.
+    unsafe {
+        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC);
+        assert!(master >= 0, "posix_openpt");
+        assert_eq!(libc::grantpt(master), 0, "grantpt");
+        assert_eq!(libc::unlockpt(master), 0, "unlockpt");
+        let mut name = [0 as libc::c_char; 256];
+        assert_eq!(
+            libc::ptsname_r(master, name.as_mut_ptr(), name.len()),
+            0,
+            "ptsname_r"
+        );
+        let slave = libc::open(
+            name.as_ptr(),
+            libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC,
+        );
+        assert!(slave >= 0, "open the slave");
+        let size = libc::winsize {
+            ws_row: 40,
+            ws_col: 120,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        assert_eq!(libc::ioctl(slave, libc::TIOCSWINSZ, &size), 0, "TIOCSWINSZ");
+        (
+            <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(master),
+            <std::os::fd::OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(slave),
+        )
+    }
+}

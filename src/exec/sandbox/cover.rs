@@ -150,21 +150,21 @@ pub(super) unsafe fn hide_private(dir: &CStr) -> bool {
     }
 }
 
-/// Bind a directory onto itself read-only (no set-uid, no devices).
+/// Bind a directory onto itself read-only (no set-uid, no devices); with
+/// `recursive`, the mounts below it too.
 ///
 /// # Safety
 /// System calls on a NUL-terminated path.
-pub(super) unsafe fn read_only(dir: &CStr) -> bool {
+pub(super) unsafe fn read_only(dir: &CStr, recursive: bool) -> bool {
     let none = std::ptr::null();
+    let bind = if recursive {
+        libc::MS_BIND | libc::MS_REC
+    } else {
+        libc::MS_BIND
+    };
     // SAFETY: mount(2) on NUL-terminated strings.
     unsafe {
-        libc::mount(
-            dir.as_ptr(),
-            dir.as_ptr(),
-            none,
-            libc::MS_BIND,
-            std::ptr::null(),
-        ) == 0
+        libc::mount(dir.as_ptr(), dir.as_ptr(), none, bind, std::ptr::null()) == 0
             && libc::mount(
                 none,
                 dir.as_ptr(),

@@ -422,25 +422,7 @@ impl Holder<'_> {
                 }
             }
             for dir in self.read_only {
-                if libc::mount(
-                    dir.as_ptr(),
-                    dir.as_ptr(),
-                    none,
-                    libc::MS_BIND | libc::MS_REC,
-                    std::ptr::null(),
-                ) != 0
-                    || libc::mount(
-                        none,
-                        dir.as_ptr(),
-                        none,
-                        libc::MS_BIND
-                            | libc::MS_REMOUNT
-                            | libc::MS_RDONLY
-                            | libc::MS_NOSUID
-                            | libc::MS_NODEV,
-                        std::ptr::null(),
-                    ) != 0
-                {
+                if !super::cover::read_only(dir, true) {
                     return Err(fail(6));
                 }
             }
@@ -470,7 +452,7 @@ impl Holder<'_> {
                 return Err(fail(12));
             }
             if let Some(programs) = self.programs
-                && !super::cover::read_only(programs)
+                && !super::cover::read_only(programs, false)
             {
                 return Err(fail(13));
             }
