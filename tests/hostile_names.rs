@@ -8,7 +8,6 @@
 mod common;
 use common::*;
 use std::io::Read;
-use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::{Command, Stdio};
 
 /// The names written on disk (each becomes `NAME.in` and `NAME.ans`).

@@ -7,7 +7,6 @@
 mod common;
 use common::*;
 use std::io::Read;
-use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::{Command, Stdio};
 
 /// Which of the judge's outputs go to the terminal.
