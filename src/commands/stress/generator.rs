@@ -28,6 +28,7 @@ impl Generator {
             .find_source(Path::new(text))
             .map_err(Failure::usage)?
         {
+            let source = with_sibling_headers(source);
             return match toolchain.build_trusted(&source, sandbox, 0) {
                 Ok(Built::Ready(exe)) => Ok(Generator {
                     program: exe.program,
@@ -96,4 +97,38 @@ impl Generator {
         }
         Ok(outcome.stdout)
     }
+}
+
+/// A one-file generator builds with the headers beside it (`testlib.h` in
+/// a Polygon package's `files/`, as Polygon compiles a source with its
+/// resources): they are staged with the source, not compiled.
+fn with_sibling_headers(mut source: crate::submission::Source) -> crate::submission::Source {
+    if !source.path.is_file() {
+        return source;
+    }
+    let Some(dir) = source.path.parent() else {
+        return source;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return source;
+    };
+    let mut headers: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| PathBuf::from(e.file_name()))
+        .filter(|name| {
+            name.extension()
+                .is_some_and(|x| x == "h" || x == "hpp" || x == "hh" || x == "hxx")
+                && !name.to_string_lossy().starts_with('.')
+                && !source.files.contains(name)
+        })
+        .collect();
+    headers.sort();
+    source.files.extend(headers);
+    source
 }

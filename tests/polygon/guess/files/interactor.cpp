@@ -1,5 +1,6 @@
 #include "testlib.h"
 #include <cstdio>
+#include <string>
 // Guess the hidden number in 1..n with at most 20 queries: "? x" is
 // answered "<", ">" or "=", the guess "! x" ends the game. The number of
 // queries goes to tout for the checker.
@@ -14,8 +15,7 @@ int main(int argc, char **argv) {
         int x = ouf.readInt(1, n, "x");
         if (op == "!") {
             if (x != secret) quitf(_wa, "guessed %d, the number was %d", x, secret);
-            std::fprintf(toutFile, "%d\n", queries);
-            std::fclose(toutFile);
+            tout << queries << std::endl;
             quitf(_ok, "found in %d queries", queries);
         }
         if (op != "?") quitf(_pe, "expected ? or !, found %s", op.c_str());

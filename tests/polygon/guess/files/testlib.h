@@ -4,6 +4,8 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <string>
 enum TResult { _ok = 0, _wa = 1, _pe = 2, _fail = 3 };
 [[noreturn]] inline void quitf(TResult r, const char *fmt, ...) {
@@ -46,7 +48,7 @@ struct InStream {
     bool seekEof() { skip(); int c = std::fgetc(f); if (c == EOF) return true; std::ungetc(c, f); return false; }
 };
 inline InStream inf, ouf, ans;
-inline FILE *toutFile = nullptr;
+inline std::ofstream tout;
 inline void registerTestlibCmd(int argc, char **argv) {
     if (argc < 4) quitf(_fail, "usage: checker input output answer");
     inf.init(std::fopen(argv[1], "r"), _fail, false);
@@ -54,13 +56,25 @@ inline void registerTestlibCmd(int argc, char **argv) {
     ans.init(std::fopen(argv[3], "r"), _fail, false);
     if (!inf.f || !ouf.f || !ans.f) quitf(_fail, "cannot open the files");
 }
-inline void registerValidation(int, char **) { inf.init(stdin, _fail, true); }
+struct Validation {
+    std::string set, grp;
+    std::string testset() const { return set; }
+    std::string group() const { return grp; }
+};
+inline Validation validator;
+inline void registerValidation(int argc, char **argv) {
+    inf.init(stdin, _fail, true);
+    for (int i = 1; i + 1 < argc; i++) {
+        if (!std::strcmp(argv[i], "--testset")) validator.set = argv[++i];
+        else if (!std::strcmp(argv[i], "--group")) validator.grp = argv[++i];
+    }
+}
 inline void registerInteraction(int argc, char **argv) {
     if (argc < 3) quitf(_fail, "usage: interactor input output");
     inf.init(std::fopen(argv[1], "r"), _fail, false);
-    toutFile = std::fopen(argv[2], "w");
+    tout.open(argv[2]);
     ouf.init(stdin, _pe, false);
-    if (!inf.f || !toutFile) quitf(_fail, "cannot open the files");
+    if (!inf.f || !tout) quitf(_fail, "cannot open the files");
 }
 struct Random {
     unsigned long long s = 1;

@@ -3,5 +3,5 @@
 int main(int argc, char **argv) {
     registerGen(argc, argv, 1);
     long long hi = std::atoll(argv[1]);
-    std::printf("%lld %lld\n", rnd.next(0, hi), rnd.next(0, hi));
+    std::printf("%lld %lld\n", rnd.next(0LL, hi), rnd.next(0LL, hi));
 }
