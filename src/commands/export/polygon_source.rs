@@ -181,8 +181,68 @@ fn validators(
             v.tool.display
         ));
     }
-    if !problem.validators.is_empty() && desc.testset.tests.iter().any(|t| t.group.is_some()) {
-        notes.push("validators: Polygon gives them `--testset tests --group G`; the Kattis input validators run without them, so a check that depends on the group is not made".to_string());
+    if !problem.validators.is_empty() {
+        group_arguments(desc, out, notes)?;
+    }
+    Ok(())
+}
+
+/// Polygon runs a validator as `--testset tests --group G`: each group's
+/// folder under data/secret says so in its test_group.yaml
+/// (`input_validator_args`, `input_validator_flags` in legacy), so testlib's
+/// `validator.group()` is the same in the export. Samples are validated
+/// without a group (data/sample is no group's folder).
+fn group_arguments(desc: &Description, out: &Path, notes: &mut Notes) -> Result<(), String> {
+    let mut sample_groups = Vec::new();
+    let mut unplaced = Vec::new();
+    let mut named: Vec<&str> = desc
+        .testset
+        .tests
+        .iter()
+        .filter_map(|t| t.group.as_deref())
+        .collect();
+    named.sort();
+    named.dedup();
+    for name in named {
+        let file = out.join("data/secret").join(name).join("test_group.yaml");
+        if !file.is_file() {
+            unplaced.push(name.to_string());
+            continue;
+        }
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+        let mut m: Mapping = serde_norway::from_str(&text)
+            .map_err(|e| format!("{}: not a mapping: {e}", file.display()))?;
+        let args = ["--testset", "tests", "--group", name]
+            .iter()
+            .map(|a| key(a))
+            .collect();
+        m.insert(key("input_validator_args"), Value::Sequence(args));
+        write(
+            &file,
+            serde_norway::to_string(&m).map_err(|e| e.to_string())?,
+        )?;
+        if desc
+            .testset
+            .tests
+            .iter()
+            .any(|t| t.sample && t.group.as_deref() == Some(name))
+        {
+            sample_groups.push(name.to_string());
+        }
+    }
+    if !unplaced.is_empty() {
+        notes.push(format!(
+            "validators: group {} has no folder of its own in the export (not a scoring problem), so its tests are validated without `--group {}`",
+            unplaced.join(", "),
+            unplaced[0]
+        ));
+    }
+    if !sample_groups.is_empty() {
+        notes.push(format!(
+            "validators: the samples of group {} are validated in data/sample without `--group` (in their group's folder under data/secret with it)",
+            sample_groups.join(", ")
+        ));
     }
     Ok(())
 }

@@ -234,7 +234,7 @@ fn testlib_wrapper(
 ) -> Result<(), String> {
     if super::testlib_wrap::is_cpp(path) {
         notes.push(format!(
-            "checker {}: testlib protocol, wrapped as a Kattis output validator (output_validator/main.cpp, glibc's on_exit); Kattis has no presentation error, so its PE is WA",
+            "checker {}: testlib protocol, wrapped as a Kattis output validator (output_validator/main.cpp runs it in a child process and maps its exit code); Kattis has no presentation error, so its PE is WA",
             path.display()
         ));
         return super::testlib_wrap::write(
