@@ -196,3 +196,27 @@ fn an_output_file_that_is_a_link_is_not_followed() {
     assert!(!out.contains("AC   filesum/01"), "{out}");
     assert!(out.contains("WA 2") || out.contains("WA: 0/2"), "{out}");
 }
+
+#[test]
+fn stress_builds_a_package_generator_with_the_testlib_beside_it() {
+    let s = Scratch::new();
+    let root = package(&s, "sum");
+    // files/gen.cpp includes "testlib.h", which is in files/ only.
+    let ran = s.run_judge(&[
+        "stress",
+        root.to_str().unwrap(),
+        "--generator",
+        root.join("files/gen.cpp").to_str().unwrap(),
+        "--submission",
+        root.join("solutions/small.cpp").to_str().unwrap(),
+        // gen.cpp takes the seed as its bound: sums reach 1000 from here.
+        "--seed",
+        "900",
+        "--count",
+        "100",
+    ]);
+    let out = all(&ran);
+    assert!(!out.contains("does not compile"), "{out}");
+    assert!(out.contains("WA"), "{out}");
+    assert!(root.join("stress").is_dir(), "{out}");
+}

@@ -107,7 +107,11 @@ fn verify_validate_gen_and_stress_work_with_the_real_testlib() {
 
     let ran = s.run_judge(&["validate", dir]);
     assert_eq!(ran.code, 0, "{}", all(&ran));
-    assert!(all(&ran).contains("6 inputs checked, 0 invalid"), "{}", all(&ran));
+    assert!(
+        all(&ran).contains("6 inputs checked, 0 invalid"),
+        "{}",
+        all(&ran)
+    );
     // Group 1 allows at most 1000: the validator knows test 3's group
     // only from `--group 1` on its command line.
     std::fs::write(root.join("tests/03"), "2000 1\n").unwrap();
