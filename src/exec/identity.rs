@@ -38,6 +38,11 @@ impl Fields {
     pub fn hex(self) -> String {
         hex(&self.0.finalize())
     }
+
+    /// The digest's 32 bytes.
+    pub fn bytes(self) -> [u8; 32] {
+        self.0.finalize().into()
+    }
 }
 
 /// Bytes in lower-case hex.
