@@ -408,11 +408,7 @@ fn a_truncated_pack_keeps_its_whole_records() {
     let cache = tempfile::tempdir().unwrap();
     echo_problem(&s, "");
     assert_eq!(
-        counts(&run_json(
-            &s,
-            cache.path(),
-            &["--submission", "./sol.sh"]
-        )),
+        counts(&run_json(&s, cache.path(), &["--submission", "./sol.sh"])),
         (5, 0)
     );
     // A judge killed while it wrote: no index, and the last record torn.
@@ -605,7 +601,7 @@ fn an_interactive_package_is_cached_whole() {
     // The validator edited: every case runs again.
     s.write(
         "d/output_validator/validate.c",
-        &DOUBLE_VALIDATOR_C.replace("VERSION", "edited"),
+        DOUBLE_VALIDATOR_C.replace("VERSION", "edited"),
     );
     assert_eq!(verify(), (6, 0));
     // One submission edited (its build differs): only its cases.

@@ -319,9 +319,7 @@ fn interaction_key(
     request: &RunRequest<'_>,
 ) -> Option<Key> {
     plan.cache.as_ref()?;
-    let program = plan.programs[job.program]
-        .runner
-        .identity(request.limits)?;
+    let program = plan.programs[job.program].runner.identity(request.limits)?;
     let interaction = interaction_identity(interaction, plan.tools.as_deref()?)?;
     RunCache::interaction_key(&program, &interaction, request, job.case.answer.as_deref())
 }

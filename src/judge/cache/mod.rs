@@ -257,10 +257,7 @@ impl RunCache {
         outcome: Option<&RunOutcome>,
         passes: u32,
     ) {
-        if matches!(
-            judgement.verdict,
-            Verdict::InternalError | Verdict::Skipped
-        ) {
+        if matches!(judgement.verdict, Verdict::InternalError | Verdict::Skipped) {
             return;
         }
         let Some(judgement) = StoredJudgement::of(judgement) else {

@@ -101,7 +101,8 @@ pub fn record(kind: Kind, key: &Key, body: &[u8]) -> Vec<u8> {
 /// The body of `bytes` if they are one whole record of `kind` and `key`.
 pub fn open_record<'a>(bytes: &'a [u8], kind: Kind, key: &Key) -> Option<&'a [u8]> {
     let (found, body, _) = parse(bytes)?;
-    (found.0 == kind && &found.1 == key && HEADER + body.len() + SEAL == bytes.len()).then_some(body)
+    (found.0 == kind && &found.1 == key && HEADER + body.len() + SEAL == bytes.len())
+        .then_some(body)
 }
 
 /// The record at the start of `bytes`: (kind, key), body, whole length;
@@ -185,7 +186,7 @@ pub fn parse_index(bytes: &[u8]) -> Option<Vec<Row>> {
         return None;
     }
     let end = bytes.len() - SEAL;
-    if Sha256::digest(&bytes[..end])[..] != bytes[end..] || (end - 4) % ROW != 0 {
+    if Sha256::digest(&bytes[..end])[..] != bytes[end..] || !(end - 4).is_multiple_of(ROW) {
         return None;
     }
     bytes[4..end]

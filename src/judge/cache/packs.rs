@@ -47,7 +47,9 @@ impl Pack {
     }
 
     fn file(&self) -> Option<&File> {
-        self.file.get_or_init(|| File::open(&self.path).ok()).as_ref()
+        self.file
+            .get_or_init(|| File::open(&self.path).ok())
+            .as_ref()
     }
 }
 
@@ -156,11 +158,10 @@ impl Packs {
         }
         let body = pack.file().and_then(|f| pack::read(f, &row));
         match &body {
-            Some(_) => {
-                if !pack.touched.swap(true, Ordering::SeqCst) {
-                    super::store::touch(&pack.path);
-                }
+            Some(_) if !pack.touched.swap(true, Ordering::SeqCst) => {
+                super::store::touch(&pack.path);
             }
+            Some(_) => {}
             None if pack.path.exists() => self.damaged(&pack.path, &row),
             None => {}
         }
@@ -261,9 +262,7 @@ pub fn compact(dir: &Path) {
         for row in pack::scan(&bytes).0 {
             let whole = &bytes[row.offset as usize..(row.offset + u64::from(row.len)) as usize];
             if let Some(body) = pack::open_record(whole, row.kind, &row.key)
-                && records
-                    .insert(row.key, (row.kind, body.to_vec()))
-                    .is_none()
+                && records.insert(row.key, (row.kind, body.to_vec())).is_none()
             {
                 order.push(row.key);
             }

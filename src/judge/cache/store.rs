@@ -152,9 +152,7 @@ pub fn evict(dir: &Path, limit: u64) -> Usage {
     let mut units: std::collections::HashMap<PathBuf, (SystemTime, u64, Vec<PathBuf>)> =
         std::collections::HashMap::new();
     for (used, len, path) in all {
-        let u = units
-            .entry(unit(&path))
-            .or_insert((used, 0, Vec::new()));
+        let u = units.entry(unit(&path)).or_insert((used, 0, Vec::new()));
         u.0 = u.0.max(used);
         u.1 += len;
         u.2.push(path);
