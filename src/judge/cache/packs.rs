@@ -1,5 +1,5 @@
 //! The packs of a run cache as one store: every pack's index read on the
-//! first look-up (the newest pack's record of a key wins), this judge's
+//! first look-up (the record of the pack made last wins), this judge's
 //! new records appended to a pack of its own, and when it finishes: its
 //! index written, the packs compacted when there are many, the least
 //! recently used ones out when the cache is over its size.
@@ -105,7 +105,12 @@ impl Packs {
     fn index(&self) -> &Mutex<Index> {
         self.index.get_or_init(|| {
             let mut index = Index::default();
-            for (_, _, path) in list(&self.dir) {
+            // By name, which begins with when the pack was made: a record
+            // made again (its first copy was damaged) wins, however
+            // recently the older pack was read.
+            let mut packs: Vec<PathBuf> = list(&self.dir).into_iter().map(|(_, _, p)| p).collect();
+            packs.sort();
+            for path in packs {
                 let Some(rows) = pack::rows(&path) else {
                     continue;
                 };
@@ -253,6 +258,8 @@ pub fn compact(dir: &Path) {
         }
         return;
     }
+    // Oldest made first: the newest record of a key wins.
+    claimed.sort_by(|a, b| a.1.cmp(&b.1));
     let mut order: Vec<Key> = Vec::new();
     let mut records: HashMap<Key, (Kind, Vec<u8>)> = HashMap::new();
     for (_, _, claim) in &claimed {
