@@ -349,9 +349,10 @@ fn a_cache_others_could_write_is_refused_and_a_swapped_entry_rebuilt() {
     let ran = judge_with(&cache);
     assert_eq!(verdicts(&ran), ["AC"], "{}", ran.stderr);
     assert!(
-        ran.stderr
-            .contains(&format!("the build cache {} is not used", cache.display()))
-            && ran.stderr.contains("writable by others"),
+        ran.stderr.contains(&format!(
+            "the cache directory {} (builds and runs) is not used",
+            cache.display()
+        )) && ran.stderr.contains("writable by others"),
         "{}",
         ran.stderr
     );

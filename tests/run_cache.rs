@@ -205,6 +205,16 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
     all
 }
 
+/// The packs of the run cache in `cache`.
+fn packs(cache: &Path) -> Vec<std::path::PathBuf> {
+    let mut packs: Vec<_> = files(&cache.join("runs/packs"))
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "pack"))
+        .collect();
+    packs.sort();
+    packs
+}
+
 #[test]
 fn a_damaged_entry_or_output_is_done_again_and_the_verdict_is_right() {
     let s = Scratch::new();
@@ -219,10 +229,15 @@ fn a_damaged_entry_or_output_is_done_again_and_the_verdict_is_right() {
         bytes[0] ^= 0x20;
         std::fs::write(path, bytes).unwrap();
     };
-    // Every entry damaged: every run done again.
-    for entry in files(&cache.path().join("runs/entries")) {
-        flip(&entry);
+    // A byte of every record in the pack flipped (its index left whole):
+    // every run done again.
+    let kept = packs(cache.path());
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let mut bytes = std::fs::read(&kept[0]).unwrap();
+    for at in (20..bytes.len()).step_by(40) {
+        bytes[at] ^= 0x01;
     }
+    std::fs::write(&kept[0], bytes).unwrap();
     let mut cmd = judge(&s, cache.path());
     cmd.args(["run", "--format", "json", "--submission", "./sol.sh"]);
     let again = run(cmd);
@@ -232,6 +247,13 @@ fn a_damaged_entry_or_output_is_done_again_and_the_verdict_is_right() {
         ("AC".into(), (5, 0))
     );
     assert!(again.stderr.contains("damaged"), "{}", again.stderr);
+    // The damaged records were dropped when the packs were merged; the
+    // new ones serve.
+    assert_eq!(packs(cache.path()).len(), 1);
+    assert_eq!(
+        counts(&run_json(&s, cache.path(), &["--submission", "./sol.sh"])),
+        (0, 5)
+    );
     // Every kept output damaged (a long one is an object of its own): a
     // run whose output fails its digest is done again, never judged on
     // the wrong bytes. The answer is the output's first line: AC.
@@ -378,4 +400,214 @@ fn a_multi_file_submission_runs_again_when_any_of_its_files_changes() {
         ("WA".into(), (5, 0)),
         "{edited:#}"
     );
+}
+
+#[test]
+fn a_truncated_pack_keeps_its_whole_records() {
+    let s = Scratch::new();
+    let cache = tempfile::tempdir().unwrap();
+    echo_problem(&s, "");
+    assert_eq!(
+        counts(&run_json(&s, cache.path(), &["--submission", "./sol.sh"])),
+        (5, 0)
+    );
+    // A judge killed while it wrote: no index, and the last record torn.
+    let pack = packs(cache.path()).remove(0);
+    std::fs::remove_file(pack.with_extension("idx")).unwrap();
+    let len = std::fs::metadata(&pack).unwrap().len();
+    std::fs::File::options()
+        .write(true)
+        .open(&pack)
+        .unwrap()
+        .set_len(len - 10)
+        .unwrap();
+    let report = run_json(&s, cache.path(), &["--submission", "./sol.sh"]);
+    assert_eq!(
+        (report["verdict"].clone(), counts(&report)),
+        ("AC".into(), (1, 4))
+    );
+    // The same with its index kept: the torn record is read, refused and
+    // done again.
+    let s = Scratch::new();
+    let cache = tempfile::tempdir().unwrap();
+    echo_problem(&s, "");
+    run_json(&s, cache.path(), &["--submission", "./sol.sh"]);
+    let pack = packs(cache.path()).remove(0);
+    let len = std::fs::metadata(&pack).unwrap().len();
+    std::fs::File::options()
+        .write(true)
+        .open(&pack)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+    let mut cmd = judge(&s, cache.path());
+    cmd.args(["run", "--format", "json", "--submission", "./sol.sh"]);
+    let again = run(cmd);
+    let report = again.json();
+    let (ran, reused) = counts(&report);
+    assert_eq!(report["verdict"], "AC", "{report:#}");
+    assert!(ran >= 1 && reused >= 1 && ran + reused == 5, "{report:#}");
+    assert!(again.stderr.contains("damaged"), "{}", again.stderr);
+}
+
+#[test]
+fn many_packs_are_merged_into_few() {
+    let s = Scratch::new();
+    let cache = tempfile::tempdir().unwrap();
+    echo_problem(&s, "");
+    // Each run with a new submission adds a pack.
+    for i in 0..12 {
+        s.script(&format!("sol{i}.sh"), &format!("cat # {i}"));
+        let sol = format!("./sol{i}.sh");
+        assert_eq!(
+            counts(&run_json(&s, cache.path(), &["--submission", &sol])),
+            (5, 0)
+        );
+        assert!(packs(cache.path()).len() <= 9, "{:?}", packs(cache.path()));
+    }
+    // Nothing was lost in the merges.
+    for i in 0..12 {
+        let sol = format!("./sol{i}.sh");
+        assert_eq!(
+            counts(&run_json(&s, cache.path(), &["--submission", &sol])),
+            (0, 5)
+        );
+    }
+}
+
+/// The cases a `--recheck 1` run with `seed` ran again.
+fn rechecked_with(s: &Scratch, cache: &Path, seed: &str) -> Vec<String> {
+    let mut cmd = judge(s, cache);
+    cmd.env("JUDGE_RECHECK_SEED", seed).args([
+        "run",
+        "--format",
+        "json",
+        "--submission",
+        "./sol.sh",
+        "--recheck",
+        "1",
+    ]);
+    let report = run(cmd).json();
+    assert_eq!(report["cache"]["rechecked"], 1, "{report:#}");
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c.get("cached").is_none_or(|c| c != true))
+        .map(|c| c["case"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn recheck_takes_a_sample_by_its_seed_not_the_first_runs() {
+    let s = Scratch::new();
+    let cache = tempfile::tempdir().unwrap();
+    echo_problem(&s, "");
+    run_json(&s, cache.path(), &["--submission", "./sol.sh"]);
+    let picked: Vec<Vec<String>> = ["1", "2", "3", "4", "5", "6"]
+        .iter()
+        .map(|seed| rechecked_with(&s, cache.path(), seed))
+        .collect();
+    for one in &picked {
+        assert_eq!(one.len(), 1, "{picked:?}");
+    }
+    let distinct: std::collections::HashSet<_> = picked.iter().collect();
+    assert!(distinct.len() > 1, "six seeds, one case each: {picked:?}");
+    // The same seed, the same sample; --recheck-seed says it too.
+    assert_eq!(rechecked_with(&s, cache.path(), "3"), picked[2]);
+    let mut cmd = judge(&s, cache.path());
+    cmd.args([
+        "run",
+        "--format",
+        "json",
+        "--submission",
+        "./sol.sh",
+        "--recheck",
+        "1",
+        "--recheck-seed",
+        "3",
+    ]);
+    let report = run(cmd).json();
+    let again: Vec<_> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c.get("cached").is_none_or(|c| c != true))
+        .map(|c| c["case"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(again, picked[2]);
+}
+
+/// An interactive validator: sends the input's number, expects its
+/// double back (42 accepted, 43 not). `VERSION` marks an edit.
+const DOUBLE_VALIDATOR_C: &str = r#"#include <stdio.h>
+int main(int argc, char **argv) {
+    FILE *in = fopen(argv[1], "r");
+    int n, got; if (!in || fscanf(in, "%d", &n) != 1) return 1;
+    printf("%d\n", n); fflush(stdout);
+    if (scanf("%d", &got) != 1) return 43;
+    return got == 2 * n ? 42 : 43; /* VERSION */
+}"#;
+
+/// (ran, reused) from `judge verify`'s human summary.
+fn verify_counts(stdout: &str) -> (u64, u64) {
+    let line = stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("cache: "))
+        .unwrap_or_else(|| panic!("no cache line in {stdout}"));
+    let mut numbers = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse::<u64>().unwrap());
+    (numbers.next().unwrap(), numbers.next().unwrap())
+}
+
+#[test]
+fn an_interactive_package_is_cached_whole() {
+    let s = Scratch::new();
+    let cache = tempfile::tempdir().unwrap();
+    s.write(
+        "d/problem.yaml",
+        "name: Double\ntype: interactive\nlimits:\n  time_limit: 1\n",
+    );
+    for (i, n) in [3, 8, 21].iter().enumerate() {
+        s.write(&format!("d/data/secret/{i}.in"), format!("{n}\n"));
+        s.write(&format!("d/data/secret/{i}.ans"), "\n");
+    }
+    s.write("d/output_validator/validate.c", DOUBLE_VALIDATOR_C);
+    s.write(
+        "d/submissions/accepted/double.c",
+        "#include <stdio.h>\nint main(void){int n;if(scanf(\"%d\",&n)!=1)return 1;printf(\"%d\\n\",2*n);return 0;}\n",
+    );
+    s.write(
+        "d/submissions/wrong_answer/same.c",
+        "#include <stdio.h>\nint main(void){int n;if(scanf(\"%d\",&n)!=1)return 1;printf(\"%d\\n\",n);return 0;}\n",
+    );
+    let verify = || {
+        let mut cmd = judge(&s, cache.path());
+        cmd.args(["verify", "d"]);
+        let ran = run(cmd);
+        assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+        assert!(
+            ran.stdout.contains("OK: 2 of 2 submissions as expected"),
+            "{}",
+            ran.stdout
+        );
+        verify_counts(&ran.stdout)
+    };
+    assert_eq!(verify(), (6, 0));
+    // Nothing changed: nothing runs, the verdicts stand.
+    assert_eq!(verify(), (0, 6));
+    // The validator edited: every case runs again.
+    s.write(
+        "d/output_validator/validate.c",
+        DOUBLE_VALIDATOR_C.replace("VERSION", "edited"),
+    );
+    assert_eq!(verify(), (6, 0));
+    // One submission edited (its build differs): only its cases.
+    s.write(
+        "d/submissions/accepted/double.c",
+        "#include <stdio.h>\nint main(void){int n;if(scanf(\"%d\",&n)!=1)return 1;printf(\"%d\\n\",2*n);fputs(\"edited\\n\",stderr);return 0;}\n",
+    );
+    assert_eq!(verify(), (3, 3));
 }

@@ -12,11 +12,16 @@ pub struct CacheArgs {
     #[arg(long, conflicts_with = "recheck")]
     pub no_cache: bool,
 
-    /// Run again the first N runs found in the cache and name any whose
-    /// outcome or output disagrees with what was kept (a random program, a
-    /// machine that got slower).
+    /// Run again a random sample of N of the runs found in the cache and
+    /// name any whose outcome or output disagrees with what was kept (a
+    /// random program, a machine that got slower).
     #[arg(long, value_name = "N")]
     pub recheck: Option<usize>,
+
+    /// The seed of the `--recheck` sample: the same seed, the same sample
+    /// (default: $JUDGE_RECHECK_SEED, else a new one each run).
+    #[arg(long, value_name = "SEED", requires = "recheck")]
+    pub recheck_seed: Option<u64>,
 
     /// Keep the run cache under SIZE, least recently used out first
     /// (default: $JUDGE_CACHE_SIZE, else 1GiB).

@@ -5,7 +5,7 @@
 use super::Failure;
 use super::stdout::{note, outln};
 use crate::cli::{CacheAction, CacheArgs, CacheCommandArgs};
-use crate::judge::cache::{DEFAULT_SIZE, RUNS, RunCache, store};
+use crate::judge::cache::{self as run_cache, DEFAULT_SIZE, Kind, RUNS, RunCache, store};
 use crate::units::Size;
 use crate::verdict::ExitCode;
 use std::path::PathBuf;
@@ -16,6 +16,8 @@ const SIZE_VAR: &str = "JUDGE_CACHE_SIZE";
 /// The environment variable that turns the run cache off (`--no-cache`
 /// for every run: a CI job that must run everything).
 const NO_CACHE_VAR: &str = "JUDGE_NO_CACHE";
+/// The environment variable of the `--recheck` sample's seed.
+const SEED_VAR: &str = "JUDGE_RECHECK_SEED";
 /// What the cache directory holds besides runs: submissions' builds and
 /// checkers' and validators' builds.
 const BUILDS: [&str; 2] = ["compile", "tools"];
@@ -55,7 +57,25 @@ pub fn open(args: &CacheArgs) -> Result<Option<Arc<RunCache>>, Failure> {
         &directory(),
         limit,
         args.recheck.unwrap_or(0),
+        seed(args.recheck_seed)?,
     ))))
+}
+
+/// The `--recheck` sample's seed: the flag, else `$JUDGE_RECHECK_SEED`,
+/// else a new one.
+fn seed(flag: Option<u64>) -> Result<u64, Failure> {
+    if let Some(seed) = flag {
+        return Ok(seed);
+    }
+    match std::env::var(SEED_VAR) {
+        Ok(text) if !text.trim().is_empty() => text.trim().parse::<u64>().map_err(|e| {
+            Failure::Usage(format!(
+                "{SEED_VAR}={text:?}: {e} (expected a whole number from 0 to {})",
+                u64::MAX
+            ))
+        }),
+        _ => Ok(run_cache::random_seed()),
+    }
 }
 
 /// After a run: keep the cache under its size.
@@ -72,8 +92,11 @@ pub fn cache(args: CacheCommandArgs) -> Result<ExitCode, Failure> {
         return clear(&dir);
     }
     let runs = dir.join(RUNS);
-    let count = |sub: &str| store::usage(&runs.join(sub));
-    let (entries, checks, objects) = (count("entries"), count("checks"), count("objects"));
+    let kept = run_cache::counts(&dir);
+    let count = |kind| kept.get(&kind).copied().unwrap_or(0);
+    let all = store::usage(&runs);
+    let objects = store::usage(&runs.join("objects"));
+    let packs = run_cache::packs::list(&runs.join(run_cache::PACKS)).len();
     let builds =
         BUILDS
             .iter()
@@ -85,11 +108,12 @@ pub fn cache(args: CacheCommandArgs) -> Result<ExitCode, Failure> {
     let limit = size(None)?;
     outln!("cache: {}", dir.display());
     outln!(
-        "runs: {} kept, {} checks kept, {} outputs: {} of at most {} (least recently used out first)",
-        entries.files,
-        checks.files,
+        "runs: {} kept, {} checks kept, {} interactive cases kept, {} outputs, in {packs} packs: {} of at most {} (least recently used out first)",
+        count(Kind::Run),
+        count(Kind::Check),
+        count(Kind::Interaction),
         objects.files,
-        Size(entries.bytes + checks.bytes + objects.bytes),
+        Size(all.bytes),
         Size(limit)
     );
     outln!(

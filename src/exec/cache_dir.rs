@@ -1,4 +1,5 @@
-//! The build cache's directory, and whether it can be trusted.
+//! The cache's directory (builds, and the run cache's `runs/`), and
+//! whether it can be trusted.
 //!
 //! Programs in the cache are run (a checker as the judge, a submission's
 //! build in the sandbox), so the cache must be the judge's user's alone:
@@ -63,7 +64,7 @@ pub fn checked(dir: &Path) -> PathBuf {
             match private {
                 Ok(private) => {
                     eprintln!(
-                        "judge: the build cache {} is not used: {why}; building in a private cache for this run",
+                        "judge: the cache directory {} (builds and runs) is not used: {why}; a private one is used for this run",
                         dir.display()
                     );
                     let path = private.path().to_path_buf();
@@ -75,7 +76,7 @@ pub fn checked(dir: &Path) -> PathBuf {
                 }
                 Err(e) => {
                     eprintln!(
-                        "judge: the build cache {} is not used: {why}; and no private one can be made ({e})",
+                        "judge: the cache directory {} (builds and runs) is not used: {why}; and no private one can be made ({e})",
                         dir.display()
                     );
                     // A path that cannot be created: every build fails

@@ -38,6 +38,11 @@ impl Fields {
     pub fn hex(self) -> String {
         hex(&self.0.finalize())
     }
+
+    /// The digest's 32 bytes.
+    pub fn bytes(self) -> [u8; 32] {
+        self.0.finalize().into()
+    }
 }
 
 /// Bytes in lower-case hex.
@@ -53,6 +58,9 @@ pub fn hex(bytes: &[u8]) -> String {
 pub fn bytes_digest(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
+
+/// A file up to this long is read whole to be hashed.
+const SMALL: u64 = 64 << 10;
 
 /// A file's stamp: when any part changes, its digest is read again.
 type Stamp = (u64, u64, u64, i64, i64, i64, i64);
@@ -87,7 +95,13 @@ pub fn file(path: &Path) -> Option<String> {
     {
         return Some(known.clone());
     }
-    let digest = super::cache_dir::file_digest(path)?;
+    // A small file (a case's input, most often) read whole: no buffer
+    // to allocate and clear for each.
+    let digest = if meta.len() <= SMALL {
+        bytes_digest(&std::fs::read(path).ok()?)
+    } else {
+        super::cache_dir::file_digest(path)?
+    };
     // A file changed while it was read has a new stamp: not remembered.
     let after = std::fs::metadata(path).ok()?;
     if stamp(&after) == key {

@@ -7,7 +7,7 @@ use crate::check::{self, CaseFiles, CheckPlan, Judgement};
 use crate::config::Problem;
 use crate::exec::{Given, MemorySource, RunError, RunOutcome, RunRequest};
 use crate::judge::CaseResult;
-use crate::judge::cache::{RunCache, disagreement};
+use crate::judge::cache::{Key, Kind, RunCache, disagreement};
 use crate::text::format::millis as ms;
 use crate::verdict::Verdict;
 use std::time::Duration;
@@ -88,12 +88,7 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
         result.stderr = (!error.output.is_empty()).then(|| error.output.clone());
         return result;
     }
-    let comparison = job
-        .case
-        .settings
-        .as_deref()
-        .and_then(|s| s.comparison.as_ref())
-        .unwrap_or(&problem.comparison);
+    let comparison = comparison_of(problem, job);
     if let check::Comparison::Interactive(interaction) = comparison {
         return interactive_job(plan, job, slot, interaction);
     }
@@ -149,6 +144,70 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
     }
 }
 
+/// The cache key of the job's run; `None` when it is not cached.
+fn run_key(plan: &Plan, job: &Job, request: &RunRequest<'_>) -> Option<Key> {
+    plan.cache.as_ref()?;
+    plan.programs[job.program]
+        .runner
+        .identity(request.limits)
+        .and_then(|identity| RunCache::run_key(&identity, request))
+}
+
+/// Draw the `--recheck` sample from the plan's jobs whose runs the cache
+/// holds (nothing without `--recheck`).
+pub(super) fn recheck_sample(plan: &Plan) {
+    let Some(cache) = plan.cache.as_deref() else {
+        return;
+    };
+    if !cache.recheck.wanted() {
+        return;
+    }
+    let mut cached = Vec::new();
+    for position in 0..plan.jobs.len() {
+        let Some(job) = plan.jobs.get(position) else {
+            continue;
+        };
+        let problem = &plan.problems[job.problem];
+        if plan.programs[job.program].compile_error.is_some() {
+            continue;
+        }
+        let files = case_files(problem, &job);
+        let request = RunRequest {
+            input: &job.case.input,
+            limits: &problem.limits,
+            slot: 0,
+            given: Given {
+                files: files.as_deref(),
+                args: case_args(&job),
+                io: &problem.io_files,
+            },
+        };
+        let key = match comparison_of(problem, &job) {
+            check::Comparison::Interactive(interaction) => {
+                interaction_key(plan, &job, interaction, &request).map(|k| (Kind::Interaction, k))
+            }
+            _ => run_key(plan, &job, &request)
+                .filter(|k| cache.lookup_run(k, request.limits).is_some())
+                .map(|k| (Kind::Run, k)),
+        };
+        if let Some((kind, key)) = key
+            && cache.holds(kind, &key)
+        {
+            cached.push(key);
+        }
+    }
+    cache.recheck.choose(cached);
+}
+
+/// The comparison that judges the job's case.
+fn comparison_of<'a>(problem: &'a Problem, job: &'a Job) -> &'a check::Comparison {
+    job.case
+        .settings
+        .as_deref()
+        .and_then(|s| s.comparison.as_ref())
+        .unwrap_or(&problem.comparison)
+}
+
 /// Run the job's program, or take its run from the cache when one there
 /// stands under these limits; whether it was taken. A `--recheck` sample
 /// runs again and is compared with what was kept.
@@ -158,25 +217,19 @@ fn cached_run(
     request: &RunRequest<'_>,
 ) -> (Result<RunOutcome, RunError>, bool) {
     let runner = plan.programs[job.program].runner.as_ref();
-    let Some(cache) = plan.cache.as_deref() else {
-        return (runner.run(request), false);
-    };
-    let Some(key) = runner
-        .identity(request.limits)
-        .and_then(|identity| RunCache::run_key(&identity, request))
-    else {
+    let (Some(cache), Some(key)) = (plan.cache.as_deref(), run_key(plan, job, request)) else {
         return (runner.run(request), false);
     };
     let kept = cache.lookup_run(&key, request.limits);
     if let Some(kept) = &kept
-        && !cache.take_recheck()
+        && !cache.recheck.take(&key)
     {
         return (Ok(kept.clone()), true);
     }
     let fresh = runner.run(request);
     if let Ok(outcome) = &fresh {
         if let Some(why) = kept.as_ref().and_then(|k| disagreement(k, outcome)) {
-            cache.disagreed(format!(
+            cache.recheck.disagreed(format!(
                 "{} on {} {} disagrees with its cached run: {why}",
                 plan.programs[job.program].label, plan.problems[job.problem].name, job.case.name
             ));
@@ -236,6 +289,43 @@ fn case_args(job: &Job) -> &[String] {
         .unwrap_or(&[])
 }
 
+/// What an interaction is, as content: its validator or interactor
+/// (bytes and build), protocol, time limit, flags, passes and checker.
+fn interaction_identity(
+    interaction: &check::interactive::Interaction,
+    sandbox: &crate::exec::sandbox::Sandbox,
+) -> Option<String> {
+    let mut fields = crate::exec::identity::Fields::new();
+    fields
+        .field("tool", interaction.tool.identity(sandbox)?.as_bytes())
+        .field("protocol", format!("{:?}", interaction.protocol).as_bytes())
+        .field("time", &interaction.time_limit.as_nanos().to_le_bytes())
+        .field("interactive", &[u8::from(interaction.interactive)])
+        .field("passes", &interaction.passes.to_le_bytes());
+    for flag in &interaction.flags {
+        fields.field("flag", flag.as_bytes());
+    }
+    if let Some(checker) = &interaction.checker {
+        fields.field("checker", checker.identity(sandbox)?.as_bytes());
+    }
+    Some(fields.hex())
+}
+
+/// The cache key of an interactive or multi-pass case, kept whole.
+fn interaction_key(
+    plan: &Plan,
+    job: &Job,
+    interaction: &check::interactive::Interaction,
+    request: &RunRequest<'_>,
+) -> Option<Key> {
+    plan.cache.as_ref()?;
+    let program = plan.programs[job.program].runner.identity(request.limits)?;
+    let interaction = interaction_identity(interaction, plan.tools.as_deref()?)?;
+    RunCache::interaction_key(&program, &interaction, request, job.case.answer.as_deref())
+}
+
+/// Run one case of an interactive or multi-pass problem and judge it, or
+/// take it whole from the cache.
 fn interactive_job(
     plan: &Plan,
     job: &Job,
@@ -252,24 +342,73 @@ fn interactive_job(
         return base_result(plan, job, judgement, None, problem);
     };
     let files = case_files(problem, job);
+    let given = Given {
+        files: files.as_deref(),
+        args: case_args(job),
+        io: &problem.io_files,
+    };
+    let request = RunRequest {
+        input: &job.case.input,
+        limits: &problem.limits,
+        slot,
+        given,
+    };
+    let cached = plan
+        .cache
+        .as_deref()
+        .zip(interaction_key(plan, job, interaction, &request));
+    let kept = cached.and_then(|(cache, key)| cache.lookup_interaction(&key));
+    let recheck = kept.is_some() && cached.is_some_and(|(cache, key)| cache.recheck.take(&key));
+    let result = |judgement, outcome: Option<&RunOutcome>, passes, reused| {
+        let mut result = base_result(plan, job, judgement, outcome, problem);
+        if interaction.passes > 1 {
+            result.passes = Some(passes);
+        }
+        result.cached = reused;
+        result
+    };
+    if let Some(kept) = &kept
+        && !recheck
+    {
+        let (judgement, outcome) = (kept.judgement.clone(), kept.outcome.as_ref());
+        return result(judgement, outcome, kept.passes, true);
+    }
     let done = check::interactive::run_case(
         interaction,
         program.runner.as_ref(),
         ToolContext { sandbox, slot },
-        (
-            &job.case.input,
-            job.case.answer.as_deref(),
-            Given {
-                files: files.as_deref(),
-                args: case_args(job),
-                io: &problem.io_files,
-            },
-        ),
+        (&job.case.input, job.case.answer.as_deref(), given),
         &problem.limits,
     );
-    let mut result = base_result(plan, job, done.judgement, done.outcome.as_ref(), problem);
-    if interaction.passes > 1 {
-        result.passes = Some(done.passes);
+    if let Some((cache, key)) = cached {
+        if let Some(kept) = &kept {
+            let was = (kept.judgement.verdict, kept.passes);
+            let now = (done.judgement.verdict, done.passes);
+            let why = if was != now {
+                Some(format!(
+                    "cached: {} after {} pass(es), re-run: {} after {}",
+                    was.0, was.1, now.0, now.1
+                ))
+            } else {
+                kept.outcome
+                    .as_ref()
+                    .zip(done.outcome.as_ref())
+                    .and_then(|(k, d)| disagreement(k, d))
+            };
+            if let Some(why) = why {
+                cache.recheck.disagreed(format!(
+                    "{} on {} {} disagrees with its cached run: {why}",
+                    program.label, problem.name, job.case.name
+                ));
+            }
+        }
+        cache.store_interaction(
+            &key,
+            &problem.limits,
+            &done.judgement,
+            done.outcome.as_ref(),
+            done.passes,
+        );
     }
-    result
+    result(done.judgement, done.outcome.as_ref(), done.passes, false)
 }

@@ -12,7 +12,7 @@
 //! wait on disk meanwhile ([`Held`]).
 
 use super::held::Held;
-use super::job::{run_job, skipped};
+use super::job::{recheck_sample, run_job, skipped};
 use super::scoring::Failures;
 use super::{CaseResult, Digest, Event, Plan, Report, Reporter, RunInfo, RunOptions};
 use crate::exec::affinity;
@@ -46,6 +46,7 @@ pub fn run(
         ..info
     };
     reporter.event(&Event::Started(&info))?;
+    recheck_sample(plan);
     let mut settle = Settle::new(plan, options, reporter);
     work(plan, options, workers, &mut settle)?;
     drop(placement);
@@ -60,7 +61,7 @@ pub fn run(
     );
     report.set_scores(scores);
     if let Some(cache) = plan.cache.as_deref() {
-        let (rechecked, disagreements) = cache.rechecks();
+        let (rechecked, disagreements) = cache.recheck.found();
         let (checks_ran, checks_reused) = cache.checks();
         report.cache = Some(super::CacheUse {
             ran: report.digest.ran,

@@ -7,120 +7,95 @@
 //! files and arguments, the limits that are not reused across (file size,
 //! processes, what output past its limit does), the judge's version and
 //! this cache's format. The limits it may be reused across are kept in the
-//! entry with what was measured, and [`reuse::reusable`] decides. The
-//! output and standard error are objects named by their digest, so a
-//! changed answer file is checked again on the kept output. An external
-//! checker's verdict is kept apart, keyed by the checker's identity, its
-//! flags and the digests of input, answer and output.
+//! entry with what was measured, and [`reuse::reusable`] decides. Long
+//! outputs are objects named by their digest, so a changed answer file
+//! is checked again on the kept output. An external checker's verdict is
+//! kept apart, keyed by the checker's identity, its flags and the digests
+//! of input, answer and output. An interactive or multi-pass case is kept
+//! whole, keyed by both programs and every limit.
 //!
 //! The cache lives in `runs/` of the build cache's directory (checked by
 //! `exec::cache_dir`: the judge's user's alone, hidden from the sandbox).
-//! Entries and objects are sealed by their SHA-256 and written by rename;
-//! no lock is held, so judges on one machine share it. Its size is
-//! bounded: [`RunCache::finish`] removes the least recently used files.
+//! Entries are records in append-only packs ([`pack`], [`packs`]), one
+//! pack a judge process, each record sealed by its SHA-256 and checked
+//! when read; no lock is held, so judges on one machine share it. Its size
+//! is bounded: [`RunCache::finish`] merges small packs and removes the
+//! least recently used ones.
 
+pub mod pack;
+pub mod packs;
+mod recheck;
 pub mod reuse;
 pub mod store;
+mod stored;
 
 use crate::check::Judgement;
 use crate::exec::identity::{self, Fields};
-use crate::exec::{CpuSource, Exit, LimitHit, Limits, MemorySource, RunOutcome, RunRequest};
-use crate::score::Partial;
+use crate::exec::{Limits, RunOutcome, RunRequest};
 use crate::verdict::Verdict;
-use reuse::{Measured, RanUnder};
-use serde::{Deserialize, Serialize};
+pub use pack::{Key, Kind};
+pub use recheck::{Recheck, disagreement, random_seed};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use stored::{StoredCheck, StoredInteraction, StoredJudgement, StoredRun};
 
 /// The format of entries: a new one makes every old entry a miss.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 /// The size the cache is kept under when nothing says otherwise.
 pub const DEFAULT_SIZE: u64 = 1 << 30;
 /// The subdirectory of the cache directory that holds runs and checks.
 pub const RUNS: &str = "runs";
+/// Its subdirectory of packs.
+pub const PACKS: &str = "packs";
 
 /// The run cache of one judge process.
 pub struct RunCache {
     root: PathBuf,
     limit: u64,
-    recheck_left: AtomicUsize,
-    rechecked: AtomicUsize,
-    disagreements: Mutex<Vec<String>>,
+    packs: packs::Packs,
+    pub recheck: Recheck,
     /// External checks run, and taken from the cache.
     checks: [AtomicUsize; 2],
 }
 
-/// A run kept in the cache, as written.
-#[derive(Serialize, Deserialize)]
-struct StoredRun {
-    format: u32,
-    judge: String,
-    ran_under: RanUnder,
-    exit: Exit,
-    cpu_ns: u64,
-    cpu_source: CpuSource,
-    wall_ns: u64,
-    peak_rss_kib: Option<u64>,
-    memory_source: MemorySource,
-    /// The output: its text inline when short, else an object's name.
-    stdout: Kept,
-    stdout_bytes: u64,
-    stderr: Kept,
-    limit_hit: Option<LimitHit>,
-    memory_evidence: Option<String>,
-    process_cap_hit: bool,
-    stopped: bool,
+/// An interactive case's kept result.
+pub struct KeptInteraction {
+    pub judgement: Judgement,
+    pub outcome: Option<RunOutcome>,
+    pub passes: u32,
 }
 
-/// Bytes kept with an entry: a short text inline (one file a run, not
-/// three), anything else as an object named by its digest.
-#[derive(Serialize, Deserialize)]
-enum Kept {
-    Text(String),
-    Object(String),
+fn base_key(kind: &str) -> Fields {
+    let mut key = Fields::new();
+    key.field("judge", env!("CARGO_PKG_VERSION").as_bytes())
+        .field("format", &FORMAT.to_le_bytes())
+        .field("kind", kind.as_bytes());
+    key
 }
 
-/// Output up to this long, and text, is kept inline in its entry.
-const INLINE: usize = 16 << 10;
-
-impl Kept {
-    fn put(objects: &Path, bytes: &[u8]) -> std::io::Result<Kept> {
-        match std::str::from_utf8(bytes) {
-            Ok(text) if bytes.len() <= INLINE => Ok(Kept::Text(text.to_string())),
-            _ => store::put_object(objects, bytes).map(Kept::Object),
-        }
+/// The fields of a run's request: input, files, arguments.
+fn request_fields(key: &mut Fields, request: &RunRequest<'_>) -> Option<()> {
+    key.field("input", identity::file(request.input)?.as_bytes());
+    if let Some(files) = request.given.files {
+        key.field("files", identity::content(files)?.as_bytes());
     }
-
-    fn get(self, objects: &Path) -> Option<Vec<u8>> {
-        match self {
-            Kept::Text(text) => Some(text.into_bytes()),
-            Kept::Object(name) => store::get_object(objects, &name),
-        }
+    for arg in request.given.args {
+        key.field("arg", arg.as_bytes());
     }
-}
-
-/// A checker's verdict kept in the cache.
-#[derive(Serialize, Deserialize)]
-struct StoredCheck {
-    format: u32,
-    verdict: Verdict,
-    message: String,
-    diff: Option<String>,
-    partial: Option<Partial>,
+    Some(())
 }
 
 impl RunCache {
     /// The cache in `dir` (the checked cache directory), kept under
-    /// `limit` bytes, re-running the first `recheck` runs it finds.
-    pub fn open(dir: &Path, limit: u64, recheck: usize) -> RunCache {
+    /// `limit` bytes, re-running a sample of `recheck` cached runs
+    /// chosen by `seed`.
+    pub fn open(dir: &Path, limit: u64, recheck: usize, seed: u64) -> RunCache {
+        let root = dir.join(RUNS);
         RunCache {
-            root: dir.join(RUNS),
+            packs: packs::Packs::new(root.join(PACKS)),
+            root,
             limit,
-            recheck_left: AtomicUsize::new(recheck),
-            rechecked: AtomicUsize::new(0),
-            disagreements: Mutex::new(Vec::new()),
+            recheck: Recheck::new(recheck, seed),
             checks: [AtomicUsize::new(0), AtomicUsize::new(0)],
         }
     }
@@ -135,19 +110,10 @@ impl RunCache {
 
     /// The key of running `identity` (a runner's) on `request`; `None`
     /// when a file it names cannot be read.
-    pub fn run_key(identity: &str, request: &RunRequest<'_>) -> Option<String> {
-        let mut key = Fields::new();
-        key.field("judge", env!("CARGO_PKG_VERSION").as_bytes())
-            .field("format", &FORMAT.to_le_bytes())
-            .field("kind", b"run")
-            .field("program", identity.as_bytes())
-            .field("input", identity::file(request.input)?.as_bytes());
-        if let Some(files) = request.given.files {
-            key.field("files", identity::content(files)?.as_bytes());
-        }
-        for arg in request.given.args {
-            key.field("arg", arg.as_bytes());
-        }
+    pub fn run_key(identity: &str, request: &RunRequest<'_>) -> Option<Key> {
+        let mut key = base_key("run");
+        key.field("program", identity.as_bytes());
+        request_fields(&mut key, request)?;
         let limits = request.limits;
         key.field(
             "past-output",
@@ -155,7 +121,27 @@ impl RunCache {
         )
         .field("file-size", &limits.file_size.to_le_bytes())
         .field("processes", &limits.processes.to_le_bytes());
-        Some(key.hex())
+        Some(key.bytes())
+    }
+
+    /// The key of an interactive or multi-pass case: the submission's
+    /// identity, the interaction's (its validator or interactor, flags,
+    /// passes, checker), the request, the answer and every limit.
+    pub fn interaction_key(
+        program: &str,
+        interaction: &str,
+        request: &RunRequest<'_>,
+        answer: Option<&Path>,
+    ) -> Option<Key> {
+        let mut key = base_key("interaction");
+        key.field("program", program.as_bytes())
+            .field("interaction", interaction.as_bytes());
+        request_fields(&mut key, request)?;
+        if let Some(answer) = answer {
+            key.field("answer", identity::file(answer)?.as_bytes());
+        }
+        key.field("limits", format!("{:?}", request.limits).as_bytes());
+        Some(key.bytes())
     }
 
     /// The key of a check by `checker` (its identity) of `output`.
@@ -164,172 +150,135 @@ impl RunCache {
         input: &Path,
         answer: Option<&Path>,
         output: &[u8],
-    ) -> Option<String> {
-        let mut key = Fields::new();
-        key.field("judge", env!("CARGO_PKG_VERSION").as_bytes())
-            .field("format", &FORMAT.to_le_bytes())
-            .field("kind", b"check")
-            .field("checker", checker.as_bytes())
+    ) -> Option<Key> {
+        let mut key = base_key("check");
+        key.field("checker", checker.as_bytes())
             .field("input", identity::file(input)?.as_bytes());
         if let Some(answer) = answer {
             key.field("answer", identity::file(answer)?.as_bytes());
         }
         key.field("output", identity::bytes_digest(output).as_bytes());
-        Some(key.hex())
+        Some(key.bytes())
+    }
+
+    /// Whether a record of `kind` is kept under `key` (not read or
+    /// checked: the `--recheck` sample's candidates).
+    pub fn holds(&self, kind: Kind, key: &Key) -> bool {
+        self.packs.holds(kind, key)
+    }
+
+    /// A kept body of `kind`, parsed; a body that does not parse is
+    /// damaged.
+    fn get<T: serde::de::DeserializeOwned>(&self, kind: Kind, key: &Key) -> Option<T> {
+        let body = self.packs.get(kind, key)?;
+        match serde_json::from_slice(&body) {
+            Ok(value) => Some(value),
+            Err(_) => {
+                eprintln!("judge: a run cache record does not parse: ignored; done again");
+                None
+            }
+        }
+    }
+
+    fn put<T: serde::Serialize>(&self, kind: Kind, key: &Key, value: &T) {
+        if let Ok(body) = serde_json::to_vec(value) {
+            self.packs.put(kind, key, &body);
+        }
     }
 
     /// The run kept under `key`, if there is one that stands under
     /// `limits` and is whole.
-    pub fn lookup_run(&self, key: &str, limits: &Limits) -> Option<RunOutcome> {
-        let path = store::sharded(&self.root.join("entries"), key);
-        let body = store::read_sealed(&path)?;
-        let Ok(run) = serde_json::from_slice::<StoredRun>(&body) else {
-            store::damaged(&path);
-            return None;
-        };
-        if run.format != FORMAT || run.judge != env!("CARGO_PKG_VERSION") {
+    pub fn lookup_run(&self, key: &Key, limits: &Limits) -> Option<RunOutcome> {
+        let run: StoredRun = self.get(Kind::Run, key)?;
+        if !run.current() || !reuse::reusable(&run.ran_under, &run.measured(), limits) {
             return None;
         }
-        let measured = Measured {
-            cpu_ns: run.cpu_ns,
-            wall_ns: run.wall_ns,
-            output_bytes: run.stdout_bytes,
-            limit_hit: run.limit_hit,
-            limited: run.memory_evidence.is_some() || run.process_cap_hit || run.stopped,
-        };
-        if !reuse::reusable(&run.ran_under, &measured, limits) {
-            return None;
-        }
-        let stdout = run.stdout.get(&self.objects())?;
-        let stderr_tail = run.stderr.get(&self.objects())?;
-        if stdout.len() as u64 != run.stdout_bytes {
-            store::damaged(&path);
-            return None;
-        }
-        store::touch(&path);
-        Some(RunOutcome {
-            exit: run.exit,
-            cpu: Duration::from_nanos(run.cpu_ns),
-            cpu_source: run.cpu_source,
-            wall: Duration::from_nanos(run.wall_ns),
-            peak_rss_kib: run.peak_rss_kib,
-            memory_source: run.memory_source,
-            stdout,
-            stderr_tail,
-            limit_hit: run.limit_hit,
-            memory_evidence: run.memory_evidence,
-            process_cap_hit: run.process_cap_hit,
-            stopped: run.stopped,
-        })
+        run.outcome(&self.objects())
     }
 
     /// Keep `outcome`, measured under `limits`, under `key`. A cache that
     /// cannot be written is no error: the run stands, it is not kept.
-    pub fn store_run(&self, key: &str, limits: &Limits, outcome: &RunOutcome) {
-        let objects = self.objects();
-        let (Ok(stdout), Ok(stderr)) = (
-            Kept::put(&objects, &outcome.stdout),
-            Kept::put(&objects, &outcome.stderr_tail),
-        ) else {
-            return;
-        };
-        let run = StoredRun {
-            format: FORMAT,
-            judge: env!("CARGO_PKG_VERSION").into(),
-            ran_under: RanUnder::of(limits),
-            exit: outcome.exit,
-            cpu_ns: reuse::nanos(outcome.cpu),
-            cpu_source: outcome.cpu_source,
-            wall_ns: reuse::nanos(outcome.wall),
-            peak_rss_kib: outcome.peak_rss_kib,
-            memory_source: outcome.memory_source,
-            stdout,
-            stdout_bytes: outcome.stdout.len() as u64,
-            stderr,
-            limit_hit: outcome.limit_hit,
-            memory_evidence: outcome.memory_evidence.clone(),
-            process_cap_hit: outcome.process_cap_hit,
-            stopped: outcome.stopped,
-        };
-        if let Ok(body) = serde_json::to_vec(&run) {
-            let path = store::sharded(&self.root.join("entries"), key);
-            let _ = store::write_atomic(&path, &store::seal(&body));
+    pub fn store_run(&self, key: &Key, limits: &Limits, outcome: &RunOutcome) {
+        if let Some(run) = StoredRun::of(&self.objects(), limits, outcome) {
+            self.put(Kind::Run, key, &run);
         }
     }
 
     /// The checker's verdict kept under `key`.
-    pub fn lookup_check(&self, key: &str) -> Option<Judgement> {
-        let path = store::sharded(&self.root.join("checks"), key);
-        let body = store::read_sealed(&path)?;
-        let Ok(check) = serde_json::from_slice::<StoredCheck>(&body) else {
-            store::damaged(&path);
-            return None;
-        };
-        if check.format != FORMAT {
-            return None;
-        }
-        store::touch(&path);
-        let mut judgement = Judgement::new(check.verdict, check.message);
-        judgement.diff = check.diff;
-        judgement.partial = check.partial;
-        Some(judgement)
+    pub fn lookup_check(&self, key: &Key) -> Option<Judgement> {
+        let check: StoredCheck = self.get(Kind::Check, key)?;
+        (check.format == FORMAT).then(|| check.judgement.judgement())
     }
 
     /// Keep a checker's verdict: only a verdict on the output (AC, WA,
     /// PE), never a failure of the judge or the checker (IE), which may
     /// pass.
-    pub fn store_check(&self, key: &str, judgement: &Judgement) {
+    pub fn store_check(&self, key: &Key, judgement: &Judgement) {
         if !matches!(
             judgement.verdict,
             Verdict::Accepted | Verdict::WrongAnswer | Verdict::PresentationError
-        ) || !judgement.figures.is_empty()
-            || judgement.transcript.is_some()
+        ) || judgement.transcript.is_some()
         {
             return;
         }
-        let check = StoredCheck {
-            format: FORMAT,
-            verdict: judgement.verdict,
-            message: judgement.message.clone(),
-            diff: judgement.diff.clone(),
-            partial: judgement.partial,
+        if let Some(judgement) = StoredJudgement::of(judgement) {
+            let check = StoredCheck {
+                format: FORMAT,
+                judgement,
+            };
+            self.put(Kind::Check, key, &check);
+        }
+    }
+
+    /// The interactive case kept under `key`, whole.
+    pub fn lookup_interaction(&self, key: &Key) -> Option<KeptInteraction> {
+        let kept: StoredInteraction = self.get(Kind::Interaction, key)?;
+        if kept.format != FORMAT || kept.judge != env!("CARGO_PKG_VERSION") {
+            return None;
+        }
+        let outcome = match kept.outcome {
+            Some(run) => Some(run.outcome(&self.objects())?),
+            None => None,
         };
-        if let Ok(body) = serde_json::to_vec(&check) {
-            let path = store::sharded(&self.root.join("checks"), key);
-            let _ = store::write_atomic(&path, &store::seal(&body));
+        Some(KeptInteraction {
+            judgement: kept.judgement.judgement(),
+            outcome,
+            passes: kept.passes,
+        })
+    }
+
+    /// Keep an interactive case whole, measured under `limits`: not a
+    /// failure of the judge or the validator (IE), nor an interrupted one.
+    pub fn store_interaction(
+        &self,
+        key: &Key,
+        limits: &Limits,
+        judgement: &Judgement,
+        outcome: Option<&RunOutcome>,
+        passes: u32,
+    ) {
+        if matches!(judgement.verdict, Verdict::InternalError | Verdict::Skipped) {
+            return;
         }
-    }
-
-    /// Whether this cached run is one of the `--recheck` sample (the
-    /// first ones found), to be run again and compared.
-    pub fn take_recheck(&self) -> bool {
-        let taken = self
-            .recheck_left
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-            .is_ok();
-        if taken {
-            self.rechecked.fetch_add(1, Ordering::SeqCst);
-        }
-        taken
-    }
-
-    /// Note a re-run that disagreed with its cached result.
-    pub fn disagreed(&self, what: String) {
-        self.disagreements
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(what);
-    }
-
-    /// How many runs were re-checked, and the disagreements found.
-    pub fn rechecks(&self) -> (usize, Vec<String>) {
-        let mut found = self
-            .disagreements
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        found.sort();
-        (self.rechecked.load(Ordering::SeqCst), found)
+        let Some(judgement) = StoredJudgement::of(judgement) else {
+            return;
+        };
+        let outcome = match outcome {
+            Some(o) => match StoredRun::of(&self.objects(), limits, o) {
+                Some(run) => Some(run),
+                None => return,
+            },
+            None => None,
+        };
+        let kept = StoredInteraction {
+            format: FORMAT,
+            judge: env!("CARGO_PKG_VERSION").into(),
+            judgement,
+            outcome,
+            passes,
+        };
+        debug_assert!(kept.judgement.verdict() != Verdict::InternalError);
+        self.put(Kind::Interaction, key, &kept);
     }
 
     /// Count an external check: run (`false`) or taken from the cache.
@@ -345,36 +294,17 @@ impl RunCache {
         )
     }
 
-    /// Keep the cache under its size: the least recently used first out.
+    /// Write this judge's pack and index, merge packs when there are
+    /// many, and keep the cache under its size: the least recently used
+    /// first out.
     pub fn finish(&self) -> store::Usage {
+        self.packs.finish();
         store::evict(&self.root, self.limit)
     }
 }
 
-/// How a kept run and its re-run differ, if they do in what decides a
-/// verdict: how each ended (the limit that stopped it, or its exit) and
-/// its output.
-pub fn disagreement(kept: &RunOutcome, again: &RunOutcome) -> Option<String> {
-    let ended = |o: &RunOutcome| match o.limit_hit {
-        Some(hit) => format!("stopped by the {hit:?} limit"),
-        None => o.exit.describe(),
-    };
-    let (was, now) = (ended(kept), ended(again));
-    if was != now {
-        return Some(format!(
-            "cached: {was} ({:.3} s CPU), re-run: {now} ({:.3} s CPU)",
-            kept.cpu.as_secs_f64(),
-            again.cpu.as_secs_f64()
-        ));
-    }
-    if kept.limit_hit.is_none() && kept.stdout != again.stdout {
-        return Some(format!(
-            "the output differs (cached {} bytes, sha256 {}…; re-run {} bytes, sha256 {}…)",
-            kept.stdout.len(),
-            &identity::bytes_digest(&kept.stdout)[..12],
-            again.stdout.len(),
-            &identity::bytes_digest(&again.stdout)[..12]
-        ));
-    }
-    None
+/// What the cache in `dir` (the checked cache directory) holds: records
+/// of each kind, for `judge cache`.
+pub fn counts(dir: &Path) -> std::collections::HashMap<Kind, usize> {
+    packs::Packs::new(dir.join(RUNS).join(PACKS)).counts()
 }

@@ -1,9 +1,10 @@
-//! The run cache's files: sealed entries (a JSON body and its SHA-256 on
-//! the last line) and content-addressed objects (a program's output and
-//! standard error, named by their SHA-256), each written to a temporary
-//! file beside its place and renamed into it, so a reader sees a whole
-//! file or none. A file that fails its digest is removed and read as
-//! absent: the run or check is done again, never trusted.
+//! The run cache's files beside its packs: content-addressed objects (a
+//! long or binary output or standard error, named by its SHA-256), each
+//! written to a temporary file beside its place and renamed into it, so a
+//! reader sees a whole file or none. An object that fails its digest is
+//! removed and read as absent: the run is done again, never trusted. And
+//! the cache's size: eviction of the least recently used files, a pack
+//! and its index as one.
 
 use crate::exec::identity::bytes_digest;
 use std::io::Write;
@@ -37,29 +38,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     temp.write_all(bytes)?;
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
-}
-
-/// A sealed entry's bytes: the body, a newline, its digest.
-pub fn seal(body: &[u8]) -> Vec<u8> {
-    let mut sealed = body.to_vec();
-    sealed.push(b'\n');
-    sealed.extend_from_slice(bytes_digest(body).as_bytes());
-    sealed
-}
-
-/// The body of a sealed entry at `path`, if it is there and whole; a
-/// damaged one is removed.
-pub fn read_sealed(path: &Path) -> Option<Vec<u8>> {
-    let bytes = std::fs::read(path).ok()?;
-    let whole = bytes
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .filter(|&at| bytes_digest(&bytes[..at]).as_bytes() == &bytes[at + 1..])
-        .map(|at| bytes[..at].to_vec());
-    if whole.is_none() {
-        damaged(path);
-    }
-    whole
 }
 
 /// Say a damaged file was found, and remove it.
@@ -136,10 +114,20 @@ pub fn usage(dir: &Path) -> Usage {
         })
 }
 
+/// The unit a file is evicted with: a pack and its index together
+/// (`NAME.pack`, `NAME.idx`), any other file alone.
+fn unit(path: &Path) -> PathBuf {
+    match path.extension().and_then(|x| x.to_str()) {
+        Some("pack" | "idx") => path.with_extension(""),
+        _ => path.to_path_buf(),
+    }
+}
+
 /// Remove the least recently used files under `dir` until it holds at
 /// most `limit` bytes (down to nine tenths of it, so that not every run
-/// evicts), and temporary files an interrupted writer left an hour ago.
-/// Returns what is left.
+/// evicts): a pack with its index (the index first, so no reader finds an
+/// index without its pack), an object alone. Temporary files an
+/// interrupted writer left an hour ago go too. Returns what is left.
 pub fn evict(dir: &Path, limit: u64) -> Usage {
     let mut all = files(dir);
     let stale = SystemTime::now() - std::time::Duration::from_secs(3600);
@@ -153,27 +141,41 @@ pub fn evict(dir: &Path, limit: u64) -> Usage {
         }
         true
     });
+    let files_now = all.len() as u64;
     let mut total: u64 = all.iter().map(|(_, len, _)| len).sum();
-    if total > limit {
-        all.sort();
-        let target = limit / 10 * 9;
-        let mut kept = all.len();
-        for (_, len, path) in &all {
-            if total <= target {
-                break;
-            }
-            if std::fs::remove_file(path).is_ok() {
-                total -= len;
-                kept -= 1;
-            }
-        }
+    if total <= limit {
         return Usage {
-            files: kept as u64,
+            files: files_now,
             bytes: total,
         };
     }
+    let mut units: std::collections::HashMap<PathBuf, (SystemTime, u64, Vec<PathBuf>)> =
+        std::collections::HashMap::new();
+    for (used, len, path) in all {
+        let u = units.entry(unit(&path)).or_insert((used, 0, Vec::new()));
+        u.0 = u.0.max(used);
+        u.1 += len;
+        u.2.push(path);
+    }
+    let mut units: Vec<_> = units.into_values().collect();
+    units.sort();
+    let target = limit / 10 * 9;
+    let mut kept = files_now;
+    for (_, len, mut paths) in units {
+        if total <= target {
+            break;
+        }
+        // The index before its pack.
+        paths.sort_by_key(|p| p.extension().is_none_or(|x| x != "idx"));
+        for path in &paths {
+            if std::fs::remove_file(path).is_ok() {
+                kept -= 1;
+            }
+        }
+        total -= len;
+    }
     Usage {
-        files: all.len() as u64,
+        files: kept,
         bytes: total,
     }
 }
@@ -183,25 +185,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_sealed_entry_with_a_flipped_byte_is_refused_and_removed() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("e");
-        write_atomic(&path, &seal(b"{\"a\":1}")).unwrap();
-        assert_eq!(read_sealed(&path).unwrap(), b"{\"a\":1}");
-        let mut bytes = std::fs::read(&path).unwrap();
-        bytes[3] ^= 1;
-        std::fs::write(&path, bytes).unwrap();
-        assert!(read_sealed(&path).is_none());
-        assert!(!path.exists());
-    }
-
-    #[test]
     fn an_object_is_checked_against_its_name() {
         let dir = tempfile::tempdir().unwrap();
         let name = put_object(dir.path(), b"output").unwrap();
         assert_eq!(get_object(dir.path(), &name).unwrap(), b"output");
         std::fs::write(sharded(dir.path(), &name), b"outpuT").unwrap();
         assert!(get_object(dir.path(), &name).is_none());
+    }
+
+    #[test]
+    fn a_pack_goes_with_its_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = |name: &str, len: usize| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, vec![0u8; len]).unwrap();
+            let file = std::fs::File::options().append(true).open(&path).unwrap();
+            file.set_modified(SystemTime::now() - std::time::Duration::from_secs(60))
+                .unwrap();
+            path
+        };
+        let pack = old("a.pack", 500);
+        let index = old("a.idx", 50);
+        // b's pack is old, but its index new: used as one, kept.
+        let other = old("b.pack", 500);
+        std::fs::write(dir.path().join("b.idx"), [0u8; 50]).unwrap();
+        let left = evict(dir.path(), 1000);
+        assert!(!pack.exists() && !index.exists());
+        assert!(other.exists());
+        assert_eq!(left.files, 2);
     }
 
     #[test]
