@@ -15,7 +15,7 @@ pub use cache::{CacheAction, CacheArgs, CacheCommandArgs};
 #[derive(Debug, Parser)]
 #[command(
     name = "judge",
-    version,
+    version = crate::exec::identity::JUDGE_BUILD,
     about = "An online-judge test harness: run programs on cases under limits, in parallel, with verdicts that explain themselves.",
     after_help = "Exit codes: 0 all accepted, 1 some other verdict (or invalid data), 2 usage or configuration error, 3 internal error, 130 interrupted."
 )]

@@ -7,6 +7,13 @@
 //! inputs of a `judge verify` are read once for all its submissions.
 
 use sha2::{Digest as _, Sha256};
+
+/// This judge's build: its version and a digest of the sources it was
+/// built from (`build.rs`). Cached runs, checks and generated data are
+/// keyed by it, so a judge built from other sources never reuses what an
+/// older build measured or made.
+pub const JUDGE_BUILD: &str = env!("JUDGE_BUILD_ID");
+
 use std::collections::HashMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;

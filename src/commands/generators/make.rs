@@ -129,7 +129,7 @@ impl Ctx<'_> {
             }
             CaseSource::Builtin { builtin, seed, .. } => {
                 part(b"judge");
-                part(env!("CARGO_PKG_VERSION").as_bytes());
+                part(crate::exec::identity::JUDGE_BUILD.as_bytes());
                 part(format!("{:?}", builtin.spec(*seed)).as_bytes());
                 part(builtin.puzzle.as_bytes());
             }

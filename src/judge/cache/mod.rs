@@ -67,7 +67,7 @@ pub struct KeptInteraction {
 
 fn base_key(kind: &str) -> Fields {
     let mut key = Fields::new();
-    key.field("judge", env!("CARGO_PKG_VERSION").as_bytes())
+    key.field("judge", crate::exec::identity::JUDGE_BUILD.as_bytes())
         .field("format", &FORMAT.to_le_bytes())
         .field("kind", kind.as_bytes());
     key
@@ -233,7 +233,7 @@ impl RunCache {
     /// The interactive case kept under `key`, whole.
     pub fn lookup_interaction(&self, key: &Key) -> Option<KeptInteraction> {
         let kept: StoredInteraction = self.get(Kind::Interaction, key)?;
-        if kept.format != FORMAT || kept.judge != env!("CARGO_PKG_VERSION") {
+        if kept.format != FORMAT || kept.judge != crate::exec::identity::JUDGE_BUILD {
             return None;
         }
         let outcome = match kept.outcome {
@@ -272,7 +272,7 @@ impl RunCache {
         };
         let kept = StoredInteraction {
             format: FORMAT,
-            judge: env!("CARGO_PKG_VERSION").into(),
+            judge: crate::exec::identity::JUDGE_BUILD.into(),
             judgement,
             outcome,
             passes,

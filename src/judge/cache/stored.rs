@@ -67,7 +67,7 @@ impl StoredRun {
     pub fn of(objects: &Path, limits: &Limits, outcome: &RunOutcome) -> Option<StoredRun> {
         Some(StoredRun {
             format: super::FORMAT,
-            judge: env!("CARGO_PKG_VERSION").into(),
+            judge: crate::exec::identity::JUDGE_BUILD.into(),
             ran_under: RanUnder::of(limits),
             exit: outcome.exit,
             cpu_ns: reuse::nanos(outcome.cpu),
@@ -87,7 +87,7 @@ impl StoredRun {
 
     /// Whether this is this judge's and format's.
     pub fn current(&self) -> bool {
-        self.format == super::FORMAT && self.judge == env!("CARGO_PKG_VERSION")
+        self.format == super::FORMAT && self.judge == crate::exec::identity::JUDGE_BUILD
     }
 
     /// What the reuse rule needs.
