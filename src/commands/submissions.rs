@@ -80,9 +80,15 @@ pub fn discover(
     let rules = compile_rules(problem)?;
     let package = problem.package.as_deref().unwrap_or(root);
     for (rel, mut path) in entries(root)? {
-        if let Some(target) = super::checked_out_link::target(&path, package) {
-            warnings.push(super::checked_out_link::warning(&path, &target));
-            path = target;
+        match crate::cases::text_link::resolve(&path, package) {
+            Ok(Some(target)) => {
+                warnings.push(crate::cases::text_link::warning(&path, &target));
+                path = target;
+            }
+            Ok(None) => {}
+            // Named; the file is then read as the text it is (and fails
+            // as a source of no language, named as not run).
+            Err(e) => warnings.push(e.to_string()),
         }
         let folder = rel.split_once('/').map(|(f, _)| f);
         let matching: Vec<&SubmissionRule> = rules
@@ -194,8 +200,8 @@ fn compile_rules(
         .submission_rules
         .iter()
         .map(|rule| {
-            let pattern = rule.pattern.trim_end_matches('/');
-            globset::GlobBuilder::new(pattern)
+            let pattern = crate::expect::rules::glob_text(&rule.pattern);
+            globset::GlobBuilder::new(&pattern)
                 .literal_separator(true)
                 .build()
                 .map(|g| (g.compile_matcher(), rule))
