@@ -209,7 +209,9 @@ impl Walk {
         let below = file.strip_prefix(dir).unwrap_or(file);
         let mut name = prefix.to_vec();
         name.extend_from_slice(below.as_os_str().as_bytes());
-        self.list.root_path(root).join(std::ffi::OsStr::from_bytes(&name))
+        self.list
+            .root_path(root)
+            .join(std::ffi::OsStr::from_bytes(&name))
     }
 }
 

@@ -205,7 +205,10 @@ mod tests {
         std::fs::write(pkg.join("a/x.c"), "int main(){}\n").unwrap();
         std::fs::write(pkg.join("b/x.c"), "../a/x.c").unwrap();
         std::fs::write(pkg.join("b/d"), "../a").unwrap();
-        assert_eq!(resolve(&pkg.join("b/x.c"), &pkg), Ok(Some(pkg.join("a/x.c"))));
+        assert_eq!(
+            resolve(&pkg.join("b/x.c"), &pkg),
+            Ok(Some(pkg.join("a/x.c")))
+        );
         assert_eq!(resolve(&pkg.join("b/d"), &pkg), Ok(Some(pkg.join("a"))));
         // A newline, a missing target, the package itself, a number: text.
         std::fs::write(pkg.join("b/y.c"), "../a/x.c\n").unwrap();
@@ -219,7 +222,10 @@ mod tests {
         std::fs::write(dir.path().join("out.c"), "int main(){}\n").unwrap();
         std::fs::write(pkg.join("b/w.c"), "../../out.c").unwrap();
         let refused = resolve(&pkg.join("b/w.c"), &pkg).unwrap_err();
-        assert!(refused.to_string().contains("outside the package"), "{refused}");
+        assert!(
+            refused.to_string().contains("outside the package"),
+            "{refused}"
+        );
     }
 
     #[test]
@@ -236,15 +242,18 @@ mod tests {
             bapctools_header(Path::new("/a/bapctools/resources/headers/validation.h")),
             Some("validation.h".into())
         );
-        assert_eq!(bapctools_header(Path::new("/a/resources/headers/v.h")), None);
+        assert_eq!(
+            bapctools_header(Path::new("/a/resources/headers/v.h")),
+            None
+        );
         // Set only here: no other test of this module reads it.
         let headers = dir.path().join("headers");
         unsafe { std::env::set_var(HEADERS_ENV, &headers) };
         let missing = resolve(&pkg.join("v/x/validation.h"), &pkg).unwrap_err();
         assert!(
-            missing
-                .to_string()
-                .contains("link to BAPCtools' header validation.h; run scripts/get-bapctools-headers.sh"),
+            missing.to_string().contains(
+                "link to BAPCtools' header validation.h; run scripts/get-bapctools-headers.sh"
+            ),
             "{missing}"
         );
         std::fs::create_dir_all(&headers).unwrap();

@@ -484,7 +484,12 @@ mod bad_tests {
         for bad in ["accepted/wa.bad.py", "wrong_answer/x.bad", "a/b.c.bad.cpp"] {
             assert!(super::is_bad(bad), "{bad}");
         }
-        for good in ["accepted/bad.py", "accepted/wa.bad.py.disabled", "bad/x.py", "a/b.bad.c.cpp"] {
+        for good in [
+            "accepted/bad.py",
+            "accepted/wa.bad.py.disabled",
+            "bad/x.py",
+            "a/b.bad.c.cpp",
+        ] {
             assert!(!super::is_bad(good), "{good}");
         }
     }
