@@ -54,11 +54,19 @@ fn agrees(ran: &Ran, name: &str) -> bool {
 fn data_files_that_are_text_links_are_read_at_their_targets() {
     let s = Scratch::new();
     package(&s);
+    // And a submission's header that is one, staged from its target.
+    s.write(
+        "p/submissions/accepted/two/main.c",
+        "#include <stdio.h>\n#include \"plus.h\"\nint main(void){ int x; scanf(\"%d\", &x); printf(\"%d\\n\", PLUS(x)); return 0; }\n",
+    );
+    s.write("p/submissions/accepted/two/plus.h", "../../../lib/plus.h");
+    s.write("p/lib/plus.h", "#define PLUS(x) ((x) + 1)\n");
     let mut cmd = s.judge();
     cmd.args(["verify", "p"]);
     let ran = run(cmd);
     assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
     assert!(agrees(&ran, "accepted/plus.py"), "{}", ran.stdout);
+    assert!(agrees(&ran, "accepted/two"), "{}", ran.stdout);
 }
 
 #[test]

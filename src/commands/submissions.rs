@@ -104,9 +104,24 @@ pub fn discover(
         else {
             continue;
         };
+        let mut refused = None;
         if let (Ok(source), Some(package)) = (&mut source, &problem.package) {
             source.includes = includes(package, &source.language.name);
             source.constants = problem.constants.clone();
+            // Its files and its included code that are links checked out
+            // as text are staged from their targets.
+            let mut links = Vec::new();
+            for tree in std::iter::once(&source.path).chain(&source.includes) {
+                match crate::cases::text_link::links_in(tree, package) {
+                    Ok(found) => links.extend(found),
+                    Err(e) => refused = Some(e.to_string()),
+                }
+            }
+            source.links = links;
+        }
+        // A link that cannot be followed: this submission is not run, named.
+        if let Some(why) = refused {
+            source = Err(Unready::NotRun(why));
         }
         let table = problem
             .expectations

@@ -149,11 +149,16 @@ fn build_one(
         Some(files) => listed_source(plan, rel, files, toolchain).map(Some),
         None => toolchain.find_source(&path).map_err(|e| e.to_string()),
     };
-    let found = found.map(|source| {
-        source.map(|mut s| {
-            s.constants = constants.cloned();
-            s
-        })
+    let found = found.and_then(|source| {
+        source
+            .map(|mut s| {
+                s.constants = constants.cloned();
+                // Its files that are links checked out as text (a header).
+                s.links = crate::cases::text_link::links_in(&s.path, &plan.root)
+                    .map_err(|e| e.to_string())?;
+                Ok(s)
+            })
+            .transpose()
     });
     match found {
         Ok(Some(source)) => match toolchain.build_trusted(&source, sandbox, slot) {
@@ -234,6 +239,7 @@ fn listed_source(
         main,
         includes: Vec::new(),
         constants: None,
+        links: Vec::new(),
     })
 }
 
