@@ -13,7 +13,7 @@
 use super::list::{Answer, CaseList};
 use super::{Discovery, DiscoveryError, natural_cmp_bytes};
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const INPUT_EXT: &str = "in";
 /// The answer extensions, preferred first.
@@ -90,9 +90,8 @@ impl Walk {
         // In a package's data, a `.out` beside an `.ans` is the output
         // shown in the statement (2023-07 and later), not a second answer:
         // nothing to warn about.
-        let in_package = std::path::absolute(dir)
-            .ok()
-            .is_some_and(|d| d.ancestors().any(|a| a.join("problem.yaml").is_file()));
+        let package = super::text_link::package_of(dir);
+        let in_package = package.is_some();
         let walker = walkdir::WalkDir::new(dir)
             .follow_links(true)
             .into_iter()
@@ -174,6 +173,21 @@ impl Walk {
                             ),
                         );
                     }
+                    // A case file that is a link checked out as text is
+                    // read at its target, as a link would be.
+                    if let Some(package) = &package {
+                        let answer_path = answer.extension().map(|e| path.with_extension(e));
+                        for file in std::iter::once(path.to_path_buf()).chain(answer_path) {
+                            match super::text_link::resolve(&file, package) {
+                                Ok(Some(target)) if target.is_file() => {
+                                    let listed = self.listed_path(root, prefix, dir, &file);
+                                    self.list.link(listed, target);
+                                }
+                                Ok(_) => {}
+                                Err(e) => self.errors.push(e.to_string()),
+                            }
+                        }
+                    }
                     self.name.clear();
                     self.name.extend_from_slice(prefix);
                     self.name.extend_from_slice(&stem);
@@ -185,6 +199,19 @@ impl Walk {
         self.list.sort_from(first);
         self.warnings.extend(warnings.finish(dir));
         Ok(())
+    }
+}
+
+impl Walk {
+    /// The path a case file of `dir` has as the list makes it: the root's
+    /// path joined with the case's name (`PREFIX` + the path below `dir`).
+    fn listed_path(&self, root: u16, prefix: &[u8], dir: &Path, file: &Path) -> PathBuf {
+        let below = file.strip_prefix(dir).unwrap_or(file);
+        let mut name = prefix.to_vec();
+        name.extend_from_slice(below.as_os_str().as_bytes());
+        self.list
+            .root_path(root)
+            .join(std::ffi::OsStr::from_bytes(&name))
     }
 }
 

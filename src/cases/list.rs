@@ -27,7 +27,7 @@ pub enum Answer {
 }
 
 impl Answer {
-    fn extension(self) -> Option<&'static str> {
+    pub(super) fn extension(self) -> Option<&'static str> {
         match self {
             Answer::None => None,
             Answer::Ans => Some("ans"),
@@ -85,6 +85,10 @@ pub struct CaseList {
     settings: Vec<Arc<CaseSettings>>,
     names: Vec<u8>,
     entries: Vec<Entry>,
+    /// Case files that are links checked out as text (see
+    /// [`super::text_link`]): the path as listed → the file read in its
+    /// place. Empty for nearly every problem.
+    links: HashMap<PathBuf, PathBuf>,
 }
 
 impl CaseList {
@@ -150,6 +154,17 @@ impl CaseList {
         &self.names[entry.range()]
     }
 
+    /// The path of root `i`.
+    pub(super) fn root_path(&self, i: u16) -> &Path {
+        &self.roots[usize::from(i)]
+    }
+
+    /// Read `target` where the list names `listed` (a case file that is a
+    /// link checked out as text).
+    pub(super) fn link(&mut self, listed: PathBuf, target: PathBuf) {
+        self.links.insert(listed, target);
+    }
+
     /// Sort the cases from `from` on in natural order of their names.
     pub(super) fn sort_from(&mut self, from: usize) {
         let names = &self.names;
@@ -170,10 +185,14 @@ impl CaseList {
             path.set_extension(ext);
             path
         });
+        let followed = |path: PathBuf| match self.links.get(&path) {
+            Some(target) => target.clone(),
+            None => path,
+        };
         Case {
             name: String::from_utf8_lossy(name).into_owned(),
-            input,
-            answer,
+            input: followed(input),
+            answer: answer.map(followed),
             settings: match entry.settings {
                 0 => None,
                 i => self.settings.get(usize::from(i) - 1).cloned(),
@@ -269,6 +288,7 @@ impl CaseList {
     /// Add `other`'s cases (the same problem named twice on the command
     /// line): the union, in natural order of names, each case once.
     pub fn merge(&mut self, other: CaseList) -> Result<(), DiscoveryError> {
+        self.links.extend(other.links.clone());
         for entry in &other.entries {
             let root = self.root(&other.roots[usize::from(entry.root)])?;
             let settings = match entry.settings {

@@ -6,7 +6,9 @@
 //! no answer is still a case (a puzzle checker needs no answer; a text
 //! comparison then gives IE "no answer file"). Symbolic-link loops and
 //! unreadable files are errors naming the path. This module reads names and
-//! permissions only, never the contents of a case.
+//! permissions, and never the contents of a case beyond the first 1 KiB
+//! of a file with no newline that may be a link checked out as text
+//! ([`text_link`], inside a package only).
 //!
 //! `discover.rs` walks, `list.rs` keeps what it found compactly (a
 //! [`CaseList`]); a [`Case`] with its paths is made from the list when a
@@ -14,6 +16,7 @@
 
 mod discover;
 mod list;
+pub mod text_link;
 
 pub use discover::{discover, discover_groups};
 pub use list::CaseList;

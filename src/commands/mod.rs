@@ -6,7 +6,6 @@
 //! a command ends).
 
 pub mod cache;
-pub mod checked_out_link;
 pub mod export;
 pub mod failure;
 pub mod generate;

@@ -80,9 +80,15 @@ pub fn discover(
     let rules = compile_rules(problem)?;
     let package = problem.package.as_deref().unwrap_or(root);
     for (rel, mut path) in entries(root)? {
-        if let Some(target) = super::checked_out_link::target(&path, package) {
-            warnings.push(super::checked_out_link::warning(&path, &target));
-            path = target;
+        match crate::cases::text_link::resolve(&path, package) {
+            Ok(Some(target)) => {
+                warnings.push(crate::cases::text_link::warning(&path, &target));
+                path = target;
+            }
+            Ok(None) => {}
+            // Named; the file is then read as the text it is (and fails
+            // as a source of no language, named as not run).
+            Err(e) => warnings.push(e.to_string()),
         }
         let folder = rel.split_once('/').map(|(f, _)| f);
         let matching: Vec<&SubmissionRule> = rules
@@ -98,9 +104,24 @@ pub fn discover(
         else {
             continue;
         };
+        let mut refused = None;
         if let (Ok(source), Some(package)) = (&mut source, &problem.package) {
             source.includes = includes(package, &source.language.name);
             source.constants = problem.constants.clone();
+            // Its files and its included code that are links checked out
+            // as text are staged from their targets.
+            let mut links = Vec::new();
+            for tree in std::iter::once(&source.path).chain(&source.includes) {
+                match crate::cases::text_link::links_in(tree, package) {
+                    Ok(found) => links.extend(found),
+                    Err(e) => refused = Some(e.to_string()),
+                }
+            }
+            source.links = links;
+        }
+        // A link that cannot be followed: this submission is not run, named.
+        if let Some(why) = refused {
+            source = Err(Unready::NotRun(why));
         }
         let table = problem
             .expectations
@@ -194,8 +215,8 @@ fn compile_rules(
         .submission_rules
         .iter()
         .map(|rule| {
-            let pattern = rule.pattern.trim_end_matches('/');
-            globset::GlobBuilder::new(pattern)
+            let pattern = crate::expect::rules::glob_text(&rule.pattern);
+            globset::GlobBuilder::new(&pattern)
                 .literal_separator(true)
                 .build()
                 .map(|g| (g.compile_matcher(), rule))

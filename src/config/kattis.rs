@@ -276,14 +276,14 @@ pub fn load(root: &Path) -> Result<Package, String> {
     let with = |tools: Vec<Tool>| -> Vec<Tool> {
         tools
             .into_iter()
-            .map(|t| t.with_constants(shared.clone()))
+            .map(|t| linked(t.with_constants(shared.clone()), root))
             .collect()
     };
     let input_validators = with(input_validators);
     let answer_validators = with(answer_validators);
     let output_validator = validation
         .output_validator
-        .map(|t| t.with_constants(shared.clone()));
+        .map(|t| linked(t.with_constants(shared.clone()), root));
     warnings.extend(folders::unacted_folders(root));
     if version == FormatVersion::V2025_09 {
         warnings.extend(layout::warnings(&root.join("data")));
@@ -317,6 +317,22 @@ pub fn load(root: &Path) -> Result<Package, String> {
         constants,
         warnings,
     })
+}
+
+/// A package program with the files of its tree that are links checked
+/// out as text (a validator's `validation.h`) read from their targets, or
+/// failing with the reason one cannot be followed ([`crate::cases::text_link`]).
+fn linked(tool: Tool, root: &Path) -> Tool {
+    let crate::check::tool::Source::Path(path) = &tool.source else {
+        return tool;
+    };
+    let tree = if path.is_dir() {
+        path.clone()
+    } else {
+        path.parent().unwrap_or(Path::new(".")).to_path_buf()
+    };
+    let links = crate::cases::text_link::links_in(&tree, root).map_err(|e| e.to_string());
+    tool.with_links(links)
 }
 
 /// A score is only for scoring problems (the format says so): on a

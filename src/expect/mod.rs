@@ -15,7 +15,7 @@ use crate::score::ScoreRange;
 use crate::verdict::Verdict;
 use std::fmt;
 
-mod rules;
+pub mod rules;
 pub use rules::{NodeExpectation, SubmissionRule};
 
 /// A declaration of expected verdicts that cannot be read.

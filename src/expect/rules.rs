@@ -135,7 +135,7 @@ pub struct NodeExpectation {
 impl NodeExpectation {
     /// The node's glob, compiled (`*` within one path part).
     pub fn matcher(&self) -> Result<globset::GlobMatcher, String> {
-        globset::GlobBuilder::new(&self.pattern)
+        globset::GlobBuilder::new(&glob_text(&self.pattern))
             .literal_separator(true)
             .build()
             .map(|g| g.compile_matcher())
@@ -152,5 +152,62 @@ impl NodeExpectation {
             .map(|(i, _)| &node[..i])
             .chain(std::iter::once(node))
             .any(|path| matcher.is_match(path))
+    }
+}
+
+/// A submissions.yaml glob as it is matched: white space around each
+/// alternative of a `{…}` dropped (`secret/*{ 4 }{ 2 }` is
+/// `secret/*{4}{2}`), as BAPCtools reads these globs (its own
+/// `testexpectations` problem checks "if spaces are ok"), and a trailing
+/// `/` dropped (`dir/` and `dir` name the same node).
+pub fn glob_text(pattern: &str) -> String {
+    let pattern = pattern.trim_end_matches('/');
+    let mut out = String::with_capacity(pattern.len());
+    let mut depth = 0usize;
+    let mut alternative = String::new();
+    for c in pattern.chars() {
+        match c {
+            '{' => {
+                if depth > 0 {
+                    out.push_str(alternative.trim());
+                    alternative.clear();
+                }
+                depth += 1;
+                out.push(c);
+            }
+            ',' | '}' if depth > 0 => {
+                out.push_str(alternative.trim());
+                alternative.clear();
+                out.push(c);
+                if c == '}' {
+                    depth -= 1;
+                }
+            }
+            _ if depth > 0 => alternative.push(c),
+            _ => out.push(c),
+        }
+    }
+    out.push_str(&alternative);
+    out
+}
+
+#[cfg(test)]
+mod glob_tests {
+    use super::*;
+
+    #[test]
+    fn spaces_around_alternatives_are_dropped() {
+        assert_eq!(glob_text("secret/*{ 4 }{ 2 }"), "secret/*{4}{2}");
+        assert_eq!(glob_text("ac.{py, cpp }/"), "ac.{py,cpp}");
+        assert_eq!(glob_text("a b/*"), "a b/*");
+        let node = NodeExpectation {
+            pattern: "secret/*{ 4 }{ 2 }".into(),
+            permitted: None,
+            required: None,
+        };
+        let m = node.matcher().unwrap();
+        assert!(NodeExpectation::covers(&m, "secret/42.in"));
+        assert!(NodeExpectation::covers(&m, "secret/142.in"));
+        assert!(!NodeExpectation::covers(&m, "secret/41.in"));
     }
 }

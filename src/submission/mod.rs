@@ -665,6 +665,12 @@ fn working_files(own: &[StagedFile], dir: &Path) -> Vec<(PathBuf, PathBuf)> {
 fn read_files(source: &Source) -> Result<(String, Vec<StagedFile>, usize), BuildError> {
     let root = source.root();
     let read = |path: &Path| {
+        // A file that is a link checked out as text is read at its target.
+        let path = source
+            .links
+            .iter()
+            .find(|(found, _)| found == path)
+            .map_or(path, |(_, target)| target.as_path());
         std::fs::read(path)
             .map_err(|e| BuildError::Internal(format!("cannot read {}: {e}", path.display())))
     };

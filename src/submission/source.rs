@@ -36,6 +36,10 @@ pub struct Source {
     /// A package's 2025-09 constants, replaced in every file staged for
     /// the build (its sources and its included code).
     pub constants: Option<std::sync::Arc<crate::text::constants::Constants>>,
+    /// Files of the source or its includes that are links checked out as
+    /// text (the package reader's table: the path as found → the file read
+    /// in its place, when it is staged).
+    pub links: Vec<(PathBuf, PathBuf)>,
 }
 
 impl Source {
@@ -49,6 +53,7 @@ impl Source {
             main: name,
             includes: Vec::new(),
             constants: None,
+            links: Vec::new(),
         }
     }
 
@@ -150,6 +155,7 @@ impl Toolchain {
             main,
             includes: Vec::new(),
             constants: None,
+            links: Vec::new(),
         }))
     }
 }

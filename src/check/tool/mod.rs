@@ -58,6 +58,10 @@ pub struct Tool {
     /// A package's 2025-09 constants, replaced in a copy of the tool's
     /// files before it is built or run.
     constants: Option<Arc<crate::text::constants::Constants>>,
+    /// Files of the tool's tree that are links checked out as text, each
+    /// with the file read in its place (the package reader's table), or
+    /// why one cannot be followed: the tool then fails with that reason.
+    links: Arc<Result<Vec<(PathBuf, PathBuf)>, String>>,
     ready: Arc<OnceLock<Result<Ready, ToolError>>>,
     /// What it executes, as content, once computed ([`Tool::identity`]).
     identity: Arc<OnceLock<Option<String>>>,
@@ -108,6 +112,9 @@ pub enum ToolError {
     /// Compiling it failed (the compiler's own words in `reason`).
     #[error("cannot build {}: {reason}", .what.display())]
     Build { what: PathBuf, reason: String },
+    /// A file of it is a link checked out as text that cannot be followed.
+    #[error("{0}")]
+    Link(String),
     /// One of the above, of the tool named.
     #[error("{tool}: {error}")]
     Of { tool: String, error: Box<ToolError> },
@@ -155,6 +162,7 @@ impl Tool {
             args,
             display: command.to_string(),
             constants: None,
+            links: Arc::new(Ok(Vec::new())),
             ready: Arc::default(),
             identity: Arc::default(),
         })
@@ -170,6 +178,14 @@ impl Tool {
         self
     }
 
+    /// The same tool with files of its tree read from elsewhere (links
+    /// checked out as text, resolved by the package reader), or failing
+    /// with the reason one cannot be followed.
+    pub fn with_links(mut self, links: Result<Vec<(PathBuf, PathBuf)>, String>) -> Tool {
+        self.links = Arc::new(links);
+        self
+    }
+
     /// A tool that is a file or a program directory (a Kattis package's
     /// validators); `display` names it in messages.
     pub fn from_path(path: &Path, display: String) -> Tool {
@@ -178,6 +194,7 @@ impl Tool {
             args: Vec::new(),
             display,
             constants: None,
+            links: Arc::new(Ok(Vec::new())),
             ready: Arc::default(),
             identity: Arc::default(),
         }
@@ -188,14 +205,21 @@ impl Tool {
     /// is one error instead of an IE on every case.
     pub fn prepare(&self, sandbox: &Sandbox) -> Result<&Ready, ToolError> {
         self.ready
-            .get_or_init(|| match (&self.source, &self.constants) {
-                (Source::Path(path), Some(constants)) => {
-                    let (copy, keep) = constants::materialize(path, constants)?;
-                    let mut ready = checker_program(&Source::Path(copy), sandbox)?;
-                    ready._keep = Some(keep);
-                    Ok(ready)
+            .get_or_init(|| {
+                let links = match self.links.as_ref() {
+                    Ok(links) => links,
+                    Err(why) => return Err(ToolError::Link(why.clone())),
+                };
+                match &self.source {
+                    Source::Path(path) if self.constants.is_some() || !links.is_empty() => {
+                        let (copy, keep) =
+                            constants::materialize(path, self.constants.as_deref(), links)?;
+                        let mut ready = checker_program(&Source::Path(copy), sandbox)?;
+                        ready._keep = Some(keep);
+                        Ok(ready)
+                    }
+                    _ => checker_program(&self.source, sandbox),
                 }
-                _ => checker_program(&self.source, sandbox),
             })
             .as_ref()
             .map_err(|e| ToolError::Of {
@@ -220,6 +244,10 @@ impl Tool {
                 }
                 if let Some(constants) = &self.constants {
                     fields.field("constants", format!("{constants:?}").as_bytes());
+                }
+                for (file, target) in self.links.as_ref().as_ref().ok()? {
+                    fields.field("link", file.as_os_str().as_encoded_bytes());
+                    fields.field("link-content", content(target)?.as_bytes());
                 }
                 for arg in ready.argv.iter().chain(
                     self.args

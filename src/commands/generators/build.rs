@@ -18,6 +18,9 @@ pub(super) struct Ready {
     pub(super) args: Vec<OsString>,
     /// What keeps a program built by its own `build` script alive.
     pub(super) _keep: Option<Arc<crate::check::tool::Ready>>,
+    /// The directory named as generators.yaml names the program, which
+    /// it runs from (see [`in_named_dir`]).
+    pub(super) _dir: Option<Arc<tempfile::TempDir>>,
 }
 
 /// A path from the problem root → its command line, or why it cannot run.
@@ -95,7 +98,14 @@ fn build_one(
     slot: usize,
     constants: Option<&Arc<Constants>>,
 ) -> Result<Ready, String> {
-    let path = plan.root.join(rel);
+    // A program that is a link checked out as text (BAPCtools' `f -> y`)
+    // is its target, named as the file names it.
+    let written = plan.root.join(rel);
+    let path = match crate::cases::text_link::resolve(&written, &plan.root) {
+        Ok(Some(target)) => target,
+        Ok(None) => written,
+        Err(e) => return Err(e.to_string()),
+    };
     // A program (or a named generator's files) that resolves outside the
     // package is refused, not built: generation reads only inside it.
     let confine = super::confine::Confine::new(&plan.root)?;
@@ -128,6 +138,7 @@ fn build_one(
             program,
             args: argv.collect(),
             _keep: Some(Arc::new(built)),
+            _dir: None,
         });
     }
     // A named multi-file generator is its listed files alone, the first
@@ -138,19 +149,30 @@ fn build_one(
         Some(files) => listed_source(plan, rel, files, toolchain).map(Some),
         None => toolchain.find_source(&path).map_err(|e| e.to_string()),
     };
-    let found = found.map(|source| {
-        source.map(|mut s| {
-            s.constants = constants.cloned();
-            s
-        })
+    let found = found.and_then(|source| {
+        source
+            .map(|mut s| {
+                s.constants = constants.cloned();
+                // Its files that are links checked out as text (a header).
+                s.links = crate::cases::text_link::links_in(&s.path, &plan.root)
+                    .map_err(|e| e.to_string())?;
+                Ok(s)
+            })
+            .transpose()
     });
     match found {
         Ok(Some(source)) => match toolchain.build_trusted(&source, sandbox, slot) {
-            Ok(Built::Ready(exe)) => Ok(Ready {
-                program: exe.program,
-                args: exe.args,
-                _keep: None,
-            }),
+            Ok(Built::Ready(exe)) => in_named_dir(
+                Ready {
+                    program: exe.program,
+                    args: exe.args,
+                    _keep: None,
+                    _dir: None,
+                },
+                rel,
+                toolchain,
+                sandbox,
+            ),
             Ok(Built::CompileError(e)) => Err(format!("{}: {}", rel.display(), e.message)),
             Err(e) => Err(e.to_string()),
         },
@@ -158,6 +180,7 @@ fn build_one(
             program: std::path::absolute(&path).unwrap_or(path),
             args: Vec::new(),
             _keep: None,
+            _dir: None,
         }),
         Ok(None) => Err(format!("{}: no such program", rel.display())),
         Err(e) => Err(e),
@@ -216,5 +239,57 @@ fn listed_source(
         main,
         includes: Vec::new(),
         constants: None,
+        links: Vec::new(),
     })
+}
+
+/// BAPCtools builds each program in a directory named as generators.yaml
+/// names it (`generators/f/`, even when `f` is a link to `y`), and a
+/// generator may read that name (its `identity` problem seeds from
+/// `sys.argv[0]`'s directory): the built program's files are copied into
+/// a fresh directory of that name in the judge's private directory, and
+/// run from there. A program not built into the build cache runs as it is.
+fn in_named_dir(
+    mut ready: Ready,
+    rel: &Path,
+    toolchain: &Toolchain,
+    sandbox: &Sandbox,
+) -> Result<Ready, String> {
+    let compiled = crate::exec::cache_dir::checked(&toolchain.cache).join("compile");
+    let in_cache = |p: &Path| p.parent().and_then(Path::parent) == Some(compiled.as_path());
+    let entry = std::iter::once(ready.program.clone())
+        .chain(ready.args.iter().map(PathBuf::from))
+        .find(|p| p.is_absolute() && p.is_file() && in_cache(p))
+        .and_then(|p| p.parent().map(Path::to_path_buf));
+    let (Some(entry), Some(name)) = (entry, rel.file_name()) else {
+        return Ok(ready);
+    };
+    let failed = |e: std::io::Error| format!("{}: cannot stage its build: {e}", rel.display());
+    let dir = tempfile::Builder::new()
+        .prefix("program-")
+        .tempdir_in(sandbox.private_dir())
+        .map_err(failed)?;
+    let named = dir.path().join(name);
+    for found in walkdir::WalkDir::new(&entry).max_depth(8) {
+        let found = found.map_err(|e| failed(e.into()))?;
+        let below = found.path().strip_prefix(&entry).unwrap_or(found.path());
+        let to = named.join(below);
+        if found.file_type().is_dir() {
+            std::fs::create_dir_all(&to).map_err(failed)?;
+        } else if found.file_type().is_file() {
+            std::fs::copy(found.path(), &to).map_err(failed)?;
+        }
+    }
+    let moved = |p: &Path| match p.strip_prefix(&entry) {
+        Ok(below) => named.join(below),
+        Err(_) => p.to_path_buf(),
+    };
+    ready.program = moved(&ready.program);
+    ready.args = ready
+        .args
+        .iter()
+        .map(|a| moved(Path::new(a)).into_os_string())
+        .collect();
+    ready._dir = Some(Arc::new(dir));
+    Ok(ready)
 }

@@ -213,7 +213,7 @@ pub(super) fn assess(
         .any(|g| g.verdict == Verdict::Skipped && !not_judged_by_rules(g))
     {
         out.status = Status::Fail;
-        out.reason = Some("not every case ran (interrupted)".to_string());
+        out.reason = Some(INTERRUPTED.to_string());
     } else if let ScoreCheck::JudgeError(why) = &checked {
         out.status = Status::InternalError;
         out.reason = Some(why.clone());
@@ -259,6 +259,9 @@ pub(super) fn assess(
         out.reason = Some(why);
         out.case = case.map(|c| c.case.clone());
         out.case_index = case.map(|c| c.index);
+    }
+    if is_bad(&submission.rel) && out.status != Status::InternalError && !interrupted(&out) {
+        bad_inverted(&mut out, e, &judged);
     }
     out.agrees = out.status == Status::Ok;
     out.got = counts;
@@ -429,4 +432,65 @@ fn slowest(graded: &[CaseResult]) -> Option<(String, f64, f64)> {
         })
         .max_by(|a, b| a.cpu_ms.total_cmp(&b.cpu_ms))
         .map(|g| (g.case.clone(), g.cpu_ms, g.tl_ratio))
+}
+
+const INTERRUPTED: &str = "not every case ran (interrupted)";
+
+fn interrupted(out: &SubmissionOutcome) -> bool {
+    out.reason.as_deref() == Some(INTERRUPTED)
+}
+
+/// A `.bad.` submission (`accepted/wa.bad.py`): BAPCtools' deliberate
+/// one, which must NOT get what its folder expects (BAPCtools' own test
+/// suite runs `bt run X.bad.py` and expects it to fail; `bt run` of all
+/// submissions runs it like any other). A `.bad` as the last or the
+/// second-to-last suffix of the file or directory name, as BAPCtools
+/// tells them.
+pub(super) fn is_bad(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let suffixes: Vec<&str> = name.split('.').skip(1).collect();
+    matches!(suffixes.as_slice(), [.., "bad"] | [.., "bad", _])
+}
+
+/// A `.bad.` submission agrees when it misses its folder's expectation,
+/// and disagrees when it meets it; each is said.
+fn bad_inverted(out: &mut SubmissionOutcome, e: &Expectation, judged: &[Verdict]) {
+    let got = judged
+        .iter()
+        .copied()
+        .find(|v| *v != Verdict::Accepted)
+        .unwrap_or(Verdict::Accepted);
+    if out.status == Status::Ok {
+        out.status = Status::Fail;
+        out.reason = Some(format!(
+            "a `.bad.` submission, meant to miss its folder's verdict ({e}), met it: got {}",
+            e.dialect.show(got)
+        ));
+    } else {
+        out.status = Status::Ok;
+        out.reason = Some(format!(
+            "a `.bad.` submission, meant to miss its folder's verdict: got {}",
+            e.dialect.show(got)
+        ));
+        out.case = None;
+        out.case_index = None;
+    }
+}
+
+#[cfg(test)]
+mod bad_tests {
+    #[test]
+    fn bad_is_the_last_or_second_to_last_suffix() {
+        for bad in ["accepted/wa.bad.py", "wrong_answer/x.bad", "a/b.c.bad.cpp"] {
+            assert!(super::is_bad(bad), "{bad}");
+        }
+        for good in [
+            "accepted/bad.py",
+            "accepted/wa.bad.py.disabled",
+            "bad/x.py",
+            "a/b.bad.c.cpp",
+        ] {
+            assert!(!super::is_bad(good), "{good}");
+        }
+    }
 }
