@@ -13,7 +13,10 @@
 # checks that every package src/submission/languages/ names is listed here.
 # Languages with no Debian 12 package (APL, Dart, Gerbil, Julia, Odin, Simula,
 # Smalltalk, Snobol, Swift, Visual Basic, Zig, F#) are not installed: see
-# docs/languages.md. Octave is left out by default (about 135 packages):
+# docs/languages.md. Python 2 has no Debian 12 package either: where pyenv
+# is installed, its 2.7.18 is (`pyenv install` builds it from python.org's
+# source, so it needs that site) and added to pyenv's global versions after
+# the current ones, so that `python2` runs it and `python3` is unchanged. Octave is left out by default (about 135 packages):
 # name it (`scripts/install-toolchains.sh octave-cli`) to install it.
 set -eu
 
@@ -76,6 +79,31 @@ for a in "$@"; do
     *) only="$only $a" ;;
   esac
 done
+
+# Python 2 by pyenv (see above); without pyenv, say so and go on.
+python2_by_pyenv() {
+  if python2 -c 'import sys; sys.exit(sys.version_info[0] != 2)' >/dev/null 2>&1; then
+    return 0
+  fi
+  if ! command -v pyenv >/dev/null 2>&1; then
+    echo "install-toolchains: python2: no Debian package and no pyenv; Python 2 submissions will say it is not installed" >&2
+    return 0
+  fi
+  version=2.7.18
+  pyenv install -s "$version" || {
+    echo "install-toolchains: python2: pyenv install $version failed (it downloads from python.org)" >&2
+    return 0
+  }
+  current=$(pyenv global | tr '\n' ' ')
+  case " $current " in *" $version "*) ;; *)
+    # shellcheck disable=SC2086
+    pyenv global $current "$version" ;;
+  esac
+  pyenv rehash
+  echo "install-toolchains: python2 is pyenv's $version (pyenv global: $(pyenv global | tr '\n' ' '))"
+}
+case " $only " in "  "|*" python2 "*) python2_by_pyenv ;; esac
+[ "$only" = " python2" ] && exit 0
 
 want=""
 { packages; [ -n "$only" ] && optional; } | {

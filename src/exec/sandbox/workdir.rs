@@ -51,6 +51,9 @@ struct Shape {
 pub(super) struct Workdir {
     dir: tempfile::TempDir,
     owner: Option<(u32, u32)>,
+    /// The judge's, mode 0755, for a run as a slot's user that may not
+    /// write it (`Limits::writable_workdir`).
+    read_only: bool,
     shape: Option<Shape>,
     /// Its change time when the judge last made or reset it: a directory
     /// whose change time moved since was touched (any change a program
@@ -73,19 +76,31 @@ pub(super) struct Pool {
 
 impl Pool {
     /// A clean directory owned by `owner` (a slot's user; `None`: the
-    /// judge): one given back before, or a fresh one in `scratch`.
+    /// judge): one given back before, or a fresh one in `scratch`. When
+    /// `read_only` and there is an `owner`, the directory stays the
+    /// judge's, mode 0755: the slot's user enters it and reads what the
+    /// judge copies in, and cannot create, remove or rename a file in it
+    /// (nor `chmod` it). Without an owner (no slot users: the program is
+    /// the judge's user) no mode would hold it, and it is writable.
     pub(super) fn take(
         &self,
         scratch: &Path,
         slot: usize,
         owner: Option<(u32, u32)>,
+        read_only: bool,
     ) -> Result<Workdir, String> {
+        let read_only = read_only && owner.is_some();
+        let owner = if read_only { None } else { owner };
         loop {
             let mut reused = {
                 let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
                 // Same owner, same place (a trusted run's directory is in
                 // the judge's private directory, a program's is not).
-                let same = |w: &Workdir| w.owner == owner && w.dir.path().parent() == Some(scratch);
+                let same = |w: &Workdir| {
+                    w.owner == owner
+                        && w.read_only == read_only
+                        && w.dir.path().parent() == Some(scratch)
+                };
                 match free.iter().position(same) {
                     Some(i) => free.swap_remove(i),
                     None => break,
@@ -106,6 +121,11 @@ impl Pool {
             std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid))
                 .map_err(|e| format!("cannot give the working directory to uid {uid}: {e}"))?;
         }
+        if read_only {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
+                .map_err(|e| format!("cannot open the working directory for reading: {e}"))?;
+        }
         // A directory whose shape cannot be read, or that carries extended
         // attributes from birth (a security label), is never reused.
         let shape = open(dir.path())
@@ -115,6 +135,7 @@ impl Pool {
         Ok(Workdir {
             dir,
             owner,
+            read_only,
             shape,
             changed,
         })
