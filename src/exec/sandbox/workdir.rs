@@ -330,7 +330,7 @@ mod tests {
     fn an_untouched_directory_is_reused_and_a_touched_one_replaced() {
         let scratch = tempfile::tempdir().unwrap();
         let pool = Pool::default();
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         if w.shape.is_none() {
             return; // extended attributes from birth: never reused here
         }
@@ -342,12 +342,12 @@ mod tests {
         };
         let made = changed(w.path());
         pool.give_back(w, true);
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         assert_eq!(w.path(), first, "an untouched directory is reused");
         // Its owner reads it with O_NOATIME: nothing to set back, so its
         // inode was not written (the change time stays).
         pool.give_back(w, true);
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         assert_eq!(
             changed(w.path()),
             made,
@@ -364,7 +364,7 @@ mod tests {
         assert_ne!(chosen, made);
         pool.give_back(w, true);
         std::thread::sleep(std::time::Duration::from_millis(20));
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         assert_eq!(w.path(), first);
         assert!(
             changed(w.path()) > chosen,
@@ -376,7 +376,7 @@ mod tests {
             .set_modified(std::time::SystemTime::UNIX_EPOCH)
             .unwrap();
         pool.give_back(w, true);
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         assert_eq!(w.path(), first);
         assert_ne!(
             std::fs::metadata(w.path()).unwrap().modified().unwrap(),
@@ -385,33 +385,33 @@ mod tests {
         // A file left behind: removed, a fresh directory next.
         std::fs::write(w.path().join("left"), "x").unwrap();
         pool.give_back(w, true);
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         assert_ne!(w.path(), first);
         assert!(!first.exists());
         // A changed mode: removed.
         let second = w.path().to_path_buf();
         std::fs::set_permissions(w.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
         pool.give_back(w, true);
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         assert!(!second.exists());
         pool.give_back(w, true);
         // Not known to be clean (a run whose processes may live): removed.
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         let third = w.path().to_path_buf();
         pool.give_back(w, false);
         assert!(!third.exists());
         // A file made and removed again is fine (the directory is empty
         // and the same size), and another owner's directory is not shared.
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         let fourth = w.path().to_path_buf();
         std::fs::write(w.path().join("gone"), "x").unwrap();
         std::fs::remove_file(w.path().join("gone")).unwrap();
         pool.give_back(w, true);
-        let other = pool.take(scratch.path(), 0, Some((0, 0)));
+        let other = pool.take(scratch.path(), 0, Some((0, 0)), false);
         if let Ok(other) = other {
             assert_ne!(other.path(), fourth);
         }
-        assert_eq!(pool.take(scratch.path(), 0, None).unwrap().path(), fourth);
+        assert_eq!(pool.take(scratch.path(), 0, None, false).unwrap().path(), fourth);
         pool.clear();
     }
 
@@ -419,7 +419,7 @@ mod tests {
     fn a_directory_swapped_for_another_is_not_reused() {
         let scratch = tempfile::tempdir().unwrap();
         let pool = Pool::default();
-        let w = pool.take(scratch.path(), 1, None).unwrap();
+        let w = pool.take(scratch.path(), 1, None, false).unwrap();
         if w.shape.is_none() {
             return;
         }
@@ -427,8 +427,39 @@ mod tests {
         std::fs::rename(&path, scratch.path().join("moved")).unwrap();
         std::fs::create_dir(&path).unwrap();
         pool.give_back(w, true);
-        let fresh = pool.take(scratch.path(), 1, None).unwrap();
+        let fresh = pool.take(scratch.path(), 1, None, false).unwrap();
         assert_ne!(fresh.path(), path, "the swapped-in directory is not reused");
         assert!(!path.exists());
+    }
+
+    /// A run that may not write its directory (a DOMjudge submission, as a
+    /// slot's user) gets one that stays the judge's, 0755, and it is never
+    /// handed to a run that may write (nor the other way round). Without
+    /// an owner there is no such directory to make: it is an ordinary one.
+    #[test]
+    fn a_read_only_directory_is_the_judges_and_kept_apart() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let scratch = tempfile::tempdir().unwrap();
+        let pool = Pool::default();
+        // SAFETY: no preconditions.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        let slot_user = Some((uid.wrapping_add(1000), gid.wrapping_add(1000)));
+        let Ok(w) = pool.take(scratch.path(), 0, slot_user, true) else {
+            return; // not root: no directory can be given to another user
+        };
+        let meta = std::fs::metadata(w.path()).unwrap();
+        assert_eq!((meta.uid(), meta.permissions().mode() & 0o7777), (uid, 0o755));
+        let read_only = w.path().to_path_buf();
+        pool.give_back(w, true);
+        if let Ok(writable) = pool.take(scratch.path(), 0, slot_user, false) {
+            assert_ne!(writable.path(), read_only);
+            assert_eq!(std::fs::metadata(writable.path()).unwrap().uid(), uid + 1000);
+        }
+        assert_eq!(
+            pool.take(scratch.path(), 0, slot_user, true).unwrap().path(),
+            read_only
+        );
+        assert!(!pool.take(scratch.path(), 0, None, true).unwrap().read_only);
+        pool.clear();
     }
 }
