@@ -2,9 +2,9 @@
 //! package of the test's own, written from the format's text: an
 //! interactive submission that closes its output and then crashes or runs
 //! on, a pseudo-interactive validator that talks from a thread, a
-//! `slow_accepted/` folder, threads in a DOMjudge package, and the time of
-//! a multi-pass case (its slowest pass), and the read-only working
-//! directory of a DOMjudge submission.
+//! `slow_accepted/` folder, threads in a DOMjudge package, the time of a
+//! multi-pass case (its slowest pass), and the working directory a
+//! DOMjudge submission cannot write.
 
 mod common;
 use common::*;
@@ -257,9 +257,16 @@ fn a_multi_pass_case_takes_its_slowest_pass_and_each_pass_has_the_limit() {
     let case = &first["cases"][0];
     assert_eq!(case["passes"], 2, "{first:#}");
     let cpu = case["cpu_ms"].as_f64().unwrap();
-    assert!(cpu >= 550.0, "the slow first pass's time is the case's: {first:#}");
+    assert!(
+        cpu >= 550.0,
+        "the slow first pass's time is the case's: {first:#}"
+    );
     let both = run_on(&s, "both.c", &spinner(0.6, 0.6));
-    assert_eq!(verdicts(&both), ["AC"], "1.2 s in two passes of 0.6 s: {both:#}");
+    assert_eq!(
+        verdicts(&both),
+        ["AC"],
+        "1.2 s in two passes of 0.6 s: {both:#}"
+    );
     let cpu = both["cases"][0]["cpu_ms"].as_f64().unwrap();
     assert!((550.0..1000.0).contains(&cpu), "{both:#}");
     let over = run_on(&s, "over.c", &spinner(1.5, 0.0));
@@ -288,7 +295,9 @@ int main(void) {
 #[test]
 fn a_domjudge_submission_cannot_write_its_working_directory() {
     if !is_root() {
-        eprintln!("skipped: without root the submission is the judge's user, and its directory stays writable");
+        eprintln!(
+            "skipped: without root the submission is the judge's user, and its directory stays writable"
+        );
         return;
     }
     let s = Scratch::new();

@@ -411,7 +411,10 @@ mod tests {
         if let Ok(other) = other {
             assert_ne!(other.path(), fourth);
         }
-        assert_eq!(pool.take(scratch.path(), 0, None, false).unwrap().path(), fourth);
+        assert_eq!(
+            pool.take(scratch.path(), 0, None, false).unwrap().path(),
+            fourth
+        );
         pool.clear();
     }
 
@@ -448,15 +451,23 @@ mod tests {
             return; // not root: no directory can be given to another user
         };
         let meta = std::fs::metadata(w.path()).unwrap();
-        assert_eq!((meta.uid(), meta.permissions().mode() & 0o7777), (uid, 0o755));
+        assert_eq!(
+            (meta.uid(), meta.permissions().mode() & 0o7777),
+            (uid, 0o755)
+        );
         let read_only = w.path().to_path_buf();
         pool.give_back(w, true);
         if let Ok(writable) = pool.take(scratch.path(), 0, slot_user, false) {
             assert_ne!(writable.path(), read_only);
-            assert_eq!(std::fs::metadata(writable.path()).unwrap().uid(), uid + 1000);
+            assert_eq!(
+                std::fs::metadata(writable.path()).unwrap().uid(),
+                uid + 1000
+            );
         }
         assert_eq!(
-            pool.take(scratch.path(), 0, slot_user, true).unwrap().path(),
+            pool.take(scratch.path(), 0, slot_user, true)
+                .unwrap()
+                .path(),
             read_only
         );
         assert!(!pool.take(scratch.path(), 0, None, true).unwrap().read_only);
