@@ -13,7 +13,10 @@
 # checks that every package src/submission/languages/ names is listed here.
 # Languages with no Debian 12 package (APL, Dart, Gerbil, Julia, Odin, Simula,
 # Smalltalk, Snobol, Swift, Visual Basic, Zig, F#) are not installed: see
-# docs/languages.md. Octave is left out by default (about 135 packages):
+# docs/languages.md. Python 2 has no Debian 12 package either: where pyenv
+# is installed, its 2.7.18 is (`pyenv install` builds it from python.org's
+# source, so it needs that site) and made `python2` (below); `python3` is
+# unchanged. Octave is left out by default (about 135 packages):
 # name it (`scripts/install-toolchains.sh octave-cli`) to install it.
 set -eu
 
@@ -76,6 +79,43 @@ for a in "$@"; do
     *) only="$only $a" ;;
   esac
 done
+
+# Python 2 by pyenv (see above); without pyenv, say so and go on. pyenv's
+# build lives under HOME (hidden from the sandbox) and links its libpython
+# by an absolute run path there, so it is copied to /opt/python2.7 (its
+# library found through ld.so.conf), `python2` on PATH is a link to it, and
+# pyenv's global versions end with `system`, so that its `python2` shim
+# finds that one (Python 2 finds its library from the link's target).
+python2_by_pyenv() {
+  if python2 -c 'import sys; sys.exit(sys.version_info[0] != 2)' >/dev/null 2>&1 \
+      && [ "$(python2 -c 'import sys; print(sys.executable)')" = /usr/local/bin/python2 ]; then
+    return 0
+  fi
+  if ! command -v pyenv >/dev/null 2>&1; then
+    echo "install-toolchains: python2: no Debian package and no pyenv; Python 2 submissions will say it is not installed" >&2
+    return 0
+  fi
+  version=2.7.18
+  pyenv install -s "$version" || {
+    echo "install-toolchains: python2: pyenv install $version failed (it downloads from python.org)" >&2
+    return 0
+  }
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo rm -rf /opt/python2.7
+  $sudo cp -a "$(pyenv root)/versions/$version" /opt/python2.7
+  $sudo chmod -R a+rX /opt/python2.7
+  echo /opt/python2.7/lib | $sudo tee /etc/ld.so.conf.d/python2.7.conf >/dev/null
+  $sudo ldconfig
+  $sudo ln -sf /opt/python2.7/bin/python2.7 /usr/local/bin/python2
+  current=$(pyenv global | grep -v -x -e system -e "$version" | tr '\n' ' ')
+  # shellcheck disable=SC2086
+  pyenv global $current system
+  pyenv rehash
+  echo "install-toolchains: python2 is /usr/local/bin/python2 (pyenv's $version, copied to /opt/python2.7)"
+}
+case " $only " in "  "|*" python2 "*) python2_by_pyenv ;; esac
+[ "$only" = " python2" ] && exit 0
 
 want=""
 { packages; [ -n "$only" ] && optional; } | {

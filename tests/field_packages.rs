@@ -2,7 +2,9 @@
 //! package of the test's own, written from the format's text: an
 //! interactive submission that closes its output and then crashes or runs
 //! on, a pseudo-interactive validator that talks from a thread, a
-//! `slow_accepted/` folder, and threads in a DOMjudge package.
+//! `slow_accepted/` folder, threads in a DOMjudge package, the time of a
+//! multi-pass case (its slowest pass), and the working directory a
+//! DOMjudge submission cannot write.
 
 mod common;
 use common::*;
@@ -204,6 +206,117 @@ int main(void) {
     );
     let mut cmd = s.judge();
     cmd.args(["verify", "h"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+}
+
+/// A plain multi-pass validator: on input `1` it asks for a second pass
+/// with input `2` (BAPCtools' `alternativeencryption` encrypts, then
+/// decrypts); on input `2` it accepts. Any output is accepted.
+const TWO_PASS_C: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+    FILE *in = fopen(argv[1], "r");
+    int pass; if (!in || fscanf(in, "%d", &pass) != 1) return 1;
+    if (pass == 1) {
+        char path[4096]; snprintf(path, sizeof path, "%snextpass.in", argv[3]);
+        FILE *next = fopen(path, "w"); if (!next) return 1;
+        fprintf(next, "2\n"); fclose(next);
+    }
+    return 42;
+}"#;
+
+/// A submission that burns `first` seconds of CPU on pass 1 and `second`
+/// on pass 2 (by `clock()`, which counts the process's CPU time whatever
+/// the machine's load).
+fn spinner(first: f64, second: f64) -> String {
+    format!(
+        "#include <stdio.h>\n#include <time.h>\nint main(void){{int p;if(scanf(\"%d\",&p)!=1)return 1;\
+         double s=p==1?{first}:{second};while((double)clock()/CLOCKS_PER_SEC<s);printf(\"%d\\n\",p);return 0;}}\n"
+    )
+}
+
+/// The 2025-09 format: "The time and memory limit apply for each
+/// invocation separately"; BAPCtools reports a case's slowest pass. A
+/// case whose first pass is the slow one reports that pass's time (the
+/// judge reported the last pass's, so a 1.5 s first pass read as 0.05 s,
+/// and `verify` graded a first pass over the limit, run at its margin, as
+/// AC); two passes each under the limit are AC even when their sum is not.
+#[test]
+fn a_multi_pass_case_takes_its_slowest_pass_and_each_pass_has_the_limit() {
+    let s = Scratch::new();
+    s.write(
+        "p/problem.yaml",
+        "problem_format_version: 2025-09\nname: Two passes\nuuid: 7c0e4a53-1b2d-4e8f-9a61-2f3b4c5d6e28\ntype: multi-pass\nlimits:\n  time_limit: 1\n",
+    );
+    s.write("p/data/secret/1.in", "1\n");
+    s.write("p/data/secret/1.ans", "\n");
+    s.write("p/output_validator/validate.c", TWO_PASS_C);
+    let first = run_on(&s, "first.c", &spinner(0.6, 0.0));
+    assert_eq!(verdicts(&first), ["AC"], "{first:#}");
+    let case = &first["cases"][0];
+    assert_eq!(case["passes"], 2, "{first:#}");
+    let cpu = case["cpu_ms"].as_f64().unwrap();
+    assert!(
+        cpu >= 550.0,
+        "the slow first pass's time is the case's: {first:#}"
+    );
+    let both = run_on(&s, "both.c", &spinner(0.6, 0.6));
+    assert_eq!(
+        verdicts(&both),
+        ["AC"],
+        "1.2 s in two passes of 0.6 s: {both:#}"
+    );
+    let cpu = both["cases"][0]["cpu_ms"].as_f64().unwrap();
+    assert!((550.0..1000.0).contains(&cpu), "{both:#}");
+    let over = run_on(&s, "over.c", &spinner(1.5, 0.0));
+    assert_eq!(verdicts(&over), ["TLE"], "{over:#}");
+    assert_eq!(over["cases"][0]["passes"], 1, "{over:#}");
+}
+
+/// Creates a file in its working directory and reads it back: prints
+/// `written` when it could, `refused` when the directory refused it.
+const WRITE_PROBE_C: &str = r#"#include <stdio.h>
+int main(void) {
+    FILE *f = fopen("probe.txt", "w");
+    if (!f) { printf("refused\n"); return 0; }
+    fprintf(f, "x\n"); fclose(f);
+    f = fopen("probe.txt", "r");
+    printf(f && fgetc(f) == 'x' ? "written\n" : "unreadable\n");
+    return 0;
+}
+"#;
+
+/// DOMjudge's judgehost runs a submission in a directory its user cannot
+/// write (`testcase_run.sh`), and its `test-write-file.c` expects the
+/// `fopen` to fail: a DOMjudge package's submissions get a working
+/// directory they cannot write (as root: the judge's, mode 0755). Other
+/// packages keep a writable one, as problemtools and BAPCtools give it.
+#[test]
+fn a_domjudge_submission_cannot_write_its_working_directory() {
+    if !is_root() {
+        eprintln!(
+            "skipped: without root the submission is the judge's user, and its directory stays writable"
+        );
+        return;
+    }
+    let s = Scratch::new();
+    s.write("h/domjudge-problem.ini", "timelimit = 2\n");
+    s.write("h/problem.yaml", "name: Hello\n");
+    s.write("h/data/secret/1.in", "");
+    s.write("h/data/secret/1.ans", "refused\n");
+    s.write("h/submissions/accepted/write.c", WRITE_PROBE_C);
+    let mut cmd = s.judge();
+    cmd.args(["verify", "h"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    // A Kattis package: the directory is writable.
+    s.write("k/problem.yaml", "name: Hello\n");
+    s.write("k/data/secret/1.in", "");
+    s.write("k/data/secret/1.ans", "written\n");
+    s.write("k/submissions/accepted/write.c", WRITE_PROBE_C);
+    let mut cmd = s.judge();
+    cmd.args(["verify", "k"]);
     let ran = run(cmd);
     assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
 }

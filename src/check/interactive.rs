@@ -16,8 +16,9 @@
 //! Multi-pass: after an accepting pass, a `nextpass.in` in the feedback
 //! directory (kept between passes) asks for another run of the submission
 //! with that input, up to the problem's number of passes; each pass has
-//! the full time limit, and the validator's `input_file` is the pass's own
-//! input. A validator asking for more passes than allowed is IE.
+//! the full time limit, the case's time and memory are its slowest
+//! pass's, and the validator's `input_file` is the pass's own input. A
+//! validator asking for more passes than allowed is IE.
 
 use super::external::{ExternalChecker, Protocol, said, said_last};
 use super::tool::{Tool, ToolContext};
@@ -54,7 +55,8 @@ pub struct Interaction {
 /// What an interactive case gave.
 pub struct Interacted {
     pub judgement: Judgement,
-    /// The submission's run of the deciding pass, if it ran.
+    /// The submission's run of the deciding pass, if it ran, with the
+    /// largest time and memory of all its passes ([`Slowest`]).
     pub outcome: Option<RunOutcome>,
     pub passes: u32,
     /// The validator of the deciding pass ran and rejected (whatever the
@@ -116,6 +118,7 @@ pub fn run_case(
     let input = absolute(input);
     let answer = answer.map_or_else(|| PathBuf::from("/dev/null"), absolute);
     let mut pass_input = input.clone();
+    let mut slowest = Slowest::default();
     for pass in 1..=interaction.passes.max(1) {
         let _ = std::fs::remove_file(feedback.join("nextpass.in"));
         let mut decided = if interaction.interactive {
@@ -139,6 +142,7 @@ pub fn run_case(
             )
         };
         decided.passes = pass;
+        slowest.fold(&mut decided.outcome);
         let next = feedback.join("nextpass.in");
         // The spec: "It is a judge error to create the nextpass.in file
         // and exit with any other code than 42" (a rejection with a next
@@ -193,6 +197,32 @@ pub fn run_case(
         pass_input = copy;
     }
     ie("no pass ran".to_string())
+}
+
+/// The largest time and memory of the passes run so far. Each pass is held
+/// to the limits on its own (2025-09: "The time and memory limit apply for
+/// each invocation separately"), and the case reports its slowest pass, as
+/// BAPCtools does (the largest duration of its passes): a multi-pass case
+/// whose first pass took 1.5 s and second 0.05 s took 1.5 s, for the report
+/// and for `judge limits`' margins.
+#[derive(Default)]
+struct Slowest {
+    cpu: Duration,
+    wall: Duration,
+    peak_rss_kib: Option<u64>,
+}
+
+impl Slowest {
+    /// Take in this pass's run and give it the largest of every pass's.
+    fn fold(&mut self, outcome: &mut Option<RunOutcome>) {
+        let Some(o) = outcome else { return };
+        self.cpu = self.cpu.max(o.cpu);
+        self.wall = self.wall.max(o.wall);
+        self.peak_rss_kib = self.peak_rss_kib.max(o.peak_rss_kib);
+        o.cpu = self.cpu;
+        o.wall = self.wall;
+        o.peak_rss_kib = self.peak_rss_kib;
+    }
 }
 
 /// (this pass's input, the answer, the feedback dir, what the case gives

@@ -45,6 +45,13 @@ pub struct Limits {
     pub file_size: u64,
     /// Processes and threads the run may have at once.
     pub processes: u32,
+    /// A submission may create files in its working directory (which is
+    /// its HOME and TMPDIR too). `false` for a DOMjudge package's: its
+    /// judgehost runs them in a directory their user cannot write
+    /// (`testcase_run.sh`; its `test-write-file.c` expects the `fopen` to
+    /// fail). As root the directory is then the judge's, mode 0755; with
+    /// no slot users (the program is the judge's user) it stays writable.
+    pub writable_workdir: bool,
 }
 
 /// What a program's standard output past its limit does.
@@ -87,6 +94,7 @@ impl Limits {
             past_output: PastOutput::Kill,
             file_size: 1 << 30,
             processes: 512,
+            writable_workdir: true,
         }
     }
 
@@ -118,6 +126,7 @@ impl Default for Limits {
             past_output: PastOutput::Kill,
             file_size: DEFAULT_OUTPUT_LIMIT,
             processes: DEFAULT_PROCESSES,
+            writable_workdir: true,
         }
     }
 }

@@ -328,6 +328,7 @@ pub fn tool_limits(time: Duration) -> Limits {
         past_output: crate::exec::PastOutput::Kill,
         file_size: 64 << 20,
         processes: 64,
+        writable_workdir: true,
     }
 }
 

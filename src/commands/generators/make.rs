@@ -450,6 +450,7 @@ fn tool_limits() -> Limits {
         past_output: crate::exec::PastOutput::Kill,
         file_size: 1 << 30,
         processes: 64,
+        writable_workdir: true,
     }
 }
 

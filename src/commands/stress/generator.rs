@@ -66,6 +66,7 @@ impl Generator {
             past_output: crate::exec::PastOutput::Kill,
             file_size: 1 << 30,
             processes: 64,
+            writable_workdir: true,
         };
         let outcome = launch(
             sandbox,

@@ -109,5 +109,8 @@ pub(super) fn limits(
         past_output,
         file_size,
         processes,
+        // DOMjudge's judgehost gives a submission a working directory it
+        // cannot write (see `Limits::writable_workdir`).
+        writable_workdir: !domjudge,
     })
 }

@@ -359,9 +359,13 @@ impl Sandbox {
             Trust::Trusted => self.private_dir(),
             Trust::Untrusted => self.scratch_path.clone(),
         };
+        // A submission that may not write its working directory (a
+        // DOMjudge package's) gets one that stays the judge's, when it
+        // runs as a slot's user.
+        let read_only = trust == Trust::Untrusted && !limits.writable_workdir;
         let workdir = self
             .workdirs
-            .take(&base, slot, state.and_then(|s| s.user))?;
+            .take(&base, slot, state.and_then(|s| s.user), read_only)?;
         let cgroup = match state.and_then(|s| s.cgroup.as_ref()) {
             Some(m) => {
                 let mut guard = m.lock().unwrap_or_else(|e| e.into_inner());

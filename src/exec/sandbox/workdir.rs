@@ -51,6 +51,9 @@ struct Shape {
 pub(super) struct Workdir {
     dir: tempfile::TempDir,
     owner: Option<(u32, u32)>,
+    /// The judge's, mode 0755, for a run as a slot's user that may not
+    /// write it (`Limits::writable_workdir`).
+    read_only: bool,
     shape: Option<Shape>,
     /// Its change time when the judge last made or reset it: a directory
     /// whose change time moved since was touched (any change a program
@@ -73,19 +76,31 @@ pub(super) struct Pool {
 
 impl Pool {
     /// A clean directory owned by `owner` (a slot's user; `None`: the
-    /// judge): one given back before, or a fresh one in `scratch`.
+    /// judge): one given back before, or a fresh one in `scratch`. When
+    /// `read_only` and there is an `owner`, the directory stays the
+    /// judge's, mode 0755: the slot's user enters it and reads what the
+    /// judge copies in, and cannot create, remove or rename a file in it
+    /// (nor `chmod` it). Without an owner (no slot users: the program is
+    /// the judge's user) no mode would hold it, and it is writable.
     pub(super) fn take(
         &self,
         scratch: &Path,
         slot: usize,
         owner: Option<(u32, u32)>,
+        read_only: bool,
     ) -> Result<Workdir, String> {
+        let read_only = read_only && owner.is_some();
+        let owner = if read_only { None } else { owner };
         loop {
             let mut reused = {
                 let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
                 // Same owner, same place (a trusted run's directory is in
                 // the judge's private directory, a program's is not).
-                let same = |w: &Workdir| w.owner == owner && w.dir.path().parent() == Some(scratch);
+                let same = |w: &Workdir| {
+                    w.owner == owner
+                        && w.read_only == read_only
+                        && w.dir.path().parent() == Some(scratch)
+                };
                 match free.iter().position(same) {
                     Some(i) => free.swap_remove(i),
                     None => break,
@@ -106,6 +121,11 @@ impl Pool {
             std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid))
                 .map_err(|e| format!("cannot give the working directory to uid {uid}: {e}"))?;
         }
+        if read_only {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
+                .map_err(|e| format!("cannot open the working directory for reading: {e}"))?;
+        }
         // A directory whose shape cannot be read, or that carries extended
         // attributes from birth (a security label), is never reused.
         let shape = open(dir.path())
@@ -115,6 +135,7 @@ impl Pool {
         Ok(Workdir {
             dir,
             owner,
+            read_only,
             shape,
             changed,
         })
@@ -309,7 +330,7 @@ mod tests {
     fn an_untouched_directory_is_reused_and_a_touched_one_replaced() {
         let scratch = tempfile::tempdir().unwrap();
         let pool = Pool::default();
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         if w.shape.is_none() {
             return; // extended attributes from birth: never reused here
         }
@@ -321,12 +342,12 @@ mod tests {
         };
         let made = changed(w.path());
         pool.give_back(w, true);
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         assert_eq!(w.path(), first, "an untouched directory is reused");
         // Its owner reads it with O_NOATIME: nothing to set back, so its
         // inode was not written (the change time stays).
         pool.give_back(w, true);
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         assert_eq!(
             changed(w.path()),
             made,
@@ -343,7 +364,7 @@ mod tests {
         assert_ne!(chosen, made);
         pool.give_back(w, true);
         std::thread::sleep(std::time::Duration::from_millis(20));
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         assert_eq!(w.path(), first);
         assert!(
             changed(w.path()) > chosen,
@@ -355,7 +376,7 @@ mod tests {
             .set_modified(std::time::SystemTime::UNIX_EPOCH)
             .unwrap();
         pool.give_back(w, true);
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         assert_eq!(w.path(), first);
         assert_ne!(
             std::fs::metadata(w.path()).unwrap().modified().unwrap(),
@@ -364,33 +385,36 @@ mod tests {
         // A file left behind: removed, a fresh directory next.
         std::fs::write(w.path().join("left"), "x").unwrap();
         pool.give_back(w, true);
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         assert_ne!(w.path(), first);
         assert!(!first.exists());
         // A changed mode: removed.
         let second = w.path().to_path_buf();
         std::fs::set_permissions(w.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
         pool.give_back(w, true);
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         assert!(!second.exists());
         pool.give_back(w, true);
         // Not known to be clean (a run whose processes may live): removed.
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         let third = w.path().to_path_buf();
         pool.give_back(w, false);
         assert!(!third.exists());
         // A file made and removed again is fine (the directory is empty
         // and the same size), and another owner's directory is not shared.
-        let w = pool.take(scratch.path(), 0, None).unwrap();
+        let w = pool.take(scratch.path(), 0, None, false).unwrap();
         let fourth = w.path().to_path_buf();
         std::fs::write(w.path().join("gone"), "x").unwrap();
         std::fs::remove_file(w.path().join("gone")).unwrap();
         pool.give_back(w, true);
-        let other = pool.take(scratch.path(), 0, Some((0, 0)));
+        let other = pool.take(scratch.path(), 0, Some((0, 0)), false);
         if let Ok(other) = other {
             assert_ne!(other.path(), fourth);
         }
-        assert_eq!(pool.take(scratch.path(), 0, None).unwrap().path(), fourth);
+        assert_eq!(
+            pool.take(scratch.path(), 0, None, false).unwrap().path(),
+            fourth
+        );
         pool.clear();
     }
 
@@ -398,7 +422,7 @@ mod tests {
     fn a_directory_swapped_for_another_is_not_reused() {
         let scratch = tempfile::tempdir().unwrap();
         let pool = Pool::default();
-        let w = pool.take(scratch.path(), 1, None).unwrap();
+        let w = pool.take(scratch.path(), 1, None, false).unwrap();
         if w.shape.is_none() {
             return;
         }
@@ -406,8 +430,47 @@ mod tests {
         std::fs::rename(&path, scratch.path().join("moved")).unwrap();
         std::fs::create_dir(&path).unwrap();
         pool.give_back(w, true);
-        let fresh = pool.take(scratch.path(), 1, None).unwrap();
+        let fresh = pool.take(scratch.path(), 1, None, false).unwrap();
         assert_ne!(fresh.path(), path, "the swapped-in directory is not reused");
         assert!(!path.exists());
+    }
+
+    /// A run that may not write its directory (a DOMjudge submission, as a
+    /// slot's user) gets one that stays the judge's, 0755, and it is never
+    /// handed to a run that may write (nor the other way round). Without
+    /// an owner there is no such directory to make: it is an ordinary one.
+    #[test]
+    fn a_read_only_directory_is_the_judges_and_kept_apart() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let scratch = tempfile::tempdir().unwrap();
+        let pool = Pool::default();
+        // SAFETY: no preconditions.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        let slot_user = Some((uid.wrapping_add(1000), gid.wrapping_add(1000)));
+        let Ok(w) = pool.take(scratch.path(), 0, slot_user, true) else {
+            return; // not root: no directory can be given to another user
+        };
+        let meta = std::fs::metadata(w.path()).unwrap();
+        assert_eq!(
+            (meta.uid(), meta.permissions().mode() & 0o7777),
+            (uid, 0o755)
+        );
+        let read_only = w.path().to_path_buf();
+        pool.give_back(w, true);
+        if let Ok(writable) = pool.take(scratch.path(), 0, slot_user, false) {
+            assert_ne!(writable.path(), read_only);
+            assert_eq!(
+                std::fs::metadata(writable.path()).unwrap().uid(),
+                uid + 1000
+            );
+        }
+        assert_eq!(
+            pool.take(scratch.path(), 0, slot_user, true)
+                .unwrap()
+                .path(),
+            read_only
+        );
+        assert!(!pool.take(scratch.path(), 0, None, true).unwrap().read_only);
+        pool.clear();
     }
 }
