@@ -120,7 +120,8 @@ impl RunCache {
             format!("{:?}", limits.past_output).as_bytes(),
         )
         .field("file-size", &limits.file_size.to_le_bytes())
-        .field("processes", &limits.processes.to_le_bytes());
+        .field("processes", &limits.processes.to_le_bytes())
+        .field("writable-workdir", &[u8::from(limits.writable_workdir)]);
         Some(key.bytes())
     }
 
