@@ -286,3 +286,32 @@ fn a_directory_in_an_unknown_language_is_a_missing_tool() {
     assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
     assert!(agrees(&ran, "accepted/plus.mjs"), "{}", ran.stdout);
 }
+
+/// BAPCtools' convention: `X.disabled` and `X.template` are set aside by
+/// their author (its `util.glob`), not submissions of no language. They are
+/// named in a warning and not run; verify still passes on the rest.
+#[test]
+fn disabled_and_template_files_are_set_aside_and_named() {
+    let s = Scratch::new();
+    package(&s);
+    s.write("p/submissions/accepted/ok.py", "print(int(input()) + 1)\n");
+    s.write(
+        "p/submissions/accepted/old.kt.disabled",
+        "fun main() { println(readLine()!!.toInt() + 1) }\n",
+    );
+    s.write("p/submissions/accepted/skel.py.template", "# fill in\n");
+    let ran = verify(&s);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    assert!(agrees(&ran, "accepted/ok.py"), "{}", ran.stdout);
+    let all = format!("{}{}", ran.stdout, ran.stderr);
+    for name in ["old.kt.disabled", "skel.py.template"] {
+        assert!(
+            all.contains(&format!("{name}: a `")) && all.contains("set aside by its author"),
+            "{name} not named as set aside:\n{all}"
+        );
+        assert!(
+            !ran.stdout.contains(&format!("MISS  accepted/{name}")),
+            "{all}"
+        );
+    }
+}

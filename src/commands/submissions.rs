@@ -80,6 +80,15 @@ pub fn discover(
     let rules = compile_rules(problem)?;
     let package = problem.package.as_deref().unwrap_or(root);
     for (rel, mut path) in entries(root)? {
+        // BAPCtools' convention (`util.glob`): a `.disabled` or `.template`
+        // file is set aside by its author, not a submission. Said, not run.
+        if let Some(suffix) = set_aside(&path) {
+            warnings.push(format!(
+                "{}: a `{suffix}` file, set aside by its author (BAPCtools' convention); not run",
+                path.display()
+            ));
+            continue;
+        }
         match crate::cases::text_link::resolve(&path, package) {
             Ok(Some(target)) => {
                 warnings.push(crate::cases::text_link::warning(&path, &target));
@@ -188,6 +197,14 @@ pub fn discover(
         }
     }
     Ok(found)
+}
+
+/// The suffix that sets a file aside (`.disabled`, `.template`), if any.
+fn set_aside(path: &Path) -> Option<&'static str> {
+    let ext = path.extension()?.to_str()?;
+    [".disabled", ".template"]
+        .into_iter()
+        .find(|s| s[1..] == *ext)
 }
 
 /// Whether a submissions.yaml glob matches a submission: its path or a
