@@ -220,3 +220,130 @@ fn stress_builds_a_package_generator_with_the_testlib_beside_it() {
     assert!(out.contains("WA"), "{out}");
     assert!(out.contains("wrote stress/stress-"), "{out}");
 }
+
+/// Rewrite `root`'s problem.xml with `edit`.
+fn edit_xml(root: &Path, edit: impl Fn(String) -> String) {
+    let xml = std::fs::read_to_string(root.join("problem.xml")).unwrap();
+    std::fs::write(root.join("problem.xml"), edit(xml)).unwrap();
+}
+
+#[test]
+fn a_multi_test_generator_writes_several_tests_each_taking_its_file() {
+    let s = Scratch::new();
+    let root = package(&s, "multi");
+    let pkg = root.to_str().unwrap();
+    // A standard package: tests 2-4 are the files `multigen 2 4` writes
+    // (from-file), test 5 is `gen 50`'s standard output.
+    let ran = s.run_judge(&["gen", pkg]);
+    assert!(ran.code == 0, "{}", all(&ran));
+    assert!(all(&ran).contains("4 written"), "{}", all(&ran));
+    let read = |n: &str| std::fs::read_to_string(root.join("tests").join(n)).unwrap();
+    // multigen writes test i's numbers up to 1000 * i: the files are
+    // told apart, and each test has its own.
+    let inputs: Vec<String> = ["02", "03", "04"].iter().map(|n| read(n)).collect();
+    assert!(
+        inputs[0] != inputs[1] && inputs[1] != inputs[2],
+        "{inputs:?}"
+    );
+    for (n, input) in inputs.iter().enumerate() {
+        let max = 1000 * (n as i64 + 2);
+        assert!(
+            input
+                .split_whitespace()
+                .all(|w| (0..=max).contains(&w.parse::<i64>().unwrap())),
+            "test {}: {input}",
+            n + 2
+        );
+    }
+    let ran = s.run_judge(&["gen", pkg]);
+    assert!(all(&ran).contains("0 written, 4 the same"), "{}", all(&ran));
+    let ran = s.run_judge(&["verify", pkg]);
+    assert!(ran.code == 0, "{}", all(&ran));
+    // A file the generator does not write fails that test, by name.
+    edit_xml(&root, |x| x.replace("from-file=\"4\"", "from-file=\"9\""));
+    let ran = s.run_judge(&["gen", pkg]);
+    assert_eq!(ran.code, 1, "{}", all(&ran));
+    assert!(
+        all(&ran).contains("test 4 (`multigen 2 4`, from-file 9): the generator wrote no file 9"),
+        "{}",
+        all(&ran)
+    );
+    // from-file is a file name, never a path.
+    edit_xml(&root, |x| {
+        x.replace("from-file=\"9\"", "from-file=\"../4\"")
+    });
+    let ran = s.run_judge(&["gen", pkg]);
+    assert_eq!(ran.code, 2, "{}", all(&ran));
+    assert!(all(&ran).contains("from-file=\"../4\""), "{}", all(&ran));
+}
+
+#[test]
+fn a_testset_script_makes_the_tests_without_cmd() {
+    let s = Scratch::new();
+    // The same tests made from problem.xml's cmd attributes, to compare.
+    let by_cmd = package(&s, "multi");
+    let ran = s.run_judge(&["gen", by_cmd.to_str().unwrap()]);
+    assert!(ran.code == 0, "{}", all(&ran));
+    let root = s.copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/polygon/multi"),
+        "scripted",
+    );
+    let pkg = root.to_str().unwrap();
+    let script = |lines: &str| {
+        let lines = lines.to_string();
+        move |x: String| {
+            let mut x = x;
+            for n in 2..=4 {
+                x = x.replace(&format!(" from-file=\"{n}\""), "");
+            }
+            x.replace(" cmd=\"multigen 2 4\"", "")
+                .replace(" cmd=\"gen 50\"", "")
+                .replace("<tests>", &format!("<script>\n{lines}\n</script>\n<tests>"))
+        }
+    };
+    edit_xml(&root, script("multigen 2 4 > {2-4}\ngen 50 > $"));
+    let ran = s.run_judge(&["gen", pkg]);
+    assert!(ran.code == 0, "{}", all(&ran));
+    for name in ["02", "03", "04", "05", "05.a"] {
+        assert_eq!(
+            std::fs::read(root.join("tests").join(name)).unwrap(),
+            std::fs::read(by_cmd.join("tests").join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    // Errors name problem.xml's line of the script, its own line and the
+    // token.
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/polygon/multi/problem.xml"),
+        root.join("problem.xml"),
+    )
+    .unwrap();
+    edit_xml(&root, script("multigen 2 4 > {2-4}\ngen 50 > {5-x}"));
+    let ran = s.run_judge(&["gen", pkg]);
+    assert_eq!(ran.code, 2, "{}", all(&ran));
+    assert!(
+        all(&ran).contains("problem.xml:13: script line 2") && all(&ran).contains("`x`"),
+        "{}",
+        all(&ran)
+    );
+    // A generated test no line makes: named, and doall.sh is not run.
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/polygon/multi/problem.xml"),
+        root.join("problem.xml"),
+    )
+    .unwrap();
+    edit_xml(&root, script("multigen 2 4 > {2-4}"));
+    std::fs::write(root.join("doall.sh"), "#!/bin/sh\nexit 1\n").unwrap();
+    std::fs::remove_file(root.join("tests/05")).unwrap();
+    let ran = s.run_judge(&["gen", pkg]);
+    assert_eq!(ran.code, 1, "{}", all(&ran));
+    let out = all(&ran);
+    assert!(
+        out.contains("test 5: generated, but problem.xml gives it no cmd"),
+        "{out}"
+    );
+    assert!(
+        out.contains("doall.sh: not run (a package program); some generated tests"),
+        "{out}"
+    );
+}

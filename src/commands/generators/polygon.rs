@@ -1,8 +1,15 @@
 //! `judge gen PACKAGE` for a Polygon package: each generated test's input
 //! made by running its `cmd` (the first word names an executable of
 //! `<files><executables>`, built from its source; the rest are its
-//! arguments, from which a testlib generator takes its random seed).
+//! arguments, from which a testlib generator takes its random seed). The
+//! commands are problem.xml's `cmd` attributes or its testset's script
+//! (`config::polygon::script`).
 //!
+//! - A test with `from-file` is one of the files a generator writes in one
+//!   run: each distinct such command runs once, in an empty working
+//!   directory of its own, and each of its tests takes its file from
+//!   there (a file it did not write is a failure naming that test). Other
+//!   tests are the command's standard output.
 //! - A full package (the test's input is in `tests/`): the generated input
 //!   is compared with it, and a difference is reported (the command
 //!   fails): the package's tests are not what its generators make.
@@ -11,12 +18,13 @@
 //!   (run as the setter's program, like the generators), as Polygon's
 //!   `doall` scripts do. Manual tests must be in the package.
 //!
-//! A `doall.sh`/`doall.bat` script is not run (named): the tests' commands
-//! in problem.xml make the same tests.
+//! A `doall.sh`/`doall.bat` script is a package program and is not run
+//! (named): the commands in problem.xml make the same tests.
 
 use super::super::{Failure, Outcome};
 use crate::check::tool::{Tool, ToolContext, tool_limits};
 use crate::config::polygon::read::{Description, Method, format_pattern};
+use crate::exec::process::{Launch, Trust, launch};
 use crate::exec::sandbox::{Sandbox, SandboxOptions};
 use crate::exec::{Exit, Limits, RunOutcome};
 use std::collections::HashMap;
@@ -43,11 +51,21 @@ pub fn generate_polygon(root: &Path) -> Outcome {
     for w in &warnings {
         crate::commands::stdout::note!("warning: {w}");
     }
+    let all_known = desc
+        .testset
+        .tests
+        .iter()
+        .all(|t| t.method == Method::Manual || t.cmd.is_some());
     for script in ["doall.sh", "doall.bat"] {
         if root.join(script).is_file() {
             crate::commands::stdout::note!(
-                "note: {}: not run; the tests are made from problem.xml's cmd attributes",
-                root.join(script).display()
+                "note: {}: not run (a package program); {}",
+                root.join(script).display(),
+                if all_known {
+                    "the tests are made from the commands problem.xml gives them (cmd attributes, <script>)"
+                } else {
+                    "some generated tests have no command in problem.xml: only this script makes them"
+                }
             );
         }
     }
@@ -61,12 +79,24 @@ pub fn generate_polygon(root: &Path) -> Outcome {
     let main = main_solution(root, &desc);
     let set = &desc.testset;
     let (mut same, mut written, mut differ) = (0, 0, Vec::new());
+    let mut failed = Vec::new();
+    // Each multi-test command's one run: its working directory (or why it
+    // failed), kept until every test has taken its file.
+    let mut runs: HashMap<String, tempfile::TempDir> = HashMap::new();
     for test in &set.tests {
         let input =
             root.join(format_pattern(&set.input_pattern, test.index).map_err(Failure::Usage)?);
         let answer =
             root.join(format_pattern(&set.answer_pattern, test.index).map_err(Failure::Usage)?);
         let (Method::Generated, Some(cmd)) = (test.method, &test.cmd) else {
+            if test.method == Method::Generated && !input.is_file() {
+                failed.push(format!(
+                    "test {}: generated, but problem.xml gives it no cmd and no <script> line makes it; {} is not in the package (doall.sh/doall.bat, a package program, is not run)",
+                    test.index,
+                    input.display()
+                ));
+                continue;
+            }
             if !input.is_file() {
                 return Err(Failure::Usage(format!(
                     "test {}: a manual test, and {} is not in the package",
@@ -76,7 +106,27 @@ pub fn generate_polygon(root: &Path) -> Outcome {
             }
             continue;
         };
-        let made = run_cmd(context, &executables, cmd, test.index)?;
+        let made = match &test.from_file {
+            None => run_cmd(context, &executables, cmd, test.index)?,
+            Some(file) => {
+                if !runs.contains_key(cmd) {
+                    let dir = run_in_dir(context, &executables, cmd, test.index)?;
+                    runs.insert(cmd.clone(), dir);
+                }
+                let dir = runs.get(cmd).map(|d| d.path().join(file));
+                match dir.map(|path| output_file(&path)) {
+                    Some(Ok(bytes)) => bytes,
+                    Some(Err(why)) => {
+                        failed.push(format!(
+                            "test {} (`{cmd}`, from-file {file}): {why}",
+                            test.index
+                        ));
+                        continue;
+                    }
+                    None => continue,
+                }
+            }
+        };
         if input.is_file() {
             let have = std::fs::read(&input)
                 .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", input.display())))?;
@@ -108,16 +158,17 @@ pub fn generate_polygon(root: &Path) -> Outcome {
             write(&answer, &out)?;
         }
     }
-    for d in &differ {
+    for d in differ.iter().chain(&failed) {
         crate::commands::stdout::note!("{d}");
     }
     crate::commands::stdout::outln!(
-        "{}: {} generated tests: {written} written, {same} the same as the package's, {} different",
+        "{}: {} generated tests: {written} written, {same} the same as the package's, {} different, {} not made",
         root.display(),
-        written + same + differ.len(),
-        differ.len()
+        written + same + differ.len() + failed.len(),
+        differ.len(),
+        failed.len()
     );
-    Ok(if differ.is_empty() {
+    Ok(if differ.is_empty() && failed.is_empty() {
         crate::verdict::ExitCode::Ok
     } else {
         crate::verdict::ExitCode::Failed
@@ -145,12 +196,12 @@ fn main_solution(root: &Path, desc: &Description) -> Option<Tool> {
     ))
 }
 
-fn run_cmd(
-    context: ToolContext<'_>,
-    executables: &HashMap<String, Tool>,
+/// The executable `cmd` names and its arguments.
+fn command<'a>(
+    executables: &'a HashMap<String, Tool>,
     cmd: &str,
     index: usize,
-) -> Result<Vec<u8>, Failure> {
+) -> Result<(&'a Tool, Vec<OsString>), Failure> {
     let words = shlex::split(cmd).filter(|w| !w.is_empty()).ok_or_else(|| {
         Failure::Usage(format!("test {index}: cmd {cmd:?} is not a command line"))
     })?;
@@ -160,7 +211,85 @@ fn run_cmd(
             words[0]
         ))
     })?;
-    let args: Vec<OsString> = words[1..].iter().map(OsString::from).collect();
+    Ok((tool, words[1..].iter().map(OsString::from).collect()))
+}
+
+/// Run a multi-test generator once in an empty working directory of its
+/// own (inside the sandbox's private directory, as a trusted tool, like
+/// every generator), which is returned with the files it wrote.
+fn run_in_dir(
+    context: ToolContext<'_>,
+    executables: &HashMap<String, Tool>,
+    cmd: &str,
+    index: usize,
+) -> Result<tempfile::TempDir, Failure> {
+    let (tool, args) = command(executables, cmd, index)?;
+    let ready = tool
+        .prepare(context.sandbox)
+        .map_err(|e| Failure::Usage(format!("test {index}: `{cmd}`: {e}")))?;
+    let Some((program, before)) = ready.argv.split_first() else {
+        return Err(Failure::Internal(format!(
+            "{}: nothing to run",
+            tool.display
+        )));
+    };
+    let mut argv: Vec<OsString> = before.to_vec();
+    argv.extend(tool.args.iter().map(OsString::from));
+    argv.extend(args);
+    let dir = super::make::scratch(context.sandbox)
+        .map_err(|e| Failure::Internal(format!("cannot make a working directory: {e}")))?;
+    let ran = launch(
+        context.sandbox,
+        &Launch {
+            program: Path::new(program),
+            args: &argv,
+            stdin: None,
+            limits: &limits(),
+            slot: context.slot,
+            trust: Trust::Trusted,
+            address_space: true,
+            workdir: Some(dir.path()),
+            files: None,
+            companions: &[],
+            output_file: None,
+        },
+    )
+    .map_err(|e| Failure::Internal(e.to_string()))?;
+    finished(&ran, &format!("test {index}: `{cmd}`"))?;
+    Ok(dir)
+}
+
+/// A file a generator wrote: a regular file, read without following a
+/// link (a link to a secret would copy it into the package).
+fn output_file(path: &Path) -> Result<Vec<u8>, String> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => super::confine::read_no_follow(path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display())),
+        Ok(_) => Err(format!(
+            "the generator's file {} is not a regular file (a link, a directory or a device): refused",
+            file_name(path)
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
+            "the generator wrote no file {} in its working directory",
+            file_name(path)
+        )),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn run_cmd(
+    context: ToolContext<'_>,
+    executables: &HashMap<String, Tool>,
+    cmd: &str,
+    index: usize,
+) -> Result<Vec<u8>, Failure> {
+    let (tool, args) = command(executables, cmd, index)?;
     let ran = tool
         .run(context, &args, None, &limits())
         .map_err(|e| Failure::Internal(e.to_string()))?;

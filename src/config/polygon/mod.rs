@@ -19,6 +19,7 @@ mod checker;
 mod languages;
 pub mod read;
 mod scoring;
+mod script;
 #[cfg(test)]
 mod tests;
 mod view;

@@ -29,8 +29,13 @@ pub enum Method {
 pub struct Test {
     pub index: usize,
     pub method: Method,
-    /// A generated test's command line (`gen 10 3`).
+    /// A generated test's command line (`gen 10 3`), from problem.xml or
+    /// the testset's script.
     pub cmd: Option<String>,
+    /// `from-file`: the file of `cmd`'s working directory that is this
+    /// test (a generator writing several tests in one run); `None` is its
+    /// standard output.
+    pub from_file: Option<String>,
     pub sample: bool,
     pub group: Option<String>,
     pub points: Option<f64>,
@@ -263,13 +268,20 @@ fn testset(cx: &Ctx<'_>, set: &Element, warnings: &mut Vec<String>) -> Result<Te
                 None => None,
             };
             let cmd = t.attr("cmd").map(str::to_string);
-            if method == Method::Generated && cmd.is_none() {
-                return Err(cx.err(t, "a generated test without cmd"));
-            }
+            let from_file = match t.attr("from-file") {
+                Some(f) if !plain_name(f) => {
+                    return Err(cx.err(
+                        t,
+                        &format!("from-file={f:?}: expected a plain file name (a file the generator writes in its working directory)"),
+                    ));
+                }
+                other => other.map(str::to_string),
+            };
             tests.push(Test {
                 index: i + 1,
                 method,
                 cmd,
+                from_file,
                 sample: t.attr("sample") == Some("true"),
                 group: t.attr("group").map(str::to_string),
                 points,
@@ -278,6 +290,7 @@ fn testset(cx: &Ctx<'_>, set: &Element, warnings: &mut Vec<String>) -> Result<Te
     }
     let count_el = need("test-count")?;
     let count: usize = cx.number(count_el, &count_el.text, "test-count")?;
+    super::script::apply(cx.file, set, count, &mut tests, warnings)?;
     if count != tests.len() {
         return Err(cx.err(
             count_el,
@@ -313,6 +326,11 @@ fn testset(cx: &Ctx<'_>, set: &Element, warnings: &mut Vec<String>) -> Result<Te
         tests,
         groups,
     })
+}
+
+/// Whether `name` is a file name in a directory (no path, not `.`/`..`).
+fn plain_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
 }
 
 fn group(cx: &Ctx<'_>, g: &Element, warnings: &mut Vec<String>) -> Result<Group, String> {

@@ -54,6 +54,7 @@ fn groups_become_subtasks_with_their_policies_and_dependencies() {
         index,
         method: Method::Manual,
         cmd: None,
+        from_file: None,
         sample: false,
         group: Some(group.to_string()),
         points: Some(points),

@@ -46,7 +46,7 @@ pub fn make(
     }
     if !missing.is_empty() {
         warnings.push(format!(
-            "{}: tests {} have no input file ({}): not judged; a standard package's generated tests are not made by the judge yet (make them with the package's doall script, or use the full package)",
+            "{}: tests {} have no input file ({}): not judged; a standard package's generated tests are made by `judge gen` on the package (or use the full package)",
             root.display(),
             missing.join(", "),
             set.input_pattern
