@@ -277,7 +277,14 @@ fn a_multi_pass_case_takes_its_slowest_pass_and_each_pass_has_the_limit() {
 /// Creates a file in its working directory and reads it back: prints
 /// `written` when it could, `refused` when the directory refused it.
 const WRITE_PROBE_C: &str = r#"#include <stdio.h>
+#include <stdlib.h>
 int main(void) {
+    /* Its TMPDIR is writable either way (DOMjudge's `write_tmp`). */
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s/t.txt", getenv("TMPDIR") ? getenv("TMPDIR") : "/nonexistent");
+    FILE *t = fopen(tmp, "w");
+    if (!t) { printf("no tmp\n"); return 0; }
+    fclose(t);
     FILE *f = fopen("probe.txt", "w");
     if (!f) { printf("refused\n"); return 0; }
     fprintf(f, "x\n"); fclose(f);
@@ -290,8 +297,9 @@ int main(void) {
 /// DOMjudge's judgehost runs a submission in a directory its user cannot
 /// write (`testcase_run.sh`), and its `test-write-file.c` expects the
 /// `fopen` to fail: a DOMjudge package's submissions get a working
-/// directory they cannot write (as root: the judge's, mode 0755). Other
-/// packages keep a writable one, as problemtools and BAPCtools give it.
+/// directory they cannot write (as root: the judge's, mode 0755), with a
+/// TMPDIR they can (DOMjudge's `write_tmp`). Other packages keep a
+/// writable one, as problemtools and BAPCtools give it.
 #[test]
 fn a_domjudge_submission_cannot_write_its_working_directory() {
     if !is_root() {
@@ -319,4 +327,26 @@ fn a_domjudge_submission_cannot_write_its_working_directory() {
     cmd.args(["verify", "k"]);
     let ran = run(cmd);
     assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    // 2025-09: read-only unless `allow_file_writing: true` (the spec's
+    // default is false).
+    for (allow, expected) in [("", "refused"), ("allow_file_writing: true\n", "written")] {
+        let dir = if allow.is_empty() { "n" } else { "w" };
+        s.write(
+            &format!("{dir}/problem.yaml"),
+            &format!("problem_format_version: 2025-09\nname: Hello\n{allow}"),
+        );
+        s.write(&format!("{dir}/data/secret/1.in"), "");
+        s.write(
+            &format!("{dir}/data/secret/1.ans"),
+            &format!("{expected}\n"),
+        );
+        s.write(
+            &format!("{dir}/submissions/accepted/write.c"),
+            WRITE_PROBE_C,
+        );
+        let mut cmd = s.judge();
+        cmd.args(["verify", dir]);
+        let ran = run(cmd);
+        assert_eq!(ran.code, 0, "{dir}: {}\n{}", ran.stdout, ran.stderr);
+    }
 }

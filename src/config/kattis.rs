@@ -61,6 +61,12 @@ pub struct Package {
     /// submissions' verdicts are DOMjudge's, and so is what output past
     /// the limit does.
     pub domjudge: bool,
+    /// Whether its submissions may create files in their working
+    /// directory: not in a DOMjudge package (its judgehost's rule), nor
+    /// in a 2025-09 one unless `allow_file_writing: true` (the spec's
+    /// default is `false`); yes in legacy and 2023-07 packages, which
+    /// have no such rule (problemtools and BAPCtools let them write).
+    pub file_writing: bool,
     /// The package's short name: its directory's name.
     pub name: String,
     /// Time, memory, output and validation limits.
@@ -257,6 +263,12 @@ pub fn load(root: &Path) -> Result<Package, String> {
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "problem".to_string());
     let kind = ProblemKind::read(&yaml, &yaml_path)?;
+    let domjudge = submissions_json::is_domjudge(root);
+    let file_writing = !domjudge
+        && match version {
+            FormatVersion::V2025_09 => yaml.allow_file_writing.unwrap_or(false),
+            _ => true,
+        };
     let constants = problem_yaml::constants(yaml.constants.as_ref(), &yaml_path, &mut warnings);
     let yaml_limits = yaml.limits.unwrap_or_default();
     let limits = limits::read(root, &yaml_path, &yaml_limits, version)?;
@@ -300,7 +312,8 @@ pub fn load(root: &Path) -> Result<Package, String> {
     };
     Ok(Package {
         root: root.to_path_buf(),
-        domjudge: submissions_json::is_domjudge(root),
+        domjudge,
+        file_writing,
         name,
         limits,
         output_validator,

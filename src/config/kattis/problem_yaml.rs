@@ -55,6 +55,9 @@ pub(super) struct ProblemYaml {
     /// 2025-09: names to values, replaced as `{{name}}` in the package's
     /// programs and test_group.yaml files.
     pub(super) constants: Option<serde_norway::Value>,
+    /// 2025-09: whether submissions may create files in their working
+    /// directory (default `false`).
+    pub(super) allow_file_writing: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -315,13 +318,14 @@ impl ProblemKind {
 /// problem.yaml's keys the judge does not act on, one warning each.
 /// Descriptive keys (name, author, source, license, …) are read past.
 fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
-    const READ: [&str; 6] = [
+    const READ: [&str; 7] = [
         "problem_format_version",
         "type",
         "validation",
         "validator_flags",
         "limits",
         "constants",
+        "allow_file_writing",
     ];
     const DESCRIPTIVE: [&str; 11] = [
         "name",

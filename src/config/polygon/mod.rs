@@ -85,6 +85,9 @@ pub fn problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigErro
     let package = kattis::Package {
         root: root.to_path_buf(),
         domjudge: false,
+        // Polygon's solutions may write (an `output-file` problem's
+        // answer is a file they write in their working directory).
+        file_writing: true,
         name: name.clone(),
         limits: PackageLimits {
             time_limit: Some(desc.testset.time_limit),

@@ -109,8 +109,9 @@ pub(super) fn limits(
         past_output,
         file_size,
         processes,
-        // DOMjudge's judgehost gives a submission a working directory it
-        // cannot write (see `Limits::writable_workdir`).
-        writable_workdir: !domjudge,
+        // DOMjudge's judgehost, and a 2025-09 package unless it says
+        // `allow_file_writing: true`, give a submission a working
+        // directory it cannot write (see `Limits::writable_workdir`).
+        writable_workdir: package.is_none_or(|p| p.file_writing),
     })
 }

@@ -242,10 +242,16 @@ impl SlotGuard<'_> {
                 .chain(std::iter::once(("TMPDIR".into(), dir)))
                 .collect();
         }
+        // A read-only working directory's temporary files, and what a
+        // runtime keeps in HOME, go to its own writable `tmp/`.
+        let tmp = match (&self.build_dir, &self.workdir) {
+            (None, Some(w)) => w.temporary().into_os_string(),
+            _ => dir,
+        };
         let mut scrubbed: Vec<(OsString, OsString)> = vec![
             ("PATH".into(), super::SANDBOX_PATH.into()),
-            ("HOME".into(), dir.clone()),
-            ("TMPDIR".into(), dir),
+            ("HOME".into(), tmp.clone()),
+            ("TMPDIR".into(), tmp),
             ("LANG".into(), "C.UTF-8".into()),
             ("ONLINE_JUDGE".into(), "1".into()),
         ];

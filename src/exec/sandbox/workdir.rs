@@ -19,8 +19,11 @@
 //! time) only says when the judge last reset it.
 
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+
+/// A read-only working directory's writable temporary directory.
+const TMP: &str = "tmp";
 
 /// What a directory looked like when it was made (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +66,15 @@ pub(super) struct Workdir {
 }
 
 impl Workdir {
+    /// Where the program's temporary files go (its TMPDIR): the directory
+    /// itself, or for a read-only one its `tmp/`, the slot user's own.
+    pub(super) fn temporary(&self) -> PathBuf {
+        match self.read_only {
+            true => self.dir.path().join(TMP),
+            false => self.dir.path().to_path_buf(),
+        }
+    }
+
     pub(super) fn path(&self) -> &Path {
         self.dir.path()
     }
@@ -90,6 +102,7 @@ impl Pool {
         read_only: bool,
     ) -> Result<Workdir, String> {
         let read_only = read_only && owner.is_some();
+        let slot_user = owner;
         let owner = if read_only { None } else { owner };
         loop {
             let mut reused = {
@@ -121,16 +134,31 @@ impl Pool {
             std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid))
                 .map_err(|e| format!("cannot give the working directory to uid {uid}: {e}"))?;
         }
-        if read_only {
+        if let (true, Some((uid, gid))) = (read_only, slot_user) {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
                 .map_err(|e| format!("cannot open the working directory for reading: {e}"))?;
+            // Its TMPDIR, which the slot's user may write: DOMjudge gives
+            // a program a writable TMPDIR beside its read-only directory
+            // (`write_tmp`), and R, for one, will not start without it.
+            let tmp = dir.path().join(TMP);
+            std::fs::create_dir(&tmp)
+                .and_then(|()| {
+                    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o700))
+                })
+                .and_then(|()| std::os::unix::fs::chown(&tmp, Some(uid), Some(gid)))
+                .map_err(|e| format!("cannot make the working directory's {TMP}/: {e}"))?;
         }
         // A directory whose shape cannot be read, or that carries extended
-        // attributes from birth (a security label), is never reused.
-        let shape = open(dir.path())
-            .ok()
-            .and_then(|(fd, _)| shape(&fd).filter(|_| no_xattrs(&fd)));
+        // attributes from birth (a security label), is never reused; nor is
+        // a read-only one (its `tmp/` is never empty as a reused one must
+        // be): it is removed after its run.
+        let shape = match read_only {
+            true => None,
+            false => open(dir.path())
+                .ok()
+                .and_then(|(fd, _)| shape(&fd).filter(|_| no_xattrs(&fd))),
+        };
         let changed = shape.map_or((0, 0), |s| s.ctime);
         Ok(Workdir {
             dir,
@@ -455,21 +483,25 @@ mod tests {
             (meta.uid(), meta.permissions().mode() & 0o7777),
             (uid, 0o755)
         );
+        // Its TMPDIR is the slot user's own `tmp/`, closed to others.
+        let tmp = std::fs::metadata(w.temporary()).unwrap();
+        assert_eq!(w.temporary(), w.path().join(TMP));
+        assert_eq!(
+            (tmp.uid(), tmp.permissions().mode() & 0o7777),
+            (uid.wrapping_add(1000), 0o700)
+        );
         let read_only = w.path().to_path_buf();
+        // Never reused: removed when given back.
         pool.give_back(w, true);
+        assert!(!read_only.exists());
         if let Ok(writable) = pool.take(scratch.path(), 0, slot_user, false) {
             assert_ne!(writable.path(), read_only);
+            assert_eq!(writable.temporary(), writable.path());
             assert_eq!(
                 std::fs::metadata(writable.path()).unwrap().uid(),
                 uid + 1000
             );
         }
-        assert_eq!(
-            pool.take(scratch.path(), 0, slot_user, true)
-                .unwrap()
-                .path(),
-            read_only
-        );
         assert!(!pool.take(scratch.path(), 0, None, true).unwrap().read_only);
         pool.clear();
     }
