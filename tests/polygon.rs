@@ -361,10 +361,7 @@ fn a_standard_package_as_polygon_exports_it() {
     // Before gen: the manual tests' answers are missing, and said so.
     let ran = s.run_judge(&["validate", pkg]);
     let out = all(&ran);
-    assert!(
-        out.contains("tests 1, 2, 3 have no answer file"),
-        "{out}"
-    );
+    assert!(out.contains("tests 1, 2, 3 have no answer file"), "{out}");
     // gen makes the generated tests and every missing answer, the main
     // solution reading input.txt and writing output.txt.
     let ran = s.run_judge(&["gen", pkg]);
@@ -412,7 +409,9 @@ fn a_standard_package_as_polygon_exports_it() {
     let out = all(&ran);
     assert!(ran.code == 0, "{out}");
     assert!(
-        out.contains("problem.xml:95: solution solutions/first.cpp (tag wrong-answer): not in the package"),
+        out.contains(
+            "problem.xml:95: solution solutions/first.cpp (tag wrong-answer): not in the package"
+        ),
         "{out}"
     );
 }

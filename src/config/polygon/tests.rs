@@ -125,7 +125,13 @@ fn what_polygon_writes_passes_quietly_and_the_rest_is_named_by_line() {
     let all = warnings.join("\n");
     assert!(all.contains("problem.xml:12: <test colour=…>"), "{all}");
     assert!(all.contains("problem.xml:23: <novelty>"), "{all}");
-    assert!(all.contains("problem.xml:5: <judging run-count=\"2\">"), "{all}");
-    assert!(all.contains("problem.xml:20: <property name=\"odd\">"), "{all}");
+    assert!(
+        all.contains("problem.xml:5: <judging run-count=\"2\">"),
+        "{all}"
+    );
+    assert!(
+        all.contains("problem.xml:20: <property name=\"odd\">"),
+        "{all}"
+    );
     assert_eq!(warnings.len(), 4, "{all}");
 }
