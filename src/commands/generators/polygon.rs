@@ -16,7 +16,13 @@
 //! - A standard package (the input is missing): the input is written where
 //!   the input path pattern says, and its answer by the `main` solution
 //!   (run as the setter's program, like the generators), as Polygon's
-//!   `doall` scripts do. Manual tests must be in the package.
+//!   `doall` scripts do. Manual tests must be in the package; any test
+//!   without an answer (a standard package holds its manual tests' inputs
+//!   only) gets the main solution's, run with problem.xml's
+//!   `input-file`/`output-file` in its working directory when it names
+//!   them. An interactive problem's missing answers are named, not made.
+//! - A generator that fails on a test is that test's failure (named, exit
+//!   1); the other tests are still made.
 //!
 //! A `doall.sh`/`doall.bat` script is a package program and is not run
 //! (named): the commands in problem.xml make the same tests.
@@ -213,7 +219,7 @@ fn make_answer(
     };
     if io.interactive {
         crate::commands::stdout::note!(
-            "test {index}: no answer ({}); an interactive problem's answers are not made by the judge (the interactor reads the input file alone)",
+            "test {index}: no answer ({}); not made: an interactive problem's main solution talks to its interactor, and its output is no answer",
             answer.display()
         );
         return Ok(0);
