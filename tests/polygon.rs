@@ -156,7 +156,7 @@ fn gen_checks_a_full_package_and_completes_a_standard_one() {
     std::fs::remove_file(root.join("tests/05")).unwrap();
     std::fs::remove_file(root.join("tests/05.a")).unwrap();
     let ran = s.run_judge(&["verify", pkg]);
-    assert!(all(&ran).contains("have no input file"), "{}", all(&ran));
+    assert!(all(&ran).contains("has no input file"), "{}", all(&ran));
     let ran = s.run_judge(&["gen", pkg]);
     assert!(ran.code == 0, "{}", all(&ran));
     let original = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/polygon/sum/tests");
@@ -344,6 +344,74 @@ fn a_testset_script_makes_the_tests_without_cmd() {
     );
     assert!(
         out.contains("doall.sh: not run (a package program); some generated tests"),
+        "{out}"
+    );
+}
+
+/// tests/polygon/exported is shaped as Polygon exports a standard package:
+/// its manual tests without answers, `input.txt`/`output.txt`, Windows
+/// binaries, a second testset, the checker's and validator's own tests,
+/// statements, stresses, tags, solution notes, a `std::` checker whose
+/// `files/check.cpp` was left out, and one element Polygon does not write.
+#[test]
+fn a_standard_package_as_polygon_exports_it() {
+    let s = Scratch::new();
+    let root = package(&s, "exported");
+    let pkg = root.to_str().unwrap();
+    // Before gen: the manual tests' answers are missing, and said so.
+    let ran = s.run_judge(&["validate", pkg]);
+    let out = all(&ran);
+    assert!(out.contains("tests 1, 2, 3 have no answer file"), "{out}");
+    // gen makes the generated tests and every missing answer, the main
+    // solution reading input.txt and writing output.txt.
+    let ran = s.run_judge(&["gen", pkg]);
+    let out = all(&ran);
+    assert!(ran.code == 0, "{out}");
+    assert!(out.contains("4 written"), "{out}");
+    assert!(out.contains("3 answers made"), "{out}");
+    let read = |n: &str| std::fs::read_to_string(root.join("tests").join(n)).unwrap();
+    assert_eq!(read("01.a"), "9\n");
+    assert_eq!(read("03.a"), "100\n");
+    assert!(root.join("tests/07.a").is_file());
+    // The known parts of problem.xml pass quietly; the one element
+    // Polygon does not write is named by its line, and nothing is refused.
+    let ran = s.run_judge(&["verify", pkg]);
+    let out = all(&ran);
+    assert!(ran.code == 0, "{out}");
+    assert!(
+        out.contains("problem.xml:113: <publication-settings>"),
+        "{out}"
+    );
+    for quiet in [
+        "<statements>",
+        "<binary",
+        "<stresses>",
+        "<tags>",
+        "<copy",
+        "cpu-name",
+        "note=",
+    ] {
+        assert!(!out.contains(quiet), "{quiet}: {out}");
+    }
+    assert!(out.contains("testset \"pretests\": not judged"), "{out}");
+    let line = |name: &str| {
+        out.lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(line("largest.cpp").contains("score 100/100"), "{out}");
+    assert!(line("first.cpp").contains("WA"), "{out}");
+    // A solution problem.xml lists that is not in the package is named by
+    // its line, not verified, and verify still passes.
+    std::fs::remove_file(root.join("solutions/first.cpp")).unwrap();
+    let ran = s.run_judge(&["verify", pkg]);
+    let out = all(&ran);
+    assert!(ran.code == 0, "{out}");
+    assert!(
+        out.contains(
+            "problem.xml:95: solution solutions/first.cpp (tag wrong-answer): not in the package"
+        ),
         "{out}"
     );
 }

@@ -16,7 +16,13 @@
 //! - A standard package (the input is missing): the input is written where
 //!   the input path pattern says, and its answer by the `main` solution
 //!   (run as the setter's program, like the generators), as Polygon's
-//!   `doall` scripts do. Manual tests must be in the package.
+//!   `doall` scripts do. Manual tests must be in the package; any test
+//!   without an answer (a standard package holds its manual tests' inputs
+//!   only) gets the main solution's, run with problem.xml's
+//!   `input-file`/`output-file` in its working directory when it names
+//!   them. An interactive problem's missing answers are named, not made.
+//! - A generator that fails on a test is that test's failure (named, exit
+//!   1); the other tests are still made.
 //!
 //! A `doall.sh`/`doall.bat` script is a package program and is not run
 //! (named): the commands in problem.xml make the same tests.
@@ -79,6 +85,8 @@ pub fn generate_polygon(root: &Path) -> Outcome {
     let main = main_solution(root, &desc);
     let set = &desc.testset;
     let (mut same, mut written, mut differ) = (0, 0, Vec::new());
+    // Answers made for tests whose input was already in the package.
+    let mut answered = 0;
     let mut failed = Vec::new();
     // Each multi-test command's one run: its working directory (or why it
     // failed), kept until every test has taken its file.
@@ -104,14 +112,39 @@ pub fn generate_polygon(root: &Path) -> Outcome {
                     input.display()
                 )));
             }
+            // A standard package holds its manual tests' inputs only:
+            // their answers are the main solution's, as doall makes them.
+            answered += make_answer(context, main.as_ref(), &input, &answer, test.index)?;
             continue;
         };
+        // A generator that fails on one test is that test's failure: the
+        // others are still made (a usage error, Ctrl-C, stops them all).
+        let per_test = |e: Failure, failed: &mut Vec<String>| match e {
+            Failure::Usage(m) => {
+                failed.push(m);
+                Ok(())
+            }
+            other => Err(other),
+        };
         let made = match &test.from_file {
-            None => run_cmd(context, &executables, cmd, test.index)?,
+            None => match run_cmd(context, &executables, cmd, test.index) {
+                Ok(made) => made,
+                Err(e) => {
+                    per_test(e, &mut failed)?;
+                    continue;
+                }
+            },
             Some(file) => {
                 if !runs.contains_key(cmd) {
-                    let dir = run_in_dir(context, &executables, cmd, test.index)?;
-                    runs.insert(cmd.clone(), dir);
+                    match run_in_dir(context, &executables, cmd, test.index) {
+                        Ok(dir) => {
+                            runs.insert(cmd.clone(), dir);
+                        }
+                        Err(e) => {
+                            per_test(e, &mut failed)?;
+                            continue;
+                        }
+                    }
                 }
                 let dir = runs.get(cmd).map(|d| d.path().join(file));
                 match dir.map(|path| output_file(&path)) {
@@ -132,6 +165,7 @@ pub fn generate_polygon(root: &Path) -> Outcome {
                 .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", input.display())))?;
             if have == made {
                 same += 1;
+                answered += make_answer(context, main.as_ref(), &input, &answer, test.index)?;
             } else {
                 differ.push(format!(
                     "test {} (`{cmd}`): the generated input differs from {} ({})",
@@ -144,25 +178,13 @@ pub fn generate_polygon(root: &Path) -> Outcome {
         }
         write(&input, &made)?;
         written += 1;
-        if !answer.is_file() {
-            let Some(main) = &main else {
-                return Err(Failure::Usage(format!(
-                    "test {}: no answer, and problem.xml tags no solution main to make one",
-                    test.index
-                )));
-            };
-            let ran = main
-                .run(context, &[], Some(&input), &limits())
-                .map_err(|e| Failure::Internal(e.to_string()))?;
-            let out = finished(&ran, &format!("the main solution on test {}", test.index))?;
-            write(&answer, &out)?;
-        }
+        make_answer(context, main.as_ref(), &input, &answer, test.index)?;
     }
     for d in differ.iter().chain(&failed) {
         crate::commands::stdout::note!("{d}");
     }
     crate::commands::stdout::outln!(
-        "{}: {} generated tests: {written} written, {same} the same as the package's, {} different, {} not made",
+        "{}: {} generated tests: {written} written, {same} the same as the package's, {} different, {} not made; {answered} answers made for the package's own inputs",
         root.display(),
         written + same + differ.len() + failed.len(),
         differ.len(),
@@ -173,6 +195,80 @@ pub fn generate_polygon(root: &Path) -> Outcome {
     } else {
         crate::verdict::ExitCode::Failed
     })
+}
+
+/// Write a test's answer by the main solution when the package has none
+/// (1 when made, 0 when the answer was there). A problem with
+/// `input-file`/`output-file` has its main solution read and write those
+/// files in its working directory, as the contest system runs it.
+fn make_answer(
+    context: ToolContext<'_>,
+    main: Option<&(Tool, IoNames)>,
+    input: &Path,
+    answer: &Path,
+    index: usize,
+) -> Result<usize, Failure> {
+    if answer.is_file() {
+        return Ok(0);
+    }
+    let Some((main, io)) = main else {
+        return Err(Failure::Usage(format!(
+            "test {index}: no answer ({}), and problem.xml tags no solution main to make one",
+            answer.display()
+        )));
+    };
+    if io.interactive {
+        crate::commands::stdout::note!(
+            "test {index}: no answer ({}); not made: an interactive problem's main solution talks to its interactor, and its output is no answer",
+            answer.display()
+        );
+        return Ok(0);
+    }
+    let ready = main
+        .prepare(context.sandbox)
+        .map_err(|e| Failure::Usage(format!("the main solution {}: {e}", main.display)))?;
+    let Some((program, before)) = ready.argv.split_first() else {
+        return Err(Failure::Internal(format!(
+            "{}: nothing to run",
+            main.display
+        )));
+    };
+    let mut argv: Vec<OsString> = before.to_vec();
+    argv.extend(main.args.iter().map(OsString::from));
+    let companions: Vec<(PathBuf, PathBuf)> = io
+        .input
+        .iter()
+        .map(|name| (input.to_path_buf(), PathBuf::from(name)))
+        .collect();
+    let ran = launch(
+        context.sandbox,
+        &Launch {
+            program: Path::new(program),
+            args: &argv,
+            stdin: Some(input),
+            limits: &limits(),
+            slot: context.slot,
+            trust: Trust::Trusted,
+            address_space: true,
+            workdir: None,
+            files: None,
+            companions: &companions,
+            output_file: io.output.as_deref(),
+        },
+    )
+    .map_err(|e| Failure::Internal(e.to_string()))?;
+    let out = finished(&ran, &format!("the main solution on test {index}"))?;
+    write(answer, &out)?;
+    Ok(1)
+}
+
+/// problem.xml's `input-file`/`output-file` (none: the standard streams).
+struct IoNames {
+    input: Option<String>,
+    output: Option<String>,
+    /// An interactive problem's main solution talks to the interactor: its
+    /// output is no answer, and the judge does not make one.
+    interactive: bool,
 }
 
 /// The executables by name (`gen` for `files/gen.cpp`).
@@ -188,12 +284,15 @@ fn executables(root: &Path, desc: &Description) -> Result<HashMap<String, Tool>,
     Ok(out)
 }
 
-fn main_solution(root: &Path, desc: &Description) -> Option<Tool> {
+fn main_solution(root: &Path, desc: &Description) -> Option<(Tool, IoNames)> {
     let main = desc.solutions.iter().find(|s| s.tag == "main")?;
-    Some(Tool::from_path(
-        &root.join(&main.source.path),
-        main.source.path.clone(),
-    ))
+    let tool = Tool::from_path(&root.join(&main.source.path), main.source.path.clone());
+    let io = IoNames {
+        input: desc.input_file.clone(),
+        output: desc.output_file.clone(),
+        interactive: desc.interactor.is_some(),
+    };
+    Some((tool, io))
 }
 
 /// The executable `cmd` names and its arguments.
@@ -310,7 +409,7 @@ fn finished(ran: &RunOutcome, what: &str) -> Result<Vec<u8>, Failure> {
     Ok(ran.stdout.clone())
 }
 
-fn write(path: &PathBuf, bytes: &[u8]) -> Result<(), Failure> {
+fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure::Usage(format!("{}: cannot create: {e}", dir.display())))?;

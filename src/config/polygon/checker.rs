@@ -12,8 +12,9 @@ use std::path::Path;
 use std::time::Duration;
 
 /// The testlib standard checkers the judge compares by itself, and how.
-/// `wcmp`/`ncmp`/`hcmp`: token by token (`ncmp` and `hcmp` compare the
-/// numbers' text: `01` is not `1`); `lcmp`/`fcmp`: line by line;
+/// `wcmp`/`ncmp`/`hcmp`/`icmp`, `casewcmp`/`casencmp` (their `Case #i:`
+/// lines are tokens too): token by token (the numbers' text is compared:
+/// `01` is not `1`); `lcmp`/`fcmp`: line by line;
 /// `rcmp4`/`rcmp6`/`rcmp9`, `dcmp`: doubles within 1e-4, 1e-6, 1e-9, 1e-6
 /// absolute or relative; `rcmp`/`acmp`: 1.5e-6 absolute;
 /// `yesno`/`nyesno`/`caseicmp`: tokens in any case.
@@ -24,7 +25,7 @@ pub fn standard(name: &str) -> Option<Comparison> {
         case_insensitive,
     };
     Some(match stem {
-        "wcmp" | "ncmp" | "hcmp" => tokens(None, None, false),
+        "wcmp" | "ncmp" | "hcmp" | "icmp" | "casewcmp" | "casencmp" => tokens(None, None, false),
         "lcmp" | "fcmp" => Comparison::Lines,
         "rcmp4" => tokens(Some(1e-4), Some(1e-4), false),
         "rcmp6" | "dcmp" => tokens(Some(1e-6), Some(1e-6), false),

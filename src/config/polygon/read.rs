@@ -145,6 +145,7 @@ pub(super) fn read(
     if root.name != "problem" {
         return Err(cx.err(root, "expected <problem> as the root element"));
     }
+    super::known::check(file, root, warnings);
     let judging = root
         .child("judging")
         .ok_or_else(|| cx.err(root, "no <judging> element"))?;

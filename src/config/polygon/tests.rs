@@ -91,3 +91,47 @@ fn groups_become_subtasks_with_their_policies_and_dependencies() {
     assert_eq!(plan.groups[2].max_score, Some(60.0));
     assert_eq!(plan.total.max_score, Some(100.0));
 }
+
+#[test]
+fn what_polygon_writes_passes_quietly_and_the_rest_is_named_by_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<problem revision="3" short-name="x" url="https://polygon.example/x">
+    <names><name language="english" value="X"/></names>
+    <statements><statement charset="UTF-8" language="english" path="s.tex" type="application/x-tex"/></statements>
+    <judging cpu-name="cpu" cpu-speed="3600" input-file="" output-file="" run-count="2">
+        <testset name="tests">
+            <time-limit>1000</time-limit>
+            <memory-limit>268435456</memory-limit>
+            <test-count>1</test-count>
+            <input-path-pattern>tests/%02d</input-path-pattern>
+            <answer-path-pattern>tests/%02d.a</answer-path-pattern>
+            <tests><test method="manual" sample="true" colour="red"/></tests>
+        </testset>
+    </judging>
+    <files><executables><executable><source path="files/g.cpp" type="cpp.g++17"/><binary path="files/g.exe" type="exe.win32"/></executable></executables></files>
+    <assets>
+        <checker name="std::wcmp.cpp" type="testlib"><copy path="check.cpp"/><testset><test-count>0</test-count><tests/></testset></checker>
+        <solutions><solution note="n" tag="main"><source path="solutions/a.cpp" type="cpp.g++17"/></solution></solutions>
+    </assets>
+    <properties><property name="tests-wellformed" value="true"/><property name="odd" value="1"/></properties>
+    <stresses><stress-count>0</stress-count><stress-path-pattern>stresses/%03d</stress-path-pattern><list/></stresses>
+    <tags><tag value="math"/></tags>
+    <novelty/>
+</problem>
+"#;
+    std::fs::write(dir.path().join("problem.xml"), xml).unwrap();
+    let (_, warnings) = super::describe(dir.path()).unwrap();
+    let all = warnings.join("\n");
+    assert!(all.contains("problem.xml:12: <test colour=…>"), "{all}");
+    assert!(all.contains("problem.xml:23: <novelty>"), "{all}");
+    assert!(
+        all.contains("problem.xml:5: <judging run-count=\"2\">"),
+        "{all}"
+    );
+    assert!(
+        all.contains("problem.xml:20: <property name=\"odd\">"),
+        "{all}"
+    );
+    assert_eq!(warnings.len(), 4, "{all}");
+}

@@ -28,6 +28,7 @@ pub fn make(
     let count = set.tests.len();
     let mut wanted: Vec<(String, PathBuf)> = Vec::new();
     let mut missing = Vec::new();
+    let mut unanswered = Vec::new();
     for test in &set.tests {
         let input = real.join(format_pattern(&set.input_pattern, test.index)?);
         let answer = real.join(format_pattern(&set.answer_pattern, test.index)?);
@@ -42,14 +43,24 @@ pub fn make(
         wanted.push((format!("{name}.in"), input));
         if answer.is_file() {
             wanted.push((format!("{name}.ans"), answer));
+        } else {
+            unanswered.push(test.index.to_string());
         }
     }
     if !missing.is_empty() {
         warnings.push(format!(
-            "{}: tests {} have no input file ({}): not judged; a standard package's generated tests are made by `judge gen` on the package (or use the full package)",
+            "{}: {} no input file ({}): not judged; a standard package's generated tests are made by `judge gen` on the package (or use the full package)",
             root.display(),
-            missing.join(", "),
+            some_tests(&missing),
             set.input_pattern
+        ));
+    }
+    if !unanswered.is_empty() {
+        warnings.push(format!(
+            "{}: {} no answer file ({}): a standard package's answers are made by its main solution in `judge gen` on the package",
+            root.display(),
+            some_tests(&unanswered),
+            set.answer_pattern
         ));
     }
     for entry in std::fs::read_dir(&view)
@@ -78,6 +89,24 @@ pub fn make(
         }
     }
     Ok(view)
+}
+
+/// Tests named in a warning, with their verb: all of a few, the first of
+/// many and how many more.
+fn some_tests(tests: &[String]) -> String {
+    const SHOWN: usize = 8;
+    if tests.len() == 1 {
+        return format!("test {} has", tests[0]);
+    }
+    if tests.len() <= SHOWN {
+        return format!("tests {} have", tests.join(", "));
+    }
+    format!(
+        "{} tests ({}, … and {} more) have",
+        tests.len(),
+        tests[..SHOWN].join(", "),
+        tests.len() - SHOWN
+    )
 }
 
 fn create_private(dir: &Path) -> Result<(), String> {
