@@ -380,6 +380,18 @@ fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
             }
             continue;
         }
+        // Legacy `grading:` (Kattis): `show_test_data_groups` only says
+        // what a scoreboard shows; `objective` (min or max) is named.
+        if key == "grading"
+            && let serde_norway::Value::Mapping(grading) = value
+        {
+            for name in grading.keys().filter_map(|k| k.as_str()) {
+                if name != "show_test_data_groups" {
+                    warnings.push(format!("{}: grading.{name}: not acted on", path.display()));
+                }
+            }
+            continue;
+        }
         warnings.push(format!("{}: {key}: not acted on", path.display()));
     }
     warnings
