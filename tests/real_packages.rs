@@ -146,3 +146,45 @@ fn legacy_grading_map_names_only_what_matters() {
         ran.stderr
     );
 }
+
+/// A DOMjudge problem archive needs no problem.yaml (DOMjudge's import
+/// reads one only when it is there): a directory with a
+/// `domjudge-problem.ini`, `data/` and `submissions/` is a package, judged
+/// with the default settings and the ini's time limit.
+#[test]
+fn a_domjudge_archive_with_only_its_ini_is_a_package() {
+    let s = Scratch::new();
+    s.write(
+        "d/domjudge-problem.ini",
+        "probid = 'C'\nname = 'Double'\ntimelimit = '2'\ncolor = '#00ff00'\n",
+    );
+    s.write("d/data/sample/1.in", "3\n");
+    s.write("d/data/sample/1.ans", "6\n");
+    s.write("d/data/secret/1.in", "21\n");
+    s.write("d/data/secret/1.ans", "42\n");
+    s.write(
+        "d/submissions/accepted/double.py",
+        "print(2 * int(input()))\n",
+    );
+    s.write(
+        "d/submissions/wrong_answer/plus.py",
+        "# @EXPECTED_RESULTS@: WRONG-ANSWER\nprint(int(input()) + 3)\n",
+    );
+    let mut cmd = s.judge();
+    cmd.args(["verify", "d", "--format", "json"]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    let all = format!("{}{}", ran.stdout, ran.stderr);
+    assert!(all.contains("domjudge-problem.ini timelimit"), "{all}");
+    // `judge run` on its data finds the package above it, too.
+    let mut cmd = s.judge();
+    cmd.args([
+        "run",
+        "d/data/secret",
+        "--submission",
+        "d/submissions/accepted/double.py",
+    ]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    assert!(ran.stdout.contains("AC: 1/1"), "{}", ran.stdout);
+}

@@ -193,6 +193,15 @@ fn number_text(n: &serde_norway::Number) -> String {
 /// Read problem.yaml at `path` (empty: all defaults): its keys, its format
 /// version, and a warning for each key the judge does not act on.
 pub(super) fn read(path: &Path) -> Result<(ProblemYaml, FormatVersion, Vec<String>), String> {
+    // A DOMjudge problem archive may have no problem.yaml: its settings
+    // are then the defaults (DOMjudge's import reads one only if present).
+    if !path.exists()
+        && path
+            .parent()
+            .is_some_and(|dir| dir.join(super::DOMJUDGE_INI).is_file())
+    {
+        return Ok((ProblemYaml::default(), FormatVersion::Legacy, Vec::new()));
+    }
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     super::shallow_yaml(path, &text)?;
