@@ -106,10 +106,18 @@ pub struct Package {
 /// The file that makes a directory a package.
 pub const PROBLEM_YAML: &str = "problem.yaml";
 
-/// Whether `dir` is a package (a Kattis one, or a Polygon one: see
+/// DOMjudge's problem settings: a package on its own, as DOMjudge's
+/// problem archive needs no `problem.yaml` (its import reads one when
+/// there is one).
+pub const DOMJUDGE_INI: &str = "domjudge-problem.ini";
+
+/// Whether `dir` is a package (a Kattis one, a DOMjudge one with only a
+/// `domjudge-problem.ini`, or a Polygon one: see
 /// [`super::polygon::is_package`]).
 pub fn is_package(dir: &Path) -> bool {
-    dir.join(PROBLEM_YAML).is_file() || super::polygon::is_package(dir)
+    dir.join(PROBLEM_YAML).is_file()
+        || dir.join(DOMJUDGE_INI).is_file()
+        || super::polygon::is_package(dir)
 }
 
 /// The package that `path` is, or whose `data/` holds it, if any: looked

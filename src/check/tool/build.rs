@@ -20,8 +20,8 @@ use std::sync::Arc;
 /// - a `.py` file: `python3 FILE`; a `.sh` file that is not executable:
 ///   `sh FILE`; any other executable file: itself;
 /// - a directory (a Kattis program): all its C++ sources compiled together,
-///   else all its C sources, else its one `.py` file, else an executable
-///   `run` in it.
+///   else all its C sources, else its Python file to run ([`python_main`]:
+///   the others beside it are its modules), else an executable `run` in it.
 ///
 /// Binaries are cached across runs under the judge's cache directory
 /// (`tools/<key>/program`), keyed by the compiler, the sources and the
@@ -124,18 +124,48 @@ fn directory_program(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> 
             return compile(language, &sources, dir, sandbox);
         }
     }
-    let scripts: Vec<&PathBuf> = files
+    let scripts: Vec<PathBuf> = files
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .cloned()
         .collect();
-    if let [script] = scripts.as_slice() {
-        return checker_program(&Source::Path((*script).clone()), sandbox);
+    if let Some(script) = python_main(&scripts) {
+        return checker_program(&Source::Path(script), sandbox);
     }
     let run = dir.join("run");
     if run.is_file() {
         return checker_program(&Source::Path(run), sandbox);
     }
     Err(ToolError::UnknownLayout(dir.to_path_buf()))
+}
+
+/// The file to run of a program directory's Python sources (`files`
+/// sorted): the one file, else a file whose name starts with `main`
+/// (BAPCtools' rule; problemtools' is `main.`), else the one file that
+/// tests `__name__ == "__main__"` (the judge's rule for a submission),
+/// else the first by name, as both BAPCtools and problemtools take it.
+/// The others stay beside it, importable (`from helper import …`).
+fn python_main(files: &[PathBuf]) -> Option<PathBuf> {
+    let name = |p: &PathBuf| {
+        p.file_name()
+            .map(|n| n.to_string_lossy().to_lowercase())
+            .unwrap_or_default()
+    };
+    if let Some(main) = files.iter().find(|p| name(p).starts_with("main")) {
+        return Some(main.clone());
+    }
+    let tests_main: Vec<&PathBuf> = files
+        .iter()
+        .filter(|p| {
+            std::fs::read_to_string(p).is_ok_and(|text| {
+                text.contains("__name__ == \"__main__\"") || text.contains("__name__ == '__main__'")
+            })
+        })
+        .collect();
+    if let [one] = tests_main.as_slice() {
+        return Some((*one).clone());
+    }
+    files.first().cloned()
 }
 
 /// A program directory with a `build` script: the directory is copied

@@ -107,7 +107,7 @@ pub enum ToolError {
     Unreadable { path: PathBuf, reason: String },
     #[error("{} is not executable (chmod +x it) and not a source the judge can build (.c, .cpp, .py, .sh)", .0.display())]
     NotRunnable(PathBuf),
-    #[error("{}: cannot tell how to run this program directory (expected C/C++ sources, one .py file, or an executable `run`)", .0.display())]
+    #[error("{}: cannot tell how to run this program directory (expected C/C++ sources, Python sources, a `build` script, or an executable `run`)", .0.display())]
     UnknownLayout(PathBuf),
     /// Compiling it failed (the compiler's own words in `reason`).
     #[error("cannot build {}: {reason}", .what.display())]

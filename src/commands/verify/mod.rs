@@ -450,7 +450,7 @@ fn targets(
                 }
                 _ if config::kattis::is_package(path) => package_target(path, overrides),
                 _ => Err(Failure::Usage(format!(
-                    "{name}: not a problem package (no problem.yaml in it), and no judge.toml here (or --config FILE) names problems"
+                    "{name}: not a problem package (no problem.yaml or domjudge-problem.ini in it), and no judge.toml here (or --config FILE) names problems"
                 ))),
             }
         })

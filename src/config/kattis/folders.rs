@@ -85,6 +85,16 @@ fn program_entries(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<PathBuf
                 }
             )),
             _ if executable => programs.push(path),
+            // A validator in a language the judge builds no tools in
+            // (problemtools builds them in any of its languages): named,
+            // never passed over in silence.
+            "java" | "kt" | "scala" | "rs" | "go" | "hs" | "cs" | "fs" | "ml" | "rb" | "js"
+            | "pl" | "php" | "pas" | "lua" | "swift" | "d" | "f90" | "adb" => {
+                warnings.push(format!(
+                    "{}: a .{ext} program; the judge builds a package's validators from C, C++ or Python sources, a `build`/`run` pair, or an executable; skipped",
+                    path.display()
+                ))
+            }
             _ => {}
         }
     }

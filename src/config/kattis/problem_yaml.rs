@@ -196,6 +196,15 @@ fn number_text(n: &serde_norway::Number) -> String {
 /// Read problem.yaml at `path` (empty: all defaults): its keys, its format
 /// version, and a warning for each key the judge does not act on.
 pub(super) fn read(path: &Path) -> Result<(ProblemYaml, FormatVersion, Vec<String>), String> {
+    // A DOMjudge problem archive may have no problem.yaml: its settings
+    // are then the defaults (DOMjudge's import reads one only if present).
+    if !path.exists()
+        && path
+            .parent()
+            .is_some_and(|dir| dir.join(super::DOMJUDGE_INI).is_file())
+    {
+        return Ok((ProblemYaml::default(), FormatVersion::Legacy, Vec::new()));
+    }
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     super::shallow_yaml(path, &text)?;
@@ -380,6 +389,18 @@ fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
                             }
                         }
                     }
+                }
+            }
+            continue;
+        }
+        // Legacy `grading:` (Kattis): `show_test_data_groups` only says
+        // what a scoreboard shows; `objective` (min or max) is named.
+        if key == "grading"
+            && let serde_norway::Value::Mapping(grading) = value
+        {
+            for name in grading.keys().filter_map(|k| k.as_str()) {
+                if name != "show_test_data_groups" {
+                    warnings.push(format!("{}: grading.{name}: not acted on", path.display()));
                 }
             }
             continue;
