@@ -333,13 +333,10 @@ fn a_domjudge_submission_cannot_write_its_working_directory() {
         let dir = if allow.is_empty() { "n" } else { "w" };
         s.write(
             &format!("{dir}/problem.yaml"),
-            &format!("problem_format_version: 2025-09\nname: Hello\n{allow}"),
+            format!("problem_format_version: 2025-09\nname: Hello\n{allow}"),
         );
         s.write(&format!("{dir}/data/secret/1.in"), "");
-        s.write(
-            &format!("{dir}/data/secret/1.ans"),
-            &format!("{expected}\n"),
-        );
+        s.write(&format!("{dir}/data/secret/1.ans"), format!("{expected}\n"));
         s.write(
             &format!("{dir}/submissions/accepted/write.c"),
             WRITE_PROBE_C,
