@@ -245,12 +245,10 @@ fn interactive_pass(
     what: &str,
 ) -> Interacted {
     let ie = Interacted::internal;
-    let Some((program, before)) = ready.split_first() else {
+    let Some((program, mut args)) = interaction.tool.command_line(ready) else {
         return ie(format!("{what}: nothing to run"));
     };
     let tout = feedback.join("tout");
-    let mut args: Vec<OsString> = before.to_vec();
-    args.extend(interaction.tool.args.iter().map(OsString::from));
     match interaction.protocol {
         Protocol::Kattis => {
             let mut dir = feedback.as_os_str().to_os_string();

@@ -268,6 +268,19 @@ impl Tool {
             .clone()
     }
 
+    /// The program and arguments of its prepared command line `argv`
+    /// (`Ready::argv`) with its own arguments after them; `None` when the
+    /// command is empty. The protocol's arguments go after these.
+    pub(crate) fn command_line<'r>(
+        &self,
+        argv: &'r [OsString],
+    ) -> Option<(&'r OsString, Vec<OsString>)> {
+        let (program, before) = argv.split_first()?;
+        let mut args = before.to_vec();
+        args.extend(self.args.iter().map(OsString::from));
+        Some((program, args))
+    }
+
     /// Run the prepared tool once with the protocol's arguments.
     pub(crate) fn run(
         &self,
@@ -279,12 +292,9 @@ impl Tool {
         let ready = self
             .prepare(context.sandbox)
             .map_err(|e| RunError::Internal(e.to_string()))?;
-        let (program, before) = ready
-            .argv
-            .split_first()
+        let (program, mut args) = self
+            .command_line(&ready.argv)
             .ok_or_else(|| RunError::Internal(format!("{}: nothing to run", self.display)))?;
-        let mut args: Vec<OsString> = before.to_vec();
-        args.extend(self.args.iter().map(OsString::from));
         args.extend(protocol_args.iter().cloned());
         launch(
             context.sandbox,

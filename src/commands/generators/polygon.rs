@@ -227,14 +227,12 @@ fn make_answer(
     let ready = main
         .prepare(context.sandbox)
         .map_err(|e| Failure::Usage(format!("the main solution {}: {e}", main.display)))?;
-    let Some((program, before)) = ready.argv.split_first() else {
+    let Some((program, argv)) = main.command_line(&ready.argv) else {
         return Err(Failure::Internal(format!(
             "{}: nothing to run",
             main.display
         )));
     };
-    let mut argv: Vec<OsString> = before.to_vec();
-    argv.extend(main.args.iter().map(OsString::from));
     let companions: Vec<(PathBuf, PathBuf)> = io
         .input
         .iter()
@@ -326,14 +324,12 @@ fn run_in_dir(
     let ready = tool
         .prepare(context.sandbox)
         .map_err(|e| Failure::Usage(format!("test {index}: `{cmd}`: {e}")))?;
-    let Some((program, before)) = ready.argv.split_first() else {
+    let Some((program, mut argv)) = tool.command_line(&ready.argv) else {
         return Err(Failure::Internal(format!(
             "{}: nothing to run",
             tool.display
         )));
     };
-    let mut argv: Vec<OsString> = before.to_vec();
-    argv.extend(tool.args.iter().map(OsString::from));
     argv.extend(args);
     let dir = super::make::scratch(context.sandbox)
         .map_err(|e| Failure::Internal(format!("cannot make a working directory: {e}")))?;
