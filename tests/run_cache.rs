@@ -632,20 +632,20 @@ fn a_run_out_of_memory_is_not_reused_under_a_smaller_stack() {
     let program = deep.to_str().unwrap();
     let base = ["--submission", program, "--memory-limit", "64MiB"];
     let first = run_json(&s, cache.path(), &base);
-    let first_verdict = verdict_of(&first, "1").clone();
+    let first_verdict = verdict_of(&first, "1.in").clone();
     let small = [&base[..], &["--stack-limit", "8MiB"]].concat();
     let cached = run_json(&s, cache.path(), &small);
     let fresh = run_json(&s, cache.path(), &[&small[..], &["--no-cache"]].concat());
     assert_eq!(
-        verdict_of(&cached, "1"),
-        verdict_of(&fresh, "1"),
+        verdict_of(&cached, "1.in"),
+        verdict_of(&fresh, "1.in"),
         "cached {cached:#}\nfresh {fresh:#}"
     );
-    assert_eq!(verdict_of(&fresh, "1"), "RE", "{fresh:#}");
+    assert_eq!(verdict_of(&fresh, "1.in"), "RE", "{fresh:#}");
     assert_eq!(counts(&cached), (1, 0), "not reused: {cached:#}");
     // The stack of 64 MiB again: the first run stands.
     let again = run_json(&s, cache.path(), &base);
-    assert_eq!(verdict_of(&again, "1"), &first_verdict, "{again:#}");
+    assert_eq!(verdict_of(&again, "1.in"), &first_verdict, "{again:#}");
     assert_eq!(counts(&again), (0, 1), "{again:#}");
 }
 
@@ -675,10 +675,10 @@ fn a_run_is_not_reused_across_output_files() {
         run(cmd).json()
     };
     let on_stdout = judged("stdout", &[]);
-    assert_eq!(verdict_of(&on_stdout, "1"), "AC", "{on_stdout:#}");
+    assert_eq!(verdict_of(&on_stdout, "01.in"), "AC", "{on_stdout:#}");
     let cached = judged("file", &[]);
     let fresh = judged("file", &["--no-cache"]);
-    assert_eq!(verdict_of(&fresh, "1"), "WA", "{fresh:#}");
-    assert_eq!(verdict_of(&cached, "1"), "WA", "{cached:#}");
+    assert_eq!(verdict_of(&fresh, "01.in"), "WA", "{fresh:#}");
+    assert_eq!(verdict_of(&cached, "01.in"), "WA", "{cached:#}");
     assert_eq!(counts(&cached).1, 0, "nothing reused: {cached:#}");
 }
