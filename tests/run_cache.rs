@@ -611,3 +611,74 @@ fn an_interactive_package_is_cached_whole() {
     );
     assert_eq!(verify(), (3, 3));
 }
+
+/// A deeply recursive program: `n` frames of about 1 KiB of stack.
+const DEEP_C: &str = r#"#include <stdio.h>
+static int depth(int n) { volatile char frame[1024]; frame[0] = (char)n; if (n == 0) return 0; return depth(n - 1) + frame[0] % 2; }
+int main(void) { int n; if (scanf("%d", &n) != 1) return 2; printf("%d\n", depth(n)); return 0; }
+"#;
+
+/// Issue 40, the first wrong reuse: a case judged MLE at
+/// `--memory-limit 64MiB` (the stack as large as memory) is not reused
+/// under `--stack-limit 8MiB`, where a fresh run overflows its stack (RE).
+#[test]
+fn a_run_out_of_memory_is_not_reused_under_a_smaller_stack() {
+    let s = Scratch::new();
+    let cache = tempfile::tempdir().unwrap();
+    let deep = build("c", "deep", DEEP_C);
+    s.write("cases/deep/1.in", "200000\n");
+    s.write("cases/deep/1.ans", "100000\n");
+    s.write("judge.toml", "[problem.deep]\n");
+    let program = deep.to_str().unwrap();
+    let base = ["--submission", program, "--memory-limit", "64MiB"];
+    let first = run_json(&s, cache.path(), &base);
+    let first_verdict = verdict_of(&first, "1.in").clone();
+    let small = [&base[..], &["--stack-limit", "8MiB"]].concat();
+    let cached = run_json(&s, cache.path(), &small);
+    let fresh = run_json(&s, cache.path(), &[&small[..], &["--no-cache"]].concat());
+    assert_eq!(
+        verdict_of(&cached, "1.in"),
+        verdict_of(&fresh, "1.in"),
+        "cached {cached:#}\nfresh {fresh:#}"
+    );
+    assert_eq!(verdict_of(&fresh, "1.in"), "RE", "{fresh:#}");
+    assert_eq!(counts(&cached), (1, 0), "not reused: {cached:#}");
+    // The stack of 64 MiB again: the first run stands.
+    let again = run_json(&s, cache.path(), &base);
+    assert_eq!(verdict_of(&again, "1.in"), &first_verdict, "{again:#}");
+    assert_eq!(counts(&again), (0, 1), "{again:#}");
+}
+
+/// Issue 40, the second wrong reuse: the same program on the same input
+/// under a Polygon problem with `output-file="output.txt"` is not taken
+/// from its run under one that reads standard output.
+#[test]
+fn a_run_is_not_reused_across_output_files() {
+    let s = Scratch::new();
+    let cache = tempfile::tempdir().unwrap();
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/polygon/filesum");
+    s.copy_tree(&from, "file");
+    s.copy_tree(&from, "stdout");
+    let xml = s.read("stdout/problem.xml");
+    let stdout_xml = xml.replace(r#" output-file="output.txt""#, "");
+    assert_ne!(xml, stdout_xml, "the package names its output file");
+    s.write("stdout/problem.xml", stdout_xml);
+    // The sum on standard output, WRONG in output.txt.
+    s.script(
+        "both.sh",
+        r#"read a b < input.txt; echo $((a + b)); echo WRONG > output.txt"#,
+    );
+    let judged = |pkg: &str, extra: &[&str]| {
+        let mut cmd = judge(&s, cache.path());
+        cmd.args(["run", pkg, "--format", "json", "--submission", "./both.sh"])
+            .args(extra);
+        run(cmd).json()
+    };
+    let on_stdout = judged("stdout", &[]);
+    assert_eq!(verdict_of(&on_stdout, "01.in"), "AC", "{on_stdout:#}");
+    let cached = judged("file", &[]);
+    let fresh = judged("file", &["--no-cache"]);
+    assert_eq!(verdict_of(&fresh, "01.in"), "WA", "{fresh:#}");
+    assert_eq!(verdict_of(&cached, "01.in"), "WA", "{cached:#}");
+    assert_eq!(counts(&cached).1, 0, "nothing reused: {cached:#}");
+}

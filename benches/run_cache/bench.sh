@@ -29,6 +29,10 @@ tail -1 out.txt
 n=0
 echo "one submission edited:      $(t 'n=$(date +%N); echo "/* $n */" >> sumsq/submissions/accepted/c1.c' "")"
 tail -1 out.txt
+echo "one Python submission edited: $(t 'echo "# $(date +%N)" >> sumsq/submissions/accepted/py1.py' "")"
+tail -1 out.txt
+echo "one C submission's code edited: $(t 'echo "int unused_$(date +%N)(void){return 1;}" >> sumsq/submissions/accepted/c2.c' "")"
+tail -1 out.txt
 echo "one .ans edited:            $(t 'echo >> sumsq/data/secret/5.ans' "")"
 tail -1 out.txt
 echo "output validator edited:    $(t 'echo "# $(date +%N)" >> sumsq/output_validator/validate.py' "")"

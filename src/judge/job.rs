@@ -7,7 +7,7 @@ use crate::check::{self, CaseFiles, CheckPlan, Judgement};
 use crate::config::Problem;
 use crate::exec::{Given, MemorySource, RunError, RunOutcome, RunRequest};
 use crate::judge::CaseResult;
-use crate::judge::cache::{Key, Kind, RunCache, disagreement};
+use crate::judge::cache::{Key, Kind, RanUnder, RunCache, disagreement};
 use crate::text::format::millis as ms;
 use crate::verdict::Verdict;
 use std::time::Duration;
@@ -144,8 +144,9 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
     }
 }
 
-/// The cache key of the job's run; `None` when it is not cached.
-fn run_key(plan: &Plan, job: &Job, request: &RunRequest<'_>) -> Option<Key> {
+/// The cache key of the job's run and the limits it is kept with; `None`
+/// when it is not cached.
+fn run_key(plan: &Plan, job: &Job, request: &RunRequest<'_>) -> Option<(Key, RanUnder)> {
     plan.cache.as_ref()?;
     plan.programs[job.program]
         .runner
@@ -184,11 +185,12 @@ pub(super) fn recheck_sample(plan: &Plan) {
         };
         let key = match comparison_of(problem, &job) {
             check::Comparison::Interactive(interaction) => {
-                interaction_key(plan, &job, interaction, &request).map(|k| (Kind::Interaction, k))
+                interaction_key(plan, &job, interaction, &request)
+                    .map(|(k, _)| (Kind::Interaction, k))
             }
             _ => run_key(plan, &job, &request)
-                .filter(|k| cache.lookup_run(k, request.limits).is_some())
-                .map(|k| (Kind::Run, k)),
+                .filter(|(k, under)| cache.lookup_run(k, under).is_some())
+                .map(|(k, _)| (Kind::Run, k)),
         };
         if let Some((kind, key)) = key
             && cache.holds(kind, &key)
@@ -217,10 +219,11 @@ fn cached_run(
     request: &RunRequest<'_>,
 ) -> (Result<RunOutcome, RunError>, bool) {
     let runner = plan.programs[job.program].runner.as_ref();
-    let (Some(cache), Some(key)) = (plan.cache.as_deref(), run_key(plan, job, request)) else {
+    let (Some(cache), Some((key, under))) = (plan.cache.as_deref(), run_key(plan, job, request))
+    else {
         return (runner.run(request), false);
     };
-    let kept = cache.lookup_run(&key, request.limits);
+    let kept = cache.lookup_run(&key, &under);
     if let Some(kept) = &kept
         && !cache.recheck.take(&key)
     {
@@ -234,7 +237,7 @@ fn cached_run(
                 plan.programs[job.program].label, plan.problems[job.problem].name, job.case.name
             ));
         }
-        cache.store_run(&key, request.limits, outcome);
+        cache.store_run(&key, &under, outcome);
     }
     (fresh, false)
 }
@@ -317,7 +320,7 @@ fn interaction_key(
     job: &Job,
     interaction: &check::interactive::Interaction,
     request: &RunRequest<'_>,
-) -> Option<Key> {
+) -> Option<(Key, RanUnder)> {
     plan.cache.as_ref()?;
     let program = plan.programs[job.program].runner.identity(request.limits)?;
     let interaction = interaction_identity(interaction, plan.tools.as_deref()?)?;
@@ -357,8 +360,9 @@ fn interactive_job(
         .cache
         .as_deref()
         .zip(interaction_key(plan, job, interaction, &request));
-    let kept = cached.and_then(|(cache, key)| cache.lookup_interaction(&key));
-    let recheck = kept.is_some() && cached.is_some_and(|(cache, key)| cache.recheck.take(&key));
+    let kept = cached.and_then(|(cache, (key, _))| cache.lookup_interaction(&key));
+    let recheck =
+        kept.is_some() && cached.is_some_and(|(cache, (key, _))| cache.recheck.take(&key));
     let result = |judgement, outcome: Option<&RunOutcome>, passes, reused| {
         let mut result = base_result(plan, job, judgement, outcome, problem);
         if interaction.passes > 1 {
@@ -380,7 +384,7 @@ fn interactive_job(
         (&job.case.input, job.case.answer.as_deref(), given),
         &problem.limits,
     );
-    if let Some((cache, key)) = cached {
+    if let Some((cache, (key, under))) = cached {
         if let Some(kept) = &kept {
             let was = (kept.judgement.verdict, kept.passes);
             let now = (done.judgement.verdict, done.passes);
@@ -404,7 +408,7 @@ fn interactive_job(
         }
         cache.store_interaction(
             &key,
-            &problem.limits,
+            &under,
             &done.judgement,
             done.outcome.as_ref(),
             done.passes,

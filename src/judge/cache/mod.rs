@@ -1,13 +1,14 @@
 //! The run cache: runs and checks kept by content, so that a second
 //! `judge run` or `judge verify` costs what changed.
 //!
-//! A run's key holds what can change its outcome: what the runner
-//! executes ([`crate::exec::Runner::identity`]: the program's bytes, its
-//! files, arguments, how it is contained), the input's digest, the case's
-//! files and arguments, the limits that are not reused across (file size,
-//! processes, what output past its limit does), the judge's version and
-//! this cache's format. The limits it may be reused across are kept in the
-//! entry with what was measured, and [`reuse::reusable`] decides. Long
+//! A run's key is derived from what the runner receives ([`key`]): what
+//! it executes ([`crate::exec::Runner::identity`]: the program's bytes,
+//! its files, arguments, how it is contained) and the whole run request
+//! (input, the case's files and arguments, input and output file names,
+//! every limit), the judge's version and this cache's format, but the
+//! fields a run may be reused across: those are kept in the entry with
+//! what was measured, and [`reuse::reusable`] decides by the one table of
+//! rules, [`reuse::RULES`]. Long
 //! outputs are objects named by their digest, so a changed answer file
 //! is checked again on the kept output. An external checker's verdict is
 //! kept apart, keyed by the checker's identity, its flags and the digests
@@ -22,6 +23,7 @@
 //! is bounded: [`RunCache::finish`] merges small packs and removes the
 //! least recently used ones.
 
+pub mod key;
 pub mod pack;
 pub mod packs;
 mod recheck;
@@ -31,16 +33,19 @@ mod stored;
 
 use crate::check::Judgement;
 use crate::exec::identity::{self, Fields};
-use crate::exec::{Limits, RunOutcome, RunRequest};
+use crate::exec::{RunOutcome, RunRequest};
 use crate::verdict::Verdict;
 pub use pack::{Key, Kind};
 pub use recheck::{Recheck, disagreement, random_seed};
+pub use reuse::RanUnder;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use stored::{StoredCheck, StoredInteraction, StoredJudgement, StoredRun};
 
 /// The format of entries: a new one makes every old entry a miss.
-pub const FORMAT: u32 = 3;
+/// 4: the key derived from the whole request (issue 40): the stack
+/// limit and the input and output file names in it.
+pub const FORMAT: u32 = 4;
 /// The size the cache is kept under when nothing says otherwise.
 pub const DEFAULT_SIZE: u64 = 1 << 30;
 /// The subdirectory of the cache directory that holds runs and checks.
@@ -73,18 +78,6 @@ fn base_key(kind: &str) -> Fields {
     key
 }
 
-/// The fields of a run's request: input, files, arguments.
-fn request_fields(key: &mut Fields, request: &RunRequest<'_>) -> Option<()> {
-    key.field("input", identity::file(request.input)?.as_bytes());
-    if let Some(files) = request.given.files {
-        key.field("files", identity::content(files)?.as_bytes());
-    }
-    for arg in request.given.args {
-        key.field("arg", arg.as_bytes());
-    }
-    Some(())
-}
-
 impl RunCache {
     /// The cache in `dir` (the checked cache directory), kept under
     /// `limit` bytes, re-running a sample of `recheck` cached runs
@@ -108,41 +101,33 @@ impl RunCache {
         self.root.join("objects")
     }
 
-    /// The key of running `identity` (a runner's) on `request`; `None`
-    /// when a file it names cannot be read.
-    pub fn run_key(identity: &str, request: &RunRequest<'_>) -> Option<Key> {
+    /// The key of running `identity` (a runner's) on `request`, and the
+    /// limits it is kept with; `None` when a file it names cannot be read.
+    pub fn run_key(identity: &str, request: &RunRequest<'_>) -> Option<(Key, RanUnder)> {
         let mut key = base_key("run");
         key.field("program", identity.as_bytes());
-        request_fields(&mut key, request)?;
-        let limits = request.limits;
-        key.field(
-            "past-output",
-            format!("{:?}", limits.past_output).as_bytes(),
-        )
-        .field("file-size", &limits.file_size.to_le_bytes())
-        .field("processes", &limits.processes.to_le_bytes())
-        .field("writable-workdir", &[u8::from(limits.writable_workdir)]);
-        Some(key.bytes())
+        let under = key::split(&mut key, request, key::Reuse::AcrossLimits)?;
+        Some((key.bytes(), under))
     }
 
     /// The key of an interactive or multi-pass case: the submission's
     /// identity, the interaction's (its validator or interactor, flags,
-    /// passes, checker), the request, the answer and every limit.
+    /// passes, checker), the whole request with every limit, the answer.
     pub fn interaction_key(
         program: &str,
         interaction: &str,
         request: &RunRequest<'_>,
         answer: Option<&Path>,
-    ) -> Option<Key> {
+    ) -> Option<(Key, RanUnder)> {
         let mut key = base_key("interaction");
         key.field("program", program.as_bytes())
             .field("interaction", interaction.as_bytes());
-        request_fields(&mut key, request)?;
-        if let Some(answer) = answer {
-            key.field("answer", identity::file(answer)?.as_bytes());
-        }
-        key.field("limits", format!("{:?}", request.limits).as_bytes());
-        Some(key.bytes())
+        let under = key::split(&mut key, request, key::Reuse::SameLimits)?;
+        match answer {
+            Some(answer) => key.field("answer", identity::file(answer)?.as_bytes()),
+            None => key.field("no-answer", &[]),
+        };
+        Some((key.bytes(), under))
     }
 
     /// The key of a check by `checker` (its identity) of `output`.
@@ -188,19 +173,19 @@ impl RunCache {
     }
 
     /// The run kept under `key`, if there is one that stands under
-    /// `limits` and is whole.
-    pub fn lookup_run(&self, key: &Key, limits: &Limits) -> Option<RunOutcome> {
+    /// the limits `under` and is whole.
+    pub fn lookup_run(&self, key: &Key, under: &RanUnder) -> Option<RunOutcome> {
         let run: StoredRun = self.get(Kind::Run, key)?;
-        if !run.current() || !reuse::reusable(&run.ran_under, &run.measured(), limits) {
+        if !run.current() || !reuse::reusable(&run.ran_under, &run.measured(), under) {
             return None;
         }
         run.outcome(&self.objects())
     }
 
-    /// Keep `outcome`, measured under `limits`, under `key`. A cache that
+    /// Keep `outcome`, measured under `under`, under `key`. A cache that
     /// cannot be written is no error: the run stands, it is not kept.
-    pub fn store_run(&self, key: &Key, limits: &Limits, outcome: &RunOutcome) {
-        if let Some(run) = StoredRun::of(&self.objects(), limits, outcome) {
+    pub fn store_run(&self, key: &Key, under: &RanUnder, outcome: &RunOutcome) {
+        if let Some(run) = StoredRun::of(&self.objects(), under, outcome) {
             self.put(Kind::Run, key, &run);
         }
     }
@@ -248,12 +233,12 @@ impl RunCache {
         })
     }
 
-    /// Keep an interactive case whole, measured under `limits`: not a
+    /// Keep an interactive case whole, measured under `under`: not a
     /// failure of the judge or the validator (IE), nor an interrupted one.
     pub fn store_interaction(
         &self,
         key: &Key,
-        limits: &Limits,
+        under: &RanUnder,
         judgement: &Judgement,
         outcome: Option<&RunOutcome>,
         passes: u32,
@@ -265,7 +250,7 @@ impl RunCache {
             return;
         };
         let outcome = match outcome {
-            Some(o) => match StoredRun::of(&self.objects(), limits, o) {
+            Some(o) => match StoredRun::of(&self.objects(), under, o) {
                 Some(run) => Some(run),
                 None => return,
             },

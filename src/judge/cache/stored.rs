@@ -5,7 +5,7 @@
 use super::reuse::{self, Measured, RanUnder};
 use super::store;
 use crate::check::Judgement;
-use crate::exec::{CpuSource, Exit, LimitHit, Limits, MemorySource, RunOutcome};
+use crate::exec::{CpuSource, Exit, LimitHit, MemorySource, RunOutcome};
 use crate::score::Partial;
 use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
@@ -62,13 +62,13 @@ impl Kept {
 }
 
 impl StoredRun {
-    /// `outcome` measured under `limits`, its long outputs put in
+    /// `outcome` measured under `under`, its long outputs put in
     /// `objects`; `None` when they cannot be.
-    pub fn of(objects: &Path, limits: &Limits, outcome: &RunOutcome) -> Option<StoredRun> {
+    pub fn of(objects: &Path, under: &RanUnder, outcome: &RunOutcome) -> Option<StoredRun> {
         Some(StoredRun {
             format: super::FORMAT,
             judge: crate::exec::identity::JUDGE_BUILD.into(),
-            ran_under: RanUnder::of(limits),
+            ran_under: *under,
             exit: outcome.exit,
             cpu_ns: reuse::nanos(outcome.cpu),
             cpu_source: outcome.cpu_source,
