@@ -400,7 +400,10 @@ fn an_unknown_key_is_named_with_a_suggestion_even_with_q() {
         "pkg/problem.yaml",
         "problem_format_version: 2025-09\nname: Sum\ntime_limt: 1\nlanguages: all\nlimits:\n  memroy: 512\n",
     );
-    s.write("pkg/data/secret/test_group.yaml", "output_validator_arg: x\n");
+    s.write(
+        "pkg/data/secret/test_group.yaml",
+        "output_validator_arg: x\n",
+    );
     for quiet in [false, true] {
         let mut args = vec!["run", "pkg", "--submission", "cat"];
         if quiet {
@@ -409,7 +412,7 @@ fn an_unknown_key_is_named_with_a_suggestion_even_with_q() {
         let ran = s.run_judge(&args);
         let out = format!("{}{}", ran.stdout, ran.stderr);
         for said in [
-            "problem.yaml: unknown key `time_limt` (did you mean `time_limit`?); ignored",
+            "problem.yaml: unknown key `time_limt` (did you mean `limits.time_limit`?); ignored",
             "problem.yaml: limits: unknown key `memroy` (did you mean `memory`?); ignored",
             "test_group.yaml: unknown key `output_validator_arg` (did you mean `output_validator_args`?); ignored",
             "problem.yaml: languages: not acted on",

@@ -259,7 +259,10 @@ fn a_compiler_that_cannot_build_hello_is_not_installed_not_ce() {
 
     // Crystal: without `crystal` on PATH, the tool is named (not `env`).
     std::fs::remove_file(s.path().join("p/submissions/accepted/sol.m")).unwrap();
-    s.write("p/submissions/accepted/sol.cr", "puts gets.not_nil!.to_i + 1\n");
+    s.write(
+        "p/submissions/accepted/sol.cr",
+        "puts gets.not_nil!.to_i + 1\n",
+    );
     if installed("crystal") {
         println!("languages: skipped the missing-crystal half (crystal is installed)");
         return;

@@ -496,13 +496,19 @@ fn verify_junit_has_a_test_case_per_submission_and_passes_when_verify_does() {
     let guess = s.copy_tree(&examples().join("guess"), "guess");
     let junit = |s: &Scratch| {
         let mut cmd = s.judge();
-        cmd.arg("verify").arg(&guess).args(["--format", "junit"]);
+        // The waiting TLE submissions wait a shorter wall clock (a quicker test).
+        cmd.arg("verify")
+            .arg(&guess)
+            .args(["--format", "junit", "--wall-limit", "1s"]);
         run(cmd)
     };
     let ran = junit(&s);
     assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
     let xml = &ran.stdout;
-    assert!(!xml.contains("<failure") && !xml.contains("<error"), "{xml}");
+    assert!(
+        !xml.contains("<failure") && !xml.contains("<error"),
+        "{xml}"
+    );
     assert!(xml.contains(r#"failures="0" errors="0""#), "{xml}");
     // Seven submissions, one test case each, named by path.
     assert_eq!(xml.matches("<testcase ").count(), 7, "{xml}");
@@ -511,7 +517,10 @@ fn verify_junit_has_a_test_case_per_submission_and_passes_when_verify_does() {
         "wrong_answer/count_up.py",
         "time_limit_exceeded/no_flush.c",
     ] {
-        assert!(xml.contains(&format!(r#"<testcase name="{name}""#)), "{xml}");
+        assert!(
+            xml.contains(&format!(r#"<testcase name="{name}""#)),
+            "{xml}"
+        );
     }
     // The details: what it was expected to get and what it got.
     assert!(xml.contains("expected: WA (from folder)"), "{xml}");

@@ -226,17 +226,19 @@ impl JunitReporter<'_> {
         junit.set_time(Duration::try_from_secs_f64(report.elapsed_ms / 1000.0).unwrap_or_default());
         let mut suites: Vec<TestSuite> = Vec::new();
         for outcome in &verification.submissions {
-            let at = match suites.iter().position(|s| s.name.as_str() == outcome.problem) {
+            let at = match suites
+                .iter()
+                .position(|s| s.name.as_str() == outcome.problem)
+            {
                 Some(at) => at,
                 None => {
                     suites.push(TestSuite::new(outcome.problem.clone()));
                     suites.len() - 1
                 }
             };
-            let cases = self
-                .suites
-                .iter()
-                .find(|s| s.problem == outcome.problem && s.program.as_ref() == Some(&outcome.program));
+            let cases = self.suites.iter().find(|s| {
+                s.problem == outcome.problem && s.program.as_ref() == Some(&outcome.program)
+            });
             let got = outcome
                 .got
                 .iter()

@@ -34,7 +34,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// that a missing library is a missing toolchain too.
 pub(super) fn program(language: &str) -> Option<(&'static str, &'static str)> {
     Some(match language {
-        "ada" => ("hello.adb", "procedure Hello is\nbegin\n   null;\nend Hello;\n"),
+        "ada" => (
+            "hello.adb",
+            "procedure Hello is\nbegin\n   null;\nend Hello;\n",
+        ),
         "algol68" => ("hello.a68", "print((\"hello\", newline))\n"),
         "bash" => ("hello.sh", "echo hello\n"),
         "c" => ("hello.c", "int main(void) { return 0; }\n"),
@@ -211,7 +214,10 @@ mod tests {
         // In this process the failure is remembered: no second probe.
         let again = remembered("test-failed-identity", dir.path(), || Ok(()));
         assert_eq!(again, Err("no".to_string()));
-        assert_eq!(remembered("test-ok-identity", dir.path(), || Ok(())), Ok(()));
+        assert_eq!(
+            remembered("test-ok-identity", dir.path(), || Ok(())),
+            Ok(())
+        );
         assert!(dir.path().join("probes/test-ok-identity").is_file());
     }
 }

@@ -51,9 +51,17 @@ pub fn out_of(score: f64, max: Option<f64>, sep: &str) -> String {
 /// key the judge does not act on, which each reader names in its own
 /// words ("not acted on").
 pub fn unknown_key(key: &str, known: &[&str]) -> String {
+    let pairs: Vec<(&str, String)> = known.iter().map(|k| (*k, k.to_string())).collect();
+    unknown_key_among(key, &pairs)
+}
+
+/// [`unknown_key`] where a candidate is compared by one name and shown by
+/// another: a top-level `time_limt` is compared with `time_limit` and
+/// answered with where that key lives, `limits.time_limit`.
+pub fn unknown_key_among(key: &str, known: &[(&str, String)]) -> String {
     let best = known
         .iter()
-        .map(|c| (strsim::jaro_winkler(key, c), *c))
+        .map(|(compared, shown)| (strsim::jaro_winkler(key, compared), shown))
         .filter(|(score, _)| *score >= 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0));
     match best {
@@ -72,7 +80,10 @@ mod tests {
             unknown_key("time_limt", &["name", "time_limit", "memory"]),
             "unknown key `time_limt` (did you mean `time_limit`?)"
         );
-        assert_eq!(unknown_key("zzz", &["name", "time_limit"]), "unknown key `zzz`");
+        assert_eq!(
+            unknown_key("zzz", &["name", "time_limit"]),
+            "unknown key `zzz`"
+        );
     }
 
     #[test]

@@ -372,7 +372,19 @@ fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
         "time_safety_margin",
         "validation_passes",
     ];
-    let top: Vec<&str> = READ.iter().chain(&DESCRIPTIVE).chain(&UNACTED).copied().collect();
+    let top: Vec<&str> = READ
+        .iter()
+        .chain(&DESCRIPTIVE)
+        .chain(&UNACTED)
+        .copied()
+        .collect();
+    // A top-level typo is answered with the top-level keys and with the
+    // limits, shown where they live (`limits.time_limit`).
+    let top_or_limits: Vec<(&str, String)> = top
+        .iter()
+        .map(|k| (*k, k.to_string()))
+        .chain(LIMITS_READ.iter().map(|k| (*k, format!("limits.{k}"))))
+        .collect();
     let in_limits: Vec<&str> = LIMITS_READ.iter().chain(&LIMITS_UNACTED).copied().collect();
     let unknown = |prefix: &str, key: &str, known: &[&str]| {
         format!(
@@ -432,7 +444,11 @@ fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
         if top.contains(&key) {
             warnings.push(format!("{}: {key}: not acted on", path.display()));
         } else {
-            warnings.push(unknown("", key, &top));
+            warnings.push(format!(
+                "{}: {}; ignored",
+                path.display(),
+                crate::text::format::unknown_key_among(key, &top_or_limits)
+            ));
         }
     }
     warnings
