@@ -387,3 +387,38 @@ fn time_multipliers_are_checked_and_named() {
         ran.stderr
     );
 }
+
+/// A typo'd key is unknown, said with the nearest known key, in every
+/// file of the package the judge reads; a known key the judge does not
+/// do keeps its own words; and `-q` keeps the warning (`judge --help`:
+/// errors, warnings and the final line).
+#[test]
+fn an_unknown_key_is_named_with_a_suggestion_even_with_q() {
+    let s = Scratch::new();
+    package_data(&s, "pkg");
+    s.write(
+        "pkg/problem.yaml",
+        "problem_format_version: 2025-09\nname: Sum\ntime_limt: 1\nlanguages: all\nlimits:\n  memroy: 512\n",
+    );
+    s.write(
+        "pkg/data/secret/test_group.yaml",
+        "output_validator_arg: x\n",
+    );
+    for quiet in [false, true] {
+        let mut args = vec!["run", "pkg", "--submission", "cat"];
+        if quiet {
+            args.push("-q");
+        }
+        let ran = s.run_judge(&args);
+        let out = format!("{}{}", ran.stdout, ran.stderr);
+        for said in [
+            "problem.yaml: unknown key `time_limt` (did you mean `limits.time_limit`?); ignored",
+            "problem.yaml: limits: unknown key `memroy` (did you mean `memory`?); ignored",
+            "test_group.yaml: unknown key `output_validator_arg` (did you mean `output_validator_args`?); ignored",
+            "problem.yaml: languages: not acted on",
+        ] {
+            assert!(out.contains(said), "-q {quiet}: {said}\n{out}");
+        }
+        assert!(!out.contains("time_limt: not acted on"), "{out}");
+    }
+}

@@ -207,3 +207,72 @@ fn the_install_script_installs_every_package_the_table_names() {
         }
     }
 }
+
+/// A toolchain is installed when a probe build of a tiny program in its
+/// language works, not when its compiler's name resolves: a `gcc` that
+/// cannot build Objective-C (no `cc1obj`) makes `sol.m` "not installed"
+/// (MISS; `skip` with `--allow-missing`), never CE; Crystal's compile
+/// command starts with `env`, which is everywhere, and its `crystal` is
+/// what is checked.
+#[test]
+fn a_compiler_that_cannot_build_hello_is_not_installed_not_ce() {
+    let s = Scratch::new();
+    s.write("p/problem.yaml", "name: Plus one\n");
+    s.write("p/data/secret/1.in", "1\n");
+    s.write("p/data/secret/1.ans", "2\n");
+    s.write(
+        "p/submissions/accepted/sol.m",
+        "#include <stdio.h>\nint main(void){int x;scanf(\"%d\",&x);printf(\"%d\\n\",x+1);return 0;}\n",
+    );
+    // A gcc as one without cc1obj fails every Objective-C build, first
+    // on PATH; a fresh cache, so no earlier build or probe answers.
+    s.script(
+        "fakebin/gcc",
+        "echo \"gcc: fatal error: cannot execute 'cc1obj': execvp: No such file or directory\" >&2\nexit 1",
+    );
+    let path = format!(
+        "{}:{}",
+        s.path().join("fakebin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let verify = |extra: &[&str]| {
+        let mut cmd = s.judge();
+        cmd.env("PATH", &path)
+            .env("JUDGE_CACHE_DIR", s.path().join("cache"))
+            .args(["verify", "p"])
+            .args(extra);
+        run(cmd)
+    };
+    let ran = verify(&[]);
+    assert_eq!(ran.code, 1, "{}\n{}", ran.stdout, ran.stderr);
+    let out = format!("{}{}", ran.stdout, ran.stderr);
+    assert!(out.contains("MISS"), "{out}");
+    assert!(
+        out.contains("the Objective-C compiler `gcc` is not installed")
+            && out.contains("a probe build of a tiny Objective-C program failed")
+            && out.contains("cc1obj"),
+        "{out}"
+    );
+    assert!(!out.contains(" CE"), "{out}");
+    let forgiven = verify(&["--allow-missing"]);
+    assert_eq!(forgiven.code, 0, "{}\n{}", forgiven.stdout, forgiven.stderr);
+
+    // Crystal: without `crystal` on PATH, the tool is named (not `env`).
+    std::fs::remove_file(s.path().join("p/submissions/accepted/sol.m")).unwrap();
+    s.write(
+        "p/submissions/accepted/sol.cr",
+        "puts gets.not_nil!.to_i + 1\n",
+    );
+    if installed("crystal") {
+        println!("languages: skipped the missing-crystal half (crystal is installed)");
+        return;
+    }
+    let ran = verify(&[]);
+    let out = format!("{}{}", ran.stdout, ran.stderr);
+    assert_eq!(ran.code, 1, "{out}");
+    assert!(
+        out.contains("the Crystal compiler `crystal` is not installed"),
+        "{out}"
+    );
+    assert_eq!(verify(&["--allow-missing"]).code, 0);
+}

@@ -481,3 +481,66 @@ fn a_source_of_an_unknown_language_is_named_and_fails_verify() {
         allowed.stdout
     );
 }
+
+/// Verify's JUnit: a test case per submission, passing when it got what
+/// it is expected to get, so that a passing verify is green in CI (the
+/// guess example's WA, RE and TLE submissions pass); a submission that
+/// disagrees is a `<failure>` with the details in system-out.
+#[test]
+fn verify_junit_has_a_test_case_per_submission_and_passes_when_verify_does() {
+    if !installed("python3") || !installed("gcc") {
+        println!("verify: skipped the JUnit test (python3 or gcc not installed)");
+        return;
+    }
+    let s = Scratch::new();
+    let guess = s.copy_tree(&examples().join("guess"), "guess");
+    let junit = |s: &Scratch| {
+        let mut cmd = s.judge();
+        // The waiting TLE submissions wait a shorter wall clock (a quicker test).
+        cmd.arg("verify")
+            .arg(&guess)
+            .args(["--format", "junit", "--wall-limit", "1s"]);
+        run(cmd)
+    };
+    let ran = junit(&s);
+    assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
+    let xml = &ran.stdout;
+    assert!(
+        !xml.contains("<failure") && !xml.contains("<error"),
+        "{xml}"
+    );
+    assert!(xml.contains(r#"failures="0" errors="0""#), "{xml}");
+    // Seven submissions, one test case each, named by path.
+    assert_eq!(xml.matches("<testcase ").count(), 7, "{xml}");
+    for name in [
+        "accepted/binary_search.c",
+        "wrong_answer/count_up.py",
+        "time_limit_exceeded/no_flush.c",
+    ] {
+        assert!(
+            xml.contains(&format!(r#"<testcase name="{name}""#)),
+            "{xml}"
+        );
+    }
+    // The details: what it was expected to get and what it got.
+    assert!(xml.contains("expected: WA (from folder)"), "{xml}");
+    assert!(xml.contains("<system-out>"), "{xml}");
+
+    // An accepted program in wrong_answer/ disagrees: one failure.
+    std::fs::copy(
+        guess.join("submissions/accepted/binary_search.py"),
+        guess.join("submissions/wrong_answer/binary_search.py"),
+    )
+    .unwrap();
+    let ran = junit(&s);
+    assert_eq!(ran.code, 1, "{}\n{}", ran.stdout, ran.stderr);
+    let xml = &ran.stdout;
+    assert_eq!(xml.matches("<failure").count(), 1, "{xml}");
+    let at = xml
+        .find(r#"<testcase name="wrong_answer/binary_search.py""#)
+        .expect("the disagreeing submission's test case");
+    let rest = &xml[at..];
+    let end = rest.find("</testcase>").unwrap_or(rest.len());
+    assert!(rest[..end].contains("<failure"), "{}", &rest[..end]);
+    assert!(rest[..end].contains("got: AC"), "{}", &rest[..end]);
+}

@@ -4,6 +4,16 @@
 //! problem's suite carries `score`, `max_score` and `score.GROUP`
 //! properties, and each case its `score`.
 //!
+//! `judge verify`'s document is another one: there a test case is a
+//! *submission*, and it passes when the submission got what it is
+//! expected to get (a WA submission that got WA passes), fails when it did
+//! not (or could not run and that fails the verification), and is skipped
+//! when `--allow-missing` let it pass unrun; one suite per problem. Its
+//! system-out has the details: the expectation, the verdict counts, the
+//! reason, and the first cases that were not AC (at most
+//! [`SHOWN_CASES`]). A passing verify is a green JUnit: the counts of
+//! failures and errors are those of disagreeing submissions.
+//!
 //! Streamed: the test cases are serialized as they settle, a few hundred
 //! at a time, into an anonymous spool file; when the run ends the
 //! document is written with each suite's counts and properties (known only
@@ -23,6 +33,9 @@ const CHUNK: usize = 256;
 /// The document it is looked for in holds no real case (those are in the
 /// spool), so no case name can be taken for it.
 const MARKER: &str = "<testcase name=\"judge-spooled-cases\"";
+
+/// The cases of a program a verify test case's system-out names.
+const SHOWN_CASES: usize = 20;
 
 /// The whole JUnit document of a finished report (`judge merge`, tests):
 /// the same bytes the streaming reporter writes.
@@ -48,6 +61,10 @@ struct Suite {
     skipped: usize,
     start: u64,
     end: u64,
+    /// Its first cases that were not AC, as verify's system-out lists
+    /// them (bounded), and how many there were.
+    not_accepted: Vec<String>,
+    not_accepted_count: usize,
 }
 
 /// Writes the JUnit XML: cases spooled as they settle, the document when
@@ -88,7 +105,22 @@ impl<'w> JunitReporter<'w> {
                 skipped: 0,
                 start: self.written,
                 end: self.written,
+                not_accepted: Vec::new(),
+                not_accepted_count: 0,
             });
+        }
+        if case.verdict != Verdict::Accepted
+            && let Some(suite) = self.suites.last_mut()
+        {
+            suite.not_accepted_count += 1;
+            if suite.not_accepted.len() < SHOWN_CASES {
+                suite.not_accepted.push(format!(
+                    "{} {}: {}",
+                    case.verdict.code(),
+                    case.case,
+                    case.message
+                ));
+            }
         }
         let test = test_case(case);
         if let Some(suite) = self.suites.last_mut() {
@@ -138,6 +170,9 @@ impl<'w> JunitReporter<'w> {
     /// The document: each suite with its counts and properties, its cases
     /// copied from the spool in place of a stand-in.
     fn finish(&mut self, report: &Report) -> std::io::Result<()> {
+        if let Some(verification) = &report.verify {
+            return self.finish_verify(report, verification);
+        }
         self.spill()?;
         let mut junit = quick_junit::Report::new("judge");
         junit.set_time(Duration::try_from_secs_f64(report.elapsed_ms / 1000.0).unwrap_or_default());
@@ -173,6 +208,114 @@ impl<'w> JunitReporter<'w> {
             rest = after;
         }
         self.sink.write_all(rest.as_bytes())?;
+        self.sink.write_all(b"\n")?;
+        self.sink.flush()
+    }
+}
+
+impl JunitReporter<'_> {
+    /// Verify's document (see the module doc): a test case per
+    /// submission, in the verify table's order, a suite per problem.
+    fn finish_verify(
+        &mut self,
+        report: &Report,
+        verification: &crate::judge::verified::Verification,
+    ) -> std::io::Result<()> {
+        use crate::judge::verified::Status;
+        let mut junit = quick_junit::Report::new("judge verify");
+        junit.set_time(Duration::try_from_secs_f64(report.elapsed_ms / 1000.0).unwrap_or_default());
+        let mut suites: Vec<TestSuite> = Vec::new();
+        for outcome in &verification.submissions {
+            let at = match suites
+                .iter()
+                .position(|s| s.name.as_str() == outcome.problem)
+            {
+                Some(at) => at,
+                None => {
+                    suites.push(TestSuite::new(outcome.problem.clone()));
+                    suites.len() - 1
+                }
+            };
+            let cases = self.suites.iter().find(|s| {
+                s.problem == outcome.problem && s.program.as_ref() == Some(&outcome.program)
+            });
+            let got = outcome
+                .got
+                .iter()
+                .map(|(v, n)| format!("{} {n}", v.code()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut out = format!(
+                "expected: {} (from {})\ngot: {}\n",
+                outcome.expected,
+                outcome.expected_from,
+                if got.is_empty() { "no case run" } else { &got }
+            );
+            if let Some(score) = outcome.score {
+                out.push_str(&format!("score: {}", number(score)));
+                if let Some(max) = outcome.max_score {
+                    out.push_str(&format!(" of {}", number(max)));
+                }
+                if let Some(expected) = &outcome.expected_score {
+                    out.push_str(&format!(" (expected {expected})"));
+                }
+                out.push('\n');
+            }
+            if let Some(reason) = &outcome.reason {
+                out.push_str(&format!("reason: {reason}\n"));
+            }
+            if let Some(case) = &outcome.case {
+                out.push_str(&format!("the case that disagreed: {case}\n"));
+            }
+            if let Some(cases) = cases.filter(|c| c.not_accepted_count > 0) {
+                out.push_str("cases not AC:\n");
+                for line in &cases.not_accepted {
+                    out.push_str(&format!("  {line}\n"));
+                }
+                if cases.not_accepted_count > cases.not_accepted.len() {
+                    out.push_str(&format!(
+                        "  … and {} more\n",
+                        cases.not_accepted_count - cases.not_accepted.len()
+                    ));
+                }
+            }
+            let why = outcome
+                .reason
+                .clone()
+                .unwrap_or_else(|| format!("expected {}, got {got}", outcome.expected));
+            let status = match outcome.status {
+                Status::Ok => TestCaseStatus::success(),
+                Status::Skipped => {
+                    let mut s = TestCaseStatus::skipped();
+                    s.set_message(why);
+                    s
+                }
+                status => {
+                    // An internal error is not the submission's fault: an
+                    // error, as JUnit means it; a disagreement or a
+                    // submission that could not run fails verify.
+                    let kind = if status == Status::InternalError {
+                        NonSuccessKind::Error
+                    } else {
+                        NonSuccessKind::Failure
+                    };
+                    let mut s = TestCaseStatus::non_success(kind);
+                    s.set_type(status.word());
+                    s.set_message(why);
+                    s
+                }
+            };
+            let mut test = TestCase::new(outcome.path.clone(), status);
+            test.set_classname(outcome.problem.clone());
+            test.set_system_out(out);
+            suites[at].add_test_case(test);
+        }
+        junit.add_test_suites(suites);
+        let text = junit.to_string().map_err(std::io::Error::other)?;
+        // The per-case spool is not part of this document.
+        self.spool = None;
+        self.chunk.clear();
+        self.sink.write_all(text.as_bytes())?;
         self.sink.write_all(b"\n")?;
         self.sink.flush()
     }

@@ -25,6 +25,7 @@
 pub mod cache;
 mod compile_error;
 pub mod languages;
+mod probe;
 mod sandboxed;
 mod source;
 
@@ -274,7 +275,8 @@ impl Toolchain {
         let shown = source.path.display().to_string();
         // The cache as checked (the judge's own, closed to others), else a
         // private one for this run.
-        let cache = cache::Cache::new(&crate::exec::cache_dir::checked(&self.cache));
+        let cache_root = crate::exec::cache_dir::checked(&self.cache);
+        let cache = cache::Cache::new(&cache_root);
         if let Some(entry) = cache.lookup(&key) {
             let mut executable = self.executable(language, &entry, true, None, &shown)?;
             executable.build_dir = needs_dir(language, &files).then(|| entry.dir.clone());
@@ -300,6 +302,9 @@ impl Toolchain {
         for (role, tool) in language.required_tools() {
             resolve_program(&tool).map_err(|_| missing(role, tool.clone()))?;
         }
+        // A resolved name is not a working toolchain (`env`, a `gcc`
+        // without `cc1obj`): a probe build decides (see [`probe`]).
+        self.probe(language, sandbox, slot, &cache_root, &shown)?;
         // The cache's copy of the sources is the judge's own, written here.
         let staging = cache.stage().map_err(BuildError::Internal)?;
         for (rel, bytes) in &files {
@@ -445,6 +450,74 @@ impl Toolchain {
                 RunError::Interrupted => BuildError::Interrupted,
                 RunError::Internal(m) => BuildError::Internal(m),
             }
+        })
+    }
+
+    /// The probe build of `language` (see [`probe`]): `BrokenTool` when
+    /// the toolchain cannot build our tiny program, so that the
+    /// submission `shown` is not run here rather than CE.
+    fn probe(
+        &self,
+        language: &Language,
+        sandbox: &Sandbox,
+        slot: usize,
+        cache_dir: &Path,
+        shown: &str,
+    ) -> Result<(), BuildError> {
+        if language.compile.is_none() || language.interpreter.is_some() {
+            return Ok(());
+        }
+        let (Some((file, text)), Some(identity)) =
+            (probe::program(&language.name), probe::identity(language))
+        else {
+            return Ok(());
+        };
+        let mut stopped = None;
+        let probed = probe::remembered(&identity, cache_dir, || {
+            let files = vec![(file.to_string(), text.as_bytes().to_vec())];
+            let step = CompileStep {
+                language,
+                main: file,
+                files: &files,
+                interpreter: None,
+                shown,
+            };
+            let out = tempfile::tempdir().map_err(|e| format!("no directory for it: {e}"))?;
+            match self.compile_trusted(&step, sandbox, slot, out.path()) {
+                Ok(None) => Ok(()),
+                Ok(Some(error)) => {
+                    let said = error
+                        .message
+                        .strip_prefix("compile error: ")
+                        .unwrap_or(&error.message)
+                        .to_string();
+                    Err(format!(
+                        "a probe build of a tiny {} program failed: {said}",
+                        language.title
+                    ))
+                }
+                Err(e) => {
+                    let said = e.to_string();
+                    stopped = Some(e);
+                    Err(said)
+                }
+            }
+        });
+        if let Some(e) = stopped {
+            return Err(e);
+        }
+        probed.map_err(|reason| BuildError::BrokenTool {
+            path: shown.to_string(),
+            language: language.name.clone(),
+            title: language.title.clone(),
+            role: "compiler",
+            tool: language
+                .required_tools()
+                .into_iter()
+                .map(|(_, t)| t)
+                .next()
+                .unwrap_or_default(),
+            reason,
         })
     }
 

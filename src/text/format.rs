@@ -44,9 +44,47 @@ pub fn out_of(score: f64, max: Option<f64>, sep: &str) -> String {
     }
 }
 
+/// A key no version of a file's format has, as every reader says it:
+/// ``unknown key `time_limt` (did you mean `time_limit`?)``, the
+/// suggestion the nearest of `known` by Jaro-Winkler when it is close
+/// (≥ 0.8, as clap suggests flags), else nothing. Distinct from a known
+/// key the judge does not act on, which each reader names in its own
+/// words ("not acted on").
+pub fn unknown_key(key: &str, known: &[&str]) -> String {
+    let pairs: Vec<(&str, String)> = known.iter().map(|k| (*k, k.to_string())).collect();
+    unknown_key_among(key, &pairs)
+}
+
+/// [`unknown_key`] where a candidate is compared by one name and shown by
+/// another: a top-level `time_limt` is compared with `time_limit` and
+/// answered with where that key lives, `limits.time_limit`.
+pub fn unknown_key_among(key: &str, known: &[(&str, String)]) -> String {
+    let best = known
+        .iter()
+        .map(|(compared, shown)| (strsim::jaro_winkler(key, compared), shown))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match best {
+        Some((_, near)) => format!("unknown key `{key}` (did you mean `{near}`?)"),
+        None => format!("unknown key `{key}`"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_key_is_said_with_the_nearest_known_one() {
+        assert_eq!(
+            unknown_key("time_limt", &["name", "time_limit", "memory"]),
+            "unknown key `time_limt` (did you mean `time_limit`?)"
+        );
+        assert_eq!(
+            unknown_key("zzz", &["name", "time_limit"]),
+            "unknown key `zzz`"
+        );
+    }
 
     #[test]
     fn words_and_numbers() {

@@ -79,6 +79,25 @@ pub const SCORING_KEYS: [&str; 12] = [
 /// Keys about presentation, not verdicts: read past without a warning.
 const SILENT_KEYS: [&str; 4] = ["description", "hint", "full_feedback", "static_validation"];
 
+/// The keys read for the validators and the submission.
+const READ_KEYS: [&str; 5] = [
+    "input_validator_flags",
+    "input_validator_args",
+    "output_validator_flags",
+    "output_validator_args",
+    "args",
+];
+
+/// Keys of the format (or of BAPCtools) the judge does not act on: named
+/// as such, where any other key is unknown (a typo: "did you mean").
+const UNACTED_KEYS: [&str; 5] = [
+    "visualizer",
+    "visualizer_args",
+    "input_visualizer_args",
+    "output_visualizer_args",
+    "test_case_visualizer_args",
+];
+
 /// Every settings file under `data`, each merged with those above it, in
 /// directory order. `file_name` is `testdata.yaml` or `test_group.yaml`.
 pub fn read(
@@ -209,10 +228,24 @@ fn parse(
                 settings.own_scoring.insert(key.to_string(), value.clone());
             }
             k if SILENT_KEYS.contains(&k) => {}
-            other => warnings.push(format!(
-                "{}: {other}: not a key the judge acts on; ignored",
+            k if UNACTED_KEYS.contains(&k) => warnings.push(format!(
+                "{}: {k}: not a key the judge acts on; ignored",
                 file.display()
             )),
+            other => {
+                let known: Vec<&str> = READ_KEYS
+                    .iter()
+                    .chain(&SCORING_KEYS)
+                    .chain(&SILENT_KEYS)
+                    .chain(&UNACTED_KEYS)
+                    .copied()
+                    .collect();
+                warnings.push(format!(
+                    "{}: {}; ignored",
+                    file.display(),
+                    crate::text::format::unknown_key(other, &known)
+                ))
+            }
         }
     }
     Ok(settings)

@@ -359,6 +359,40 @@ fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
         "time_resolution",
         "validation_passes",
     ];
+    // Keys of some version of the format the judge reads past or does
+    // not do: "not acted on"; any other key is unknown (a typo, most
+    // likely), said with the nearest known key.
+    const UNACTED: [&str; 2] = ["languages", "grading"];
+    const LIMITS_UNACTED: [&str; 7] = [
+        "code",
+        "compilation_time",
+        "compilation_memory",
+        "validation_memory",
+        "validation_output",
+        "time_safety_margin",
+        "validation_passes",
+    ];
+    let top: Vec<&str> = READ
+        .iter()
+        .chain(&DESCRIPTIVE)
+        .chain(&UNACTED)
+        .copied()
+        .collect();
+    // A top-level typo is answered with the top-level keys and with the
+    // limits, shown where they live (`limits.time_limit`).
+    let top_or_limits: Vec<(&str, String)> = top
+        .iter()
+        .map(|k| (*k, k.to_string()))
+        .chain(LIMITS_READ.iter().map(|k| (*k, format!("limits.{k}"))))
+        .collect();
+    let in_limits: Vec<&str> = LIMITS_READ.iter().chain(&LIMITS_UNACTED).copied().collect();
+    let unknown = |prefix: &str, key: &str, known: &[&str]| {
+        format!(
+            "{}: {prefix}{}; ignored",
+            path.display(),
+            crate::text::format::unknown_key(key, known)
+        )
+    };
     let mut warnings = Vec::new();
     let serde_norway::Value::Mapping(map) = value else {
         return warnings;
@@ -371,7 +405,9 @@ fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
         if key == "limits" {
             if let serde_norway::Value::Mapping(limits) = value {
                 for (limit, inner) in limits.iter().filter_map(|(k, v)| Some((k.as_str()?, v))) {
-                    if !LIMITS_READ.contains(&limit) {
+                    if !in_limits.contains(&limit) {
+                        warnings.push(unknown("limits: ", limit, &in_limits));
+                    } else if !LIMITS_READ.contains(&limit) {
                         warnings.push(format!("{}: limits.{limit}: not acted on", path.display()));
                     }
                     // Of the multipliers only ac_to_time_limit is used:
@@ -405,7 +441,15 @@ fn unacted_keys(value: &serde_norway::Value, path: &Path) -> Vec<String> {
             }
             continue;
         }
-        warnings.push(format!("{}: {key}: not acted on", path.display()));
+        if top.contains(&key) {
+            warnings.push(format!("{}: {key}: not acted on", path.display()));
+        } else {
+            warnings.push(format!(
+                "{}: {}; ignored",
+                path.display(),
+                crate::text::format::unknown_key_among(key, &top_or_limits)
+            ));
+        }
     }
     warnings
 }

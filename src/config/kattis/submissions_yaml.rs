@@ -99,8 +99,12 @@ pub(super) fn submission_rules(
                             "permitted" => expected.permitted = Some(verdicts(v)?),
                             "required" => expected.required = Some(verdicts(v)?),
                             other => warnings.push(format!(
-                                "{}: {pattern}: {node}: {other}: not acted on",
-                                path.display()
+                                "{}: {pattern}: {node}: {}; ignored",
+                                path.display(),
+                                crate::text::format::unknown_key(
+                                    other,
+                                    &["score", "permitted", "required"]
+                                )
                             )),
                         }
                     }
@@ -109,8 +113,22 @@ pub(super) fn submission_rules(
                     }
                 }
                 other => warnings.push(format!(
-                    "{}: {pattern}: {other}: not acted on",
-                    path.display()
+                    "{}: {pattern}: {}; ignored",
+                    path.display(),
+                    crate::text::format::unknown_key(
+                        other,
+                        &[
+                            "permitted",
+                            "required",
+                            "entrypoint",
+                            "language",
+                            "score",
+                            "message",
+                            "author",
+                            "authors",
+                            "model_solution",
+                        ]
+                    )
                 )),
             }
         }

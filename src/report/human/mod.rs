@@ -185,11 +185,13 @@ impl HumanReporter {
             .filter(|p| p.scoring.is_some())
             .map(|p| p.name.clone())
             .collect();
-        if self.verbosity == Verbosity::Quiet {
-            return Ok(());
-        }
+        // Warnings survive `-q` (`judge --help`: errors, warnings and the
+        // final line): a typo'd key must not go unsaid.
         for warning in &info.warnings {
             self.line(&format!("warning: {}", terminal_safe(warning)))?;
+        }
+        if self.verbosity == Verbosity::Quiet {
+            return Ok(());
         }
         let programs = info
             .programs
