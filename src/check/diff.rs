@@ -125,7 +125,10 @@ fn visible_around(line: &[u8], at: usize) -> String {
             return visible_cut(line, LINE_WIDTH);
         }
         let lead = visible(&line[at.saturating_sub(4 * (LEAD + 2))..at]);
-        let lead: String = lead.chars().skip(lead.chars().count().saturating_sub(LEAD)).collect();
+        let lead: String = lead
+            .chars()
+            .skip(lead.chars().count().saturating_sub(LEAD))
+            .collect();
         let rest = visible(&line[at..line.len().min(at + SPAN)]);
         let room = LINE_WIDTH - 2 - lead.chars().count();
         let mut cut = format!("…{lead}");
@@ -194,8 +197,14 @@ mod tests {
         // text would give, the rest cut.
         let many = vec![b'\n'; 4 << 20];
         let d = first_hunk(b"42\n", &many).unwrap();
-        assert!(d.starts_with("--- expected (answer)\n+++ found (output)\n@@ -1,1 +1,"), "{d}");
-        assert!(d.ends_with("… (diff cut: only the first differing hunk is shown)\n"), "{d}");
+        assert!(
+            d.starts_with("--- expected (answer)\n+++ found (output)\n@@ -1,1 +1,"),
+            "{d}"
+        );
+        assert!(
+            d.ends_with("… (diff cut: only the first differing hunk is shown)\n"),
+            "{d}"
+        );
         // One line of 4 MiB differing at its end: shown around the difference.
         let mut long = vec![b'a'; 4 << 20];
         let exp = long.clone();

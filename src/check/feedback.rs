@@ -62,7 +62,10 @@ pub fn message(dir: &Path, name: &str, what: &str, last: bool) -> Result<Option<
     };
     Ok(line.map(|line| {
         if file.cut {
-            format!("{line} ({name} cut: only its first {} read)", Size(MESSAGE_CAP))
+            format!(
+                "{line} ({name} cut: only its first {} read)",
+                Size(MESSAGE_CAP)
+            )
         } else {
             line
         }

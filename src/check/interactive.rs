@@ -562,4 +562,3 @@ fn plain_pass(
         passes: 0,
     }
 }
-

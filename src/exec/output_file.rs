@@ -23,7 +23,9 @@ pub(crate) fn read(path: &Path, limit: u64) -> Result<(Vec<u8>, bool), RunError>
         Err(_) => return Ok((Vec::new(), false)),
     };
     let read = read_capped(file, limit).map_err(|e| match e {
-        BoundedReadError::Io(e) => RunError::Internal(format!("cannot read {}: {e}", path.display())),
+        BoundedReadError::Io(e) => {
+            RunError::Internal(format!("cannot read {}: {e}", path.display()))
+        }
         other => RunError::Internal(format!("cannot read {}: {other}", path.display())),
     })?;
     Ok((read.bytes, read.cut))
