@@ -26,12 +26,18 @@ pub fn first_hunk(expected: &[u8], found: &[u8]) -> Option<String> {
     if expected == found {
         return None;
     }
-    let exp: Vec<&[u8]> = split_lines(expected);
-    let got: Vec<&[u8]> = split_lines(found);
-    let first = exp.iter().zip(&got).take_while(|(a, b)| a == b).count();
+    // Only the window is ever a list: the texts are walked as they are
+    // (63 MiB of newlines once made two lists of 63 million lines).
+    let first = lines(expected)
+        .zip(lines(found))
+        .take_while(|(a, b)| a == b)
+        .count();
     let start = first.saturating_sub(CONTEXT);
-    let old: Vec<&[u8]> = exp.iter().skip(start).take(WINDOW).copied().collect();
-    let new: Vec<&[u8]> = got.iter().skip(start).take(WINDOW).copied().collect();
+    let old: Vec<&[u8]> = lines(expected).skip(start).take(WINDOW).collect();
+    let new: Vec<&[u8]> = lines(found).skip(start).take(WINDOW).collect();
+    // Whether a text has lines past the window.
+    let beyond = |text: &[u8]| lines(text).nth(start + WINDOW).is_some();
+    let (exp_beyond, got_beyond) = (beyond(expected), beyond(found));
     let ops = capture_diff_slices(Algorithm::Myers, &old, &new);
     let mut out = String::from("--- expected (answer)\n+++ found (output)\n");
     let Some(group) = group_diff_ops(ops, CONTEXT).into_iter().next() else {
@@ -95,13 +101,12 @@ pub fn first_hunk(expected: &[u8], found: &[u8]) -> Option<String> {
             out.push('\n');
         }
     }
-    let missing_end = |text: &[u8], lines: usize| {
-        !text.is_empty() && !text.ends_with(b"\n") && lines <= start + WINDOW
-    };
-    if missing_end(found, got.len()) && !missing_end(expected, exp.len()) {
+    let missing_end =
+        |text: &[u8], beyond: bool| !text.is_empty() && !text.ends_with(b"\n") && !beyond;
+    if missing_end(found, got_beyond) && !missing_end(expected, exp_beyond) {
         out.push_str("⏎ the output has no newline at its end\n");
     }
-    if exp.len() > start + WINDOW || got.len() > start + WINDOW {
+    if exp_beyond || got_beyond {
         out.push_str("… (diff cut: only the first differing hunk is shown)\n");
     }
     Some(out)
@@ -109,13 +114,36 @@ pub fn first_hunk(expected: &[u8], found: &[u8]) -> Option<String> {
 
 /// A line made visible and cut to [`LINE_WIDTH`] characters so that its
 /// byte `at` (where it first differs from its counterpart) is in view.
+/// Only bytes near `at` are made visible (each shown character comes from
+/// at most 4 bytes): a line of a gigabyte costs what one of a kilobyte does.
 fn visible_around(line: &[u8], at: usize) -> String {
+    const SPAN: usize = 4 * (LINE_WIDTH + 2);
+    let at = at.min(line.len());
+    if line.len() > 2 * SPAN {
+        // Longer than LINE_WIDTH shown characters, surely.
+        if at < SPAN && visible(&line[..at]).chars().count() + LEAD < LINE_WIDTH {
+            return visible_cut(line, LINE_WIDTH);
+        }
+        let lead = visible(&line[at.saturating_sub(4 * (LEAD + 2))..at]);
+        let lead: String = lead
+            .chars()
+            .skip(lead.chars().count().saturating_sub(LEAD))
+            .collect();
+        let rest = visible(&line[at..line.len().min(at + SPAN)]);
+        let room = LINE_WIDTH - 2 - lead.chars().count();
+        let mut cut = format!("…{lead}");
+        cut.extend(rest.chars().take(room));
+        if rest.chars().count() > room || at + SPAN < line.len() {
+            cut.push('…');
+        }
+        return cut;
+    }
     let shown = visible(line);
     let total = shown.chars().count();
     if total <= LINE_WIDTH {
         return shown;
     }
-    let before = visible(&line[..at.min(line.len())]).chars().count();
+    let before = visible(&line[..at]).chars().count();
     if before + LEAD < LINE_WIDTH {
         return visible_cut(line, LINE_WIDTH);
     }
@@ -128,12 +156,12 @@ fn visible_around(line: &[u8], at: usize) -> String {
     cut
 }
 
-fn split_lines(text: &[u8]) -> Vec<&[u8]> {
+/// The lines of a text, a final newline ending the last one (no empty
+/// line after it); none in an empty text.
+fn lines(text: &[u8]) -> impl Iterator<Item = &[u8]> {
     let body = text.strip_suffix(b"\n").unwrap_or(text);
-    if text.is_empty() {
-        return Vec::new();
-    }
-    body.split(|&b| b == b'\n').collect()
+    body.split(|&b| b == b'\n')
+        .take(if text.is_empty() { 0 } else { usize::MAX })
 }
 
 #[cfg(test)]
@@ -161,6 +189,30 @@ mod tests {
         let d = first_hunk(b"1\n2\n", b"1\n2").unwrap();
         assert!(d.contains("⏎"), "{d}");
         assert_eq!(first_hunk(b"same\n", b"same\n"), None);
+    }
+
+    #[test]
+    fn huge_texts_show_the_same_window() {
+        // 4 MiB of newlines against one line: the same hunk as a short
+        // text would give, the rest cut.
+        let many = vec![b'\n'; 4 << 20];
+        let d = first_hunk(b"42\n", &many).unwrap();
+        assert!(
+            d.starts_with("--- expected (answer)\n+++ found (output)\n@@ -1,1 +1,"),
+            "{d}"
+        );
+        assert!(
+            d.ends_with("… (diff cut: only the first differing hunk is shown)\n"),
+            "{d}"
+        );
+        // One line of 4 MiB differing at its end: shown around the difference.
+        let mut long = vec![b'a'; 4 << 20];
+        let exp = long.clone();
+        long.push(b'b');
+        let d = first_hunk(&exp, &long).unwrap();
+        assert!(d.contains(&format!("\n+…{}b\n", "a".repeat(30))), "{d}");
+        assert!(d.contains(&format!("\n-…{}\n", "a".repeat(30))), "{d}");
+        assert!(d.len() < 1000, "{} bytes", d.len());
     }
 
     #[test]

@@ -268,14 +268,11 @@ impl ExternalChecker {
                 Judgement::new(verdict, message.unwrap_or_else(|| default.to_string()))
             }
             Protocol::Kattis => {
-                let read = |name: &str| {
-                    std::fs::read(feedback.join(name))
-                        .ok()
-                        .and_then(|t| said(&t))
+                let message = match super::feedback::judge_or_team_message(&feedback, &what, false)
+                {
+                    Ok(m) => m.or_else(|| said(&outcome.stderr_tail)),
+                    Err(refused) => return ie(refused),
                 };
-                let message = read("judgemessage.txt")
-                    .or_else(|| read("teammessage.txt"))
-                    .or_else(|| said(&outcome.stderr_tail));
                 let judgement = match code {
                     42 => Judgement::new(
                         Verdict::Accepted,

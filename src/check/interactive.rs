@@ -20,7 +20,7 @@
 //! pass's, and the validator's `input_file` is the pass's own input. A
 //! validator asking for more passes than allowed is IE.
 
-use super::external::{ExternalChecker, Protocol, said, said_last};
+use super::external::{ExternalChecker, Protocol, said};
 use super::tool::{Tool, ToolContext};
 use super::{Judgement, classify_run};
 use crate::exec::interactive::{PairOutcome, Side};
@@ -302,8 +302,20 @@ fn interactive_pass(
     if judgement.verdict == Verdict::Accepted
         && let Some(checker) = &interaction.checker
     {
-        judgement = match std::fs::read(&tout) {
-            Ok(written) => checker.check(context, input, Some(answer), &written),
+        // The interactor wrote tout: a regular file of at most the
+        // output limit, or the interactor's fault.
+        use crate::exec::bounded_read::{Links, read_regular};
+        judgement = match read_regular(&tout, limits.output, Links::Refuse) {
+            Ok(written) if !written.cut => {
+                checker.check(context, input, Some(answer), &written.bytes)
+            }
+            Ok(_) => Judgement::new(
+                Verdict::InternalError,
+                format!(
+                    "{what} accepted, but its tout is larger than the output limit of {}, the most the judge reads of it",
+                    crate::units::Size(limits.output)
+                ),
+            ),
             Err(e) => Judgement::new(
                 Verdict::InternalError,
                 format!("{what} accepted, but its tout cannot be read for the checker: {e}"),
@@ -332,7 +344,10 @@ fn decide(
     what: &str,
 ) -> Judgement {
     let v = &pair.validator;
-    let message = read_feedback(feedback).or_else(|| said(&v.stderr_tail));
+    let message = match super::feedback::judge_or_team_message(feedback, what, true) {
+        Ok(m) => m.or_else(|| said(&v.stderr_tail)),
+        Err(refused) => return Judgement::new(Verdict::InternalError, refused),
+    };
     let with = |default: &str| message.clone().unwrap_or_else(|| default.to_string());
     let code = match (v.exit, v.limit_hit) {
         (_, Some(LimitHit::Wall | LimitHit::Cpu)) => {
@@ -515,7 +530,10 @@ fn plain_pass(
         Ok(o) => o,
         Err(e) => return ie(format!("{what}: {e}")),
     };
-    let message = read_feedback(feedback).or_else(|| said(&judged.stderr_tail));
+    let message = match super::feedback::judge_or_team_message(feedback, what, true) {
+        Ok(m) => m.or_else(|| said(&judged.stderr_tail)),
+        Err(refused) => return ie(refused),
+    };
     let judgement = match (judged.exit, judged.limit_hit) {
         (Exit::Code(42), None) => Judgement::new(
             Verdict::Accepted,
@@ -543,13 +561,4 @@ fn plain_pass(
         outcome: Some(outcome),
         passes: 0,
     }
-}
-
-/// `judgemessage.txt`, else `teammessage.txt`: its last line (see
-/// `said_last`).
-fn read_feedback(feedback: &Path) -> Option<String> {
-    ["judgemessage.txt", "teammessage.txt"]
-        .iter()
-        .filter_map(|name| std::fs::read(feedback.join(name)).ok())
-        .find_map(|text| said_last(&text))
 }

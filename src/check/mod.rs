@@ -11,6 +11,7 @@
 
 pub mod diff;
 pub mod external;
+pub mod feedback;
 pub mod interactive;
 pub mod mutate;
 pub mod partial;
@@ -282,14 +283,7 @@ pub struct CheckPlan<'a> {
 /// Judge a finished run's output. The run must have finished normally
 /// (see [`classify_run`]).
 pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -> Judgement {
-    let read = |path: &Path, what: &str| {
-        std::fs::read(path).map_err(|e| {
-            Judgement::new(
-                Verdict::InternalError,
-                format!("cannot read the {what} {}: {e}", path.display()),
-            )
-        })
-    };
+    let read = |path: &Path, what: &str| read_package_file(path, what);
     let answer = match files.answer {
         Some(path) => match read(path, "answer file") {
             Ok(bytes) => Some(bytes),
@@ -370,6 +364,36 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
                 partial: None,
             }
         }
+    }
+}
+
+/// The most of a package's answer or input file the judge reads to check
+/// an output (1 GiB): a package file past it is IE, named.
+pub const PACKAGE_FILE_CAP: u64 = 1 << 30;
+
+/// A package's answer or input file: a regular file (its links were
+/// checked when the package was read, so they are followed), opened
+/// without blocking, at most [`PACKAGE_FILE_CAP`]; else IE naming the
+/// file and the cap.
+fn read_package_file(path: &Path, what: &str) -> Result<Vec<u8>, Judgement> {
+    use crate::exec::bounded_read::{Links, read_regular};
+    let ie = |why: String| {
+        Judgement::new(
+            Verdict::InternalError,
+            format!("cannot read the {what} {}: {why}", path.display()),
+        )
+    };
+    match read_regular(path, PACKAGE_FILE_CAP, Links::Follow) {
+        Ok(read) if read.cut => Err(ie(format!(
+            "it is larger than {}, the most the judge reads of a package file",
+            Size(PACKAGE_FILE_CAP)
+        ))),
+        Ok(read) => Ok(read.bytes),
+        Err(crate::exec::bounded_read::BoundedReadError::Io(e)) => Err(ie(e.to_string())),
+        Err(crate::exec::bounded_read::BoundedReadError::Missing) => Err(ie(
+            std::io::Error::from_raw_os_error(libc::ENOENT).to_string(),
+        )),
+        Err(e) => Err(ie(e.to_string())),
     }
 }
 

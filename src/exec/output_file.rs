@@ -3,6 +3,7 @@
 //! after the run (see `process::Launch::output_file`).
 
 use crate::exec::RunError;
+use crate::exec::bounded_read::{BoundedReadError, Links, open_regular, read_capped};
 use std::path::Path;
 
 /// The output file a program wrote (see [`crate::exec::process::Launch::output_file`]): at most
@@ -10,29 +11,22 @@ use std::path::Path;
 /// output; a symbolic link, a file with another name (a hard link) or anything but a regular file is refused as the
 /// program's output (an IE would blame the judge), read as empty.
 pub(crate) fn read(path: &Path, limit: u64) -> Result<(Vec<u8>, bool), RunError> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path);
-    let file = match file {
-        Ok(f) => f,
+    let file = match open_regular(path, Links::Refuse) {
+        Ok((file, meta)) => {
+            // One name only: a hard link the program made to a file it could
+            // not read (the judge reads as its own user) is not its output.
+            if std::os::unix::fs::MetadataExt::nlink(&meta) != 1 {
+                return Ok((Vec::new(), false));
+            }
+            file
+        }
         Err(_) => return Ok((Vec::new(), false)),
     };
-    // One name only: a hard link the program made to a file it could
-    // not read (the judge reads as its own user) is not its output.
-    if !file
-        .metadata()
-        .is_ok_and(|m| m.is_file() && std::os::unix::fs::MetadataExt::nlink(&m) == 1)
-    {
-        return Ok((Vec::new(), false));
-    }
-    let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| RunError::Internal(format!("cannot read {}: {e}", path.display())))?;
-    let over = bytes.len() as u64 > limit;
-    bytes.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    Ok((bytes, over))
+    let read = read_capped(file, limit).map_err(|e| match e {
+        BoundedReadError::Io(e) => {
+            RunError::Internal(format!("cannot read {}: {e}", path.display()))
+        }
+        other => RunError::Internal(format!("cannot read {}: {other}", path.display())),
+    })?;
+    Ok((read.bytes, read.cut))
 }

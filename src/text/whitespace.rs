@@ -113,6 +113,11 @@ pub fn visible(line: &[u8]) -> String {
 
 /// [`visible`], cut to at most `max` characters with a `…` marker.
 pub fn visible_cut(line: &[u8], max: usize) -> String {
+    // Each shown character comes from at most 4 bytes, so the first
+    // 4 × (max + 2) bytes show more than `max` characters of a longer
+    // line (a character cut at the end of them is past the cut): a line
+    // of a gigabyte costs no more than one of a kilobyte.
+    let line = &line[..line.len().min(max.saturating_add(2).saturating_mul(4))];
     let shown = visible(line);
     if shown.chars().count() <= max {
         return shown;
@@ -175,42 +180,44 @@ pub fn layout_difference(expected: &[u8], found: &[u8]) -> Option<LayoutDifferen
     if expected == found {
         return None;
     }
-    let exp_lines = split_keep_end(expected);
-    let found_lines = split_keep_end(found);
-    let total = exp_lines.len().max(found_lines.len());
-    for i in 0..total {
-        let e = exp_lines.get(i).copied();
-        let f = found_lines.get(i).copied();
+    // Line by line as they come: no list of lines (a text of 63 MiB of
+    // newlines would make one of 63 million).
+    let (mut exp_lines, mut found_lines) = (ended_lines(expected), ended_lines(found));
+    let mut line = 0;
+    loop {
+        line += 1;
+        let (e, f) = (exp_lines.next(), found_lines.next());
+        if e.is_none() && f.is_none() {
+            return None;
+        }
         if e != f {
             return Some(LayoutDifference {
-                line: i + 1,
+                line,
                 expected: e.map(show).unwrap_or_else(|| "(no line)".to_string()),
                 found: f.map(show).unwrap_or_else(|| "(no line)".to_string()),
             });
         }
     }
-    None
 }
 
 /// A line and whether it ended with `\n`.
 type EndedLine<'a> = (&'a [u8], bool);
 
-fn split_keep_end(text: &[u8]) -> Vec<EndedLine<'_>> {
-    let mut out = Vec::new();
+fn ended_lines(text: &[u8]) -> impl Iterator<Item = EndedLine<'_>> {
     let mut rest = text;
-    while !rest.is_empty() {
-        match rest.iter().position(|&b| b == b'\n') {
-            Some(i) => {
-                out.push((&rest[..i], true));
-                rest = &rest[i + 1..];
-            }
-            None => {
-                out.push((rest, false));
-                rest = &[];
-            }
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
         }
-    }
-    out
+        Some(match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                let line = &rest[..i];
+                rest = &rest[i + 1..];
+                (line, true)
+            }
+            None => (std::mem::take(&mut rest), false),
+        })
+    })
 }
 
 fn show((line, ended): EndedLine<'_>) -> String {
