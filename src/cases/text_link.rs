@@ -91,7 +91,7 @@ fn link_text(file: &Path) -> Option<String> {
     if !meta.is_file() || meta.len() == 0 || meta.len() > LONGEST {
         return None;
     }
-    let bytes = std::fs::read(file).ok()?;
+    let bytes = crate::exec::bounded_read::read_package_file(file, 4096).ok()?;
     let text = String::from_utf8(bytes).ok()?;
     let bad = text.starts_with('/')
         || text.chars().any(|c| c.is_whitespace() || c == '\0')

@@ -174,18 +174,22 @@ pub(crate) fn yaml_error(file: &Path, e: &serde_norway::Error) -> String {
 /// directory in it readable by others): a package can never make the judge
 /// read for it what its author could not. A link to a missing target is
 /// left to the readers (passed over where nothing reads it).
-fn links_stay_inside(root: &Path) -> Result<(), String> {
+///
+/// A link whose target does not exist is passed over here: every write
+/// the judge makes refuses a link ([`crate::exec::beneath`]), and a read
+/// of one fails as a missing file (BAPCtools packages link headers outside
+/// themselves, dangling on every machine but the setter's).
+pub(crate) fn links_stay_inside(root: &Path) -> Result<(), String> {
     let Ok(real_root) = std::fs::canonicalize(root) else {
         return Ok(());
     };
-    // Bounded: a package is never this large; what lies deeper is not read.
-    let walk = walkdir::WalkDir::new(root)
-        .follow_links(false)
-        .max_depth(32)
-        .into_iter()
-        .filter_map(Result::ok)
-        .take(1_000_000);
-    for entry in walk {
+    // At any depth (the case walk has no depth bound either), and bounded
+    // by count: a package past it is refused, never half checked.
+    let walk = walkdir::WalkDir::new(root).follow_links(false).into_iter();
+    for (seen, entry) in walk.filter_map(Result::ok).enumerate() {
+        if seen >= MAX_ENTRIES {
+            return Err(too_many(root));
+        }
         if !entry.path_is_symlink() {
             continue;
         }
@@ -207,6 +211,17 @@ fn links_stay_inside(root: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The most entries the link check walks in a package (and in a store a
+/// link leads to): a package is never this large.
+const MAX_ENTRIES: usize = 1_000_000;
+
+fn too_many(root: &Path) -> String {
+    format!(
+        "{}: more than {MAX_ENTRIES} files and directories: refused (its links could not all be checked)",
+        root.display()
+    )
 }
 
 /// `Ok` when every user may read `target` (a real path): each directory
@@ -232,10 +247,11 @@ fn readable_by_everyone(target: &Path) -> Result<(), PathBuf> {
     }
     let inside = walkdir::WalkDir::new(target)
         .follow_links(false)
-        .max_depth(32)
-        .into_iter()
-        .take(1_000_000);
-    for entry in inside {
+        .into_iter();
+    for (seen, entry) in inside.enumerate() {
+        if seen >= MAX_ENTRIES {
+            return Err(target.to_path_buf());
+        }
         let Ok(entry) = entry else {
             return Err(target.to_path_buf());
         };

@@ -213,7 +213,11 @@ impl Config {
     /// Read and resolve a judge.toml. Relative `cases` paths are relative to
     /// the file's directory.
     pub fn load(path: &Path, overrides: &Overrides) -> Result<Config, ConfigError> {
-        let text = std::fs::read(path).map_err(|source| ConfigError::Read {
+        let text = crate::exec::bounded_read::read_package_file(
+            path,
+            crate::exec::bounded_read::DESCRIPTION_CAP,
+        )
+        .map_err(|source| ConfigError::Read {
             path: path.to_path_buf(),
             source,
         })?;

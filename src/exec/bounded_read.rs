@@ -49,6 +49,8 @@ pub enum BoundedReadError {
     Io(std::io::Error),
 }
 
+impl std::error::Error for BoundedReadError {}
+
 impl std::fmt::Display for BoundedReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -121,6 +123,44 @@ pub fn read_capped(file: File, cap: u64) -> Result<Capped, BoundedReadError> {
     let cut = bytes.len() as u64 > cap;
     bytes.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
     Ok(Capped { bytes, cut })
+}
+
+/// The most the judge reads of one description file of a package
+/// (problem.xml, problem.yaml, testdata.yaml, generators.yaml, an .ini):
+/// far more than any needs.
+pub const DESCRIPTION_CAP: u64 = 16 << 20;
+
+/// The most the judge reads whole of one other file of a package (a case
+/// compared by `judge gen`, a file copied into an export).
+pub const PACKAGE_FILE_CAP: u64 = 1 << 30;
+
+/// A package's file, as `std::fs::read` but bounded: a regular file only
+/// (links followed: a package's links are checked when it is read),
+/// never blocking, at most `cap` bytes, else an error saying which (the
+/// caller names the file). A missing file is `NotFound`.
+pub fn read_package_file(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
+    let read = read_regular(path, cap, Links::Follow).map_err(|e| match e {
+        BoundedReadError::Io(e) => e,
+        BoundedReadError::Missing => std::io::Error::from(std::io::ErrorKind::NotFound),
+        other => std::io::Error::other(other.to_string()),
+    })?;
+    if read.cut {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB, the most the judge reads of such a file",
+            cap >> 20
+        )));
+    }
+    Ok(read.bytes)
+}
+
+/// [`read_package_file`] as UTF-8 text (`InvalidData` when it is not).
+pub fn read_package_text(path: &Path, cap: u64) -> std::io::Result<String> {
+    String::from_utf8(read_package_file(path, cap)?).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 (at byte {})", e.utf8_error().valid_up_to()),
+        )
+    })
 }
 
 /// [`open_regular`] then [`read_capped`].

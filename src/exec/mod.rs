@@ -7,6 +7,7 @@
 //! and tests of the orchestration and the reporters use a fake.
 
 pub mod affinity;
+pub mod beneath;
 pub mod bounded_read;
 pub mod builtin;
 pub mod cache_dir;

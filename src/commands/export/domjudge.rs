@@ -89,7 +89,10 @@ fn ini(src: &Source) -> String {
             format!("{}", (t.as_secs_f64() * 1e6).round() / 1e6),
         ));
     }
-    if let Ok(text) = std::fs::read_to_string(src.root.join("domjudge-problem.ini")) {
+    if let Ok(text) = crate::exec::bounded_read::read_package_text(
+        &src.root.join("domjudge-problem.ini"),
+        crate::exec::bounded_read::DESCRIPTION_CAP,
+    ) {
         for line in text.lines() {
             if let Some((k, v)) = line.split_once('=') {
                 let k = k.trim();

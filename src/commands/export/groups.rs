@@ -107,7 +107,11 @@ pub fn group_files(
 }
 
 fn read_raw(src: &Source, version: FormatVersion, file: &Path) -> Result<Mapping, String> {
-    let bytes = std::fs::read(file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    let bytes = crate::exec::bounded_read::read_package_file(
+        file,
+        crate::exec::bounded_read::DESCRIPTION_CAP,
+    )
+    .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
     let bytes = if version == FormatVersion::V2025_09 {
         bytes
     } else {

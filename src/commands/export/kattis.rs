@@ -198,7 +198,7 @@ pub fn bytes_for(src: &Source, version: FormatVersion, path: &Path) -> Option<Ve
     if version == FormatVersion::V2025_09 || src.package.constants.is_empty() {
         return None;
     }
-    std::fs::read(path)
+    crate::exec::bounded_read::read_package_file(path, crate::exec::bounded_read::PACKAGE_FILE_CAP)
         .ok()
         .map(|b| src.package.constants.substitute(&b).into_owned())
 }

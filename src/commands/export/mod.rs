@@ -118,8 +118,11 @@ fn polygon_problem_name(path: &Path) -> String {
 fn read_source(root: &Path) -> Result<Source, Failure> {
     let package = package::load(root).map_err(Failure::Usage)?;
     let file = root.join(package::PROBLEM_YAML);
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", file.display())))?;
+    let text = crate::exec::bounded_read::read_package_text(
+        &file,
+        crate::exec::bounded_read::DESCRIPTION_CAP,
+    )
+    .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", file.display())))?;
     let yaml = match serde_norway::from_str::<serde_norway::Value>(crate::text::without_bom(&text))
     {
         Ok(serde_norway::Value::Mapping(m)) => m,

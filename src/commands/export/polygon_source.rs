@@ -209,8 +209,11 @@ fn group_arguments(desc: &Description, out: &Path, notes: &mut Notes) -> Result<
             unplaced.push(name.to_string());
             continue;
         }
-        let text = std::fs::read_to_string(&file)
-            .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+        let text = crate::exec::bounded_read::read_package_text(
+            &file,
+            crate::exec::bounded_read::DESCRIPTION_CAP,
+        )
+        .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
         let mut m: Mapping = serde_norway::from_str(&text)
             .map_err(|e| format!("{}: not a mapping: {e}", file.display()))?;
         let args = ["--testset", "tests", "--group", name]

@@ -68,6 +68,7 @@ pub fn refuse_existing(out: &Path, force: bool) -> Result<(), String> {
 /// Write `tree` at `out`: a zip file when `zip`, else a directory.
 pub fn place(tree: &Tree, out: &Path, force: bool, zip: bool) -> Result<(), String> {
     refuse_existing(out, force)?;
+    paths_stay_inside(tree)?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -143,23 +144,41 @@ fn mode_of(content: &Content) -> u32 {
 fn bytes_of(content: &Content) -> Result<std::borrow::Cow<'_, [u8]>, String> {
     match content {
         Content::Bytes(b) => Ok(std::borrow::Cow::Borrowed(b)),
-        Content::Copy(from) => std::fs::read(from)
-            .map(std::borrow::Cow::Owned)
-            .map_err(|e| format!("{}: cannot read: {e}", from.display())),
+        Content::Copy(from) => crate::exec::bounded_read::read_package_file(
+            from,
+            crate::exec::bounded_read::PACKAGE_FILE_CAP,
+        )
+        .map(std::borrow::Cow::Owned)
+        .map_err(|e| format!("{}: cannot read: {e}", from.display())),
     }
 }
 
+/// Every file of the tree written beneath `dir` (the new, staged OUT):
+/// a path that would leave it (a group named `../../x` upstream) is an
+/// error naming it, and nothing is written through a link.
 fn write_dir(tree: &Tree, dir: &Path) -> Result<(), String> {
-    use std::os::unix::fs::PermissionsExt;
+    let out = crate::exec::beneath::Beneath::new(dir).map_err(|e| e.to_string())?;
     for (rel, content) in &tree.files {
-        let path = dir.join(rel);
-        if let Some(p) = path.parent() {
-            std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        }
-        std::fs::write(&path, bytes_of(content)?)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode_of(content)))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        out.write(rel, &bytes_of(content)?, mode_of(content), false)
+            .map_err(|e| e.to_string())?;
+    }
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = rustix::fs::syncfs(&d);
+    }
+    Ok(())
+}
+
+/// Refuse a tree with a path that leaves the package (checked before
+/// anything is written, for a directory and a zip file alike: a zip entry
+/// named `../x` is written outside by whoever unpacks it).
+fn paths_stay_inside(tree: &Tree) -> Result<(), String> {
+    for rel in tree.files.keys() {
+        crate::exec::beneath::lexically_beneath(rel).map_err(|why| {
+            format!(
+                "{}: {why}; not exported",
+                crate::text::whitespace::shown_path(rel)
+            )
+        })?;
     }
     Ok(())
 }

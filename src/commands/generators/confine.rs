@@ -5,140 +5,104 @@
 //! the package, or a manifest naming `../../file` for `--clean` to remove.
 //! The lexical rules (no absolute path, no `..` above the root) are
 //! checked when generators.yaml is read (`config::generators`); here every
-//! path is checked again as the file system resolves it, at the moment it
-//! is used: the directory it is in, canonicalised, must be under the
-//! package's canonical root, and the last component is never followed
-//! (`O_NOFOLLOW`).
+//! path is resolved again by the kernel, beneath the package's root, at
+//! the moment it is used ([`crate::exec::beneath`]), and every write is
+//! atomic and never through a link.
 
-use std::io::Read;
-use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Component, Path, PathBuf};
+use crate::exec::beneath::{Beneath, BeneathError};
+use std::path::{Component, Path};
 
-/// Where a path resolves, from the package's root.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Place {
-    Inside,
-    Above,
-    Outside,
-}
+/// The largest package file judge gen reads (a `copy:` source, a case it
+/// compares): a file past it is an error naming it, not a judge that
+/// grows until the machine ends it.
+pub(super) const FILE_CAP: u64 = 1 << 30;
 
-/// The package's root as the file system resolves it.
-#[derive(Clone, Debug)]
+/// The package's root, every path resolved beneath it
+/// ([`crate::exec::beneath`]).
+#[derive(Debug)]
 pub(super) struct Confine {
-    root: PathBuf,
+    beneath: Beneath,
 }
 
 impl Confine {
-    /// `root`, canonicalised (it must exist).
+    /// `root` (it must exist).
     pub(super) fn new(root: &Path) -> Result<Confine, String> {
-        let root = std::fs::canonicalize(root)
-            .map_err(|e| format!("{}: {e}", crate::text::whitespace::shown_path(root)))?;
-        Ok(Confine { root })
+        let beneath = Beneath::new(root).map_err(|e| e.to_string())?;
+        Ok(Confine { beneath })
     }
 
-    /// Where the existing `path` resolves (symbolic links followed): under
-    /// the root (or the root itself), above it (a directory that holds the
-    /// package), or elsewhere.
-    fn place(&self, path: &Path) -> Result<Place, String> {
-        let path = if path.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            path
-        };
-        let real = std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", shown(path)))?;
-        Ok(if real.starts_with(&self.root) {
-            Place::Inside
-        } else if self.root.starts_with(&real) {
-            Place::Above
-        } else {
-            Place::Outside
-        })
-    }
-
-    fn outside(&self, path: &Path) -> String {
-        format!(
-            "{}: leads outside the package ({}): judge gen reads and writes only inside it",
-            shown(path),
-            shown(&self.root)
-        )
+    /// The error of a path that leaves the package, in gen's words.
+    fn said(&self, path: &Path, e: BeneathError) -> String {
+        match e {
+            BeneathError::Outside { .. } | BeneathError::Lexical { .. } => format!(
+                "{}: leads outside the package ({}): judge gen reads and writes only inside it",
+                shown(path),
+                shown(self.beneath.root())
+            ),
+            other => other.to_string(),
+        }
     }
 
     /// Refuse `path` (an existing file or directory) when it resolves
     /// outside the package.
     pub(super) fn check(&self, path: &Path) -> Result<(), String> {
-        match self.place(path)? {
-            Place::Inside => Ok(()),
-            _ => Err(self.outside(path)),
-        }
+        let rel = self
+            .beneath
+            .relative(path)
+            .map_err(|e| self.said(path, e))?;
+        self.beneath.exists(&rel).map_err(|e| self.said(path, e))
     }
 
-    /// Make `dir` and the directories on the way to it, each checked as it
-    /// is found or made: one is made only inside the package, and a
-    /// symbolic link on the way that leads out (a `data/` linked to
-    /// elsewhere) is refused before anything is written through it. `dir`
-    /// itself must end inside the package.
+    /// Make `dir` and the directories on the way to it, each beneath the
+    /// package's root: a symbolic link on the way that leads out (a
+    /// `data/` linked to elsewhere) is refused before anything is written
+    /// through it.
     pub(super) fn make_dirs(&self, dir: &Path) -> Result<(), String> {
-        let mut at = PathBuf::new();
-        for part in dir.components() {
-            let parent = at.clone();
-            at.push(part);
-            if !matches!(part, Component::Normal(_) | Component::ParentDir) {
-                continue;
-            }
-            match std::fs::symlink_metadata(&at) {
-                Ok(_) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    if self.place(&parent)? != Place::Inside {
-                        return Err(self.outside(&at));
-                    }
-                    match std::fs::create_dir(&at) {
-                        Ok(()) => {}
-                        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                        Err(e) => return Err(format!("{}: {e}", shown(&at))),
-                    }
-                }
-                Err(e) => return Err(format!("{}: {e}", shown(&at))),
-            }
-            if self.place(&at)? == Place::Outside {
-                return Err(self.outside(&at));
-            }
-        }
-        self.check(dir)
+        self.beneath.make_dirs(dir).map_err(|e| self.said(dir, e))
     }
 
-    /// The bytes of the file at `path` in the package: its directory must
-    /// resolve inside it, a symbolic link must lead inside it, and what is
-    /// opened (`O_NOFOLLOW`) must be a regular file, not a FIFO or a device.
+    /// The bytes of the regular file at `path` in the package (at most
+    /// [`FILE_CAP`]).
     pub(super) fn read(&self, path: &Path) -> Result<Vec<u8>, String> {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        self.check(dir)?;
-        // A link is read where it leads only when that is inside too.
-        let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-        let target = if is_link {
-            self.check(path)?;
-            std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", shown(path)))?
-        } else {
-            path.to_path_buf()
-        };
-        read_no_follow(&target).map_err(|e| format!("{}: {e}", shown(path)))
+        let read = self
+            .beneath
+            .read(path, FILE_CAP)
+            .map_err(|e| self.said(path, e))?;
+        if read.cut {
+            return Err(format!(
+                "{}: larger than {} MiB, the most judge gen reads of one file",
+                shown(path),
+                FILE_CAP >> 20
+            ));
+        }
+        Ok(read.bytes)
+    }
+
+    /// Write `bytes` at `path` atomically, never through a link (mode
+    /// 0644; synced later, by one `syncfs`).
+    pub(super) fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), String> {
+        self.beneath
+            .write(path, bytes, 0o644, false)
+            .map_err(|e| self.said(path, e))
     }
 }
 
-/// A regular file's bytes, its last component never followed.
+/// A regular file's bytes (at most [`FILE_CAP`]), its last component
+/// never followed, never blocking on a FIFO.
 pub(super) fn read_no_follow(path: &Path) -> std::io::Result<Vec<u8>> {
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
+    use crate::exec::bounded_read::{BoundedReadError, Links, read_regular};
+    let read = read_regular(path, FILE_CAP, Links::Refuse).map_err(|e| match e {
+        BoundedReadError::Io(e) => e,
+        BoundedReadError::Missing => std::io::Error::from(std::io::ErrorKind::NotFound),
+        other => std::io::Error::other(other.to_string()),
+    })?;
+    if read.cut {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB",
+            FILE_CAP >> 20
+        )));
     }
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
+    Ok(read.bytes)
 }
 
 /// A manifest's path under the data directory: relative, with no `..`,

@@ -209,7 +209,11 @@ impl Ctx<'_> {
                         .unwrap_or(entry.path());
                     for bytes in [
                         rel.as_os_str().as_encoded_bytes(),
-                        &std::fs::read(entry.path()).unwrap_or_default(),
+                        &crate::exec::bounded_read::read_package_file(
+                            entry.path(),
+                            crate::exec::bounded_read::PACKAGE_FILE_CAP,
+                        )
+                        .unwrap_or_default(),
                     ] {
                         hash.update((bytes.len() as u64).to_le_bytes());
                         hash.update(bytes);

@@ -134,7 +134,7 @@ impl Manifest {
             confine.make_dirs(parent)?;
         }
         // The last component is never followed: a symbolic link there is
-        // read as nothing and replaced (the rename replaces the link).
+        // read as nothing, and the write refuses it (never through a link).
         if let Ok(existing) = read_no_follow(&path) {
             let existing_hash = sha256(&existing);
             if existing_hash == hash {
@@ -151,34 +151,10 @@ impl Manifest {
                 ));
             }
         }
-        write_unsynced(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        confine.write(&path, bytes)?;
         self.files.insert(rel.to_string(), owned);
         Ok(true)
     }
-}
-
-/// Write a case file atomically (a temporary file beside it, renamed over
-/// it) but without its own fsync: thousands of cases are made durable by
-/// one `syncfs` at the end ([`sync`]), not one flush each.
-fn write_unsynced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy())
-        .unwrap_or_default();
-    let mut file = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    file.write_all(bytes)?;
-    {
-        use std::os::unix::fs::PermissionsExt;
-        file.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
-    }
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }
 
 /// Make everything written under `data` durable at once.

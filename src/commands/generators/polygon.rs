@@ -30,6 +30,7 @@
 use super::super::{Failure, Outcome};
 use crate::check::tool::{Tool, ToolContext, tool_limits};
 use crate::config::polygon::read::{Description, Method, format_pattern};
+use crate::exec::beneath::Beneath;
 use crate::exec::process::{Launch, Trust, launch};
 use crate::exec::sandbox::{Sandbox, SandboxOptions};
 use crate::exec::{Exit, Limits, RunOutcome};
@@ -81,6 +82,9 @@ pub fn generate_polygon(root: &Path) -> Outcome {
         sandbox: &sandbox,
         slot: 0,
     };
+    // Every test and answer is written beneath the package's root, never
+    // through a link (a dangling `tests/01.a -> /etc/cron.d/x` is refused).
+    let package = Beneath::new(root).map_err(|e| Failure::Usage(e.to_string()))?;
     let executables = executables(root, &desc)?;
     let main = main_solution(root, &desc);
     let set = &desc.testset;
@@ -114,7 +118,14 @@ pub fn generate_polygon(root: &Path) -> Outcome {
             }
             // A standard package holds its manual tests' inputs only:
             // their answers are the main solution's, as doall makes them.
-            answered += make_answer(context, main.as_ref(), &input, &answer, test.index)?;
+            answered += make_answer(
+                context,
+                &package,
+                main.as_ref(),
+                &input,
+                &answer,
+                test.index,
+            )?;
             continue;
         };
         // A generator that fails on one test is that test's failure: the
@@ -161,11 +172,20 @@ pub fn generate_polygon(root: &Path) -> Outcome {
             }
         };
         if input.is_file() {
-            let have = std::fs::read(&input)
-                .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", input.display())))?;
+            let have = package
+                .read(&input, super::confine::FILE_CAP)
+                .map_err(|e| Failure::Usage(format!("cannot read: {e}")))?
+                .bytes;
             if have == made {
                 same += 1;
-                answered += make_answer(context, main.as_ref(), &input, &answer, test.index)?;
+                answered += make_answer(
+                    context,
+                    &package,
+                    main.as_ref(),
+                    &input,
+                    &answer,
+                    test.index,
+                )?;
             } else {
                 differ.push(format!(
                     "test {} (`{cmd}`): the generated input differs from {} ({})",
@@ -176,9 +196,16 @@ pub fn generate_polygon(root: &Path) -> Outcome {
             }
             continue;
         }
-        write(&input, &made)?;
+        write(&package, &input, &made)?;
         written += 1;
-        make_answer(context, main.as_ref(), &input, &answer, test.index)?;
+        make_answer(
+            context,
+            &package,
+            main.as_ref(),
+            &input,
+            &answer,
+            test.index,
+        )?;
     }
     for d in differ.iter().chain(&failed) {
         crate::commands::stdout::note!("{d}");
@@ -203,6 +230,7 @@ pub fn generate_polygon(root: &Path) -> Outcome {
 /// files in its working directory, as the contest system runs it.
 fn make_answer(
     context: ToolContext<'_>,
+    package: &Beneath,
     main: Option<&(Tool, IoNames)>,
     input: &Path,
     answer: &Path,
@@ -256,7 +284,7 @@ fn make_answer(
     )
     .map_err(|e| Failure::Internal(e.to_string()))?;
     let out = finished(&ran, &format!("the main solution on test {index}"))?;
-    write(answer, &out)?;
+    write(package, answer, &out)?;
     Ok(1)
 }
 
@@ -405,13 +433,12 @@ fn finished(ran: &RunOutcome, what: &str) -> Result<Vec<u8>, Failure> {
     Ok(ran.stdout.clone())
 }
 
-fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Failure::Usage(format!("{}: cannot create: {e}", dir.display())))?;
-    }
-    std::fs::write(path, bytes)
-        .map_err(|e| Failure::Usage(format!("{}: cannot write: {e}", path.display())))
+/// Write a test or an answer into the package: beneath its root,
+/// atomically, never through a link.
+fn write(package: &Beneath, path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    package
+        .write(path, bytes, 0o644, true)
+        .map_err(|e| Failure::Usage(format!("cannot write: {e}")))
 }
 
 fn first_difference(a: &[u8], b: &[u8]) -> String {

@@ -95,9 +95,21 @@ pub(super) fn sources(root: &Path) -> String {
         if entry.file_type().is_file() {
             let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
             part(rel.as_os_str().as_encoded_bytes());
-            part(&std::fs::read(entry.path()).unwrap_or_default());
+            part(
+                &crate::exec::bounded_read::read_package_file(
+                    entry.path(),
+                    crate::exec::bounded_read::PACKAGE_FILE_CAP,
+                )
+                .unwrap_or_default(),
+            );
         }
     }
-    part(&std::fs::read(root.join("problem.yaml")).unwrap_or_default());
+    part(
+        &crate::exec::bounded_read::read_package_file(
+            &root.join("problem.yaml"),
+            crate::exec::bounded_read::DESCRIPTION_CAP,
+        )
+        .unwrap_or_default(),
+    );
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -245,7 +245,11 @@ pub fn load_file(root: &Path, file: &Path) -> Result<GenPlan, GenError> {
         at: None,
         message,
     };
-    let text = std::fs::read_to_string(file).map_err(|e| whole(format!("cannot read: {e}")))?;
+    let text = crate::exec::bounded_read::read_package_text(
+        file,
+        crate::exec::bounded_read::DESCRIPTION_CAP,
+    )
+    .map_err(|e| whole(format!("cannot read: {e}")))?;
     let yaml: Yaml = if text.trim().is_empty() {
         Yaml::Null
     } else {

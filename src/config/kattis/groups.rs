@@ -178,7 +178,11 @@ fn parse(
     constants: &crate::text::constants::Constants,
     warnings: &mut Vec<String>,
 ) -> Result<GroupSettings, String> {
-    let bytes = std::fs::read(file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    let bytes = crate::exec::bounded_read::read_package_file(
+        file,
+        crate::exec::bounded_read::DESCRIPTION_CAP,
+    )
+    .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
     // A group's file sees the package's constants (2025-09).
     let text = String::from_utf8_lossy(&constants.substitute(&bytes)).into_owned();
     let mut settings = parent;

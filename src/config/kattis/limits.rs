@@ -157,7 +157,10 @@ fn time_inference(limits: &YamlLimits, version: FormatVersion) -> Result<TimeInf
 /// problem in DOMjudge and are not used.
 fn read_domjudge_ini(root: &Path) -> Result<Option<Duration>, String> {
     let path = root.join("domjudge-problem.ini");
-    let Ok(text) = std::fs::read_to_string(&path) else {
+    let Ok(text) = crate::exec::bounded_read::read_package_text(
+        &path,
+        crate::exec::bounded_read::DESCRIPTION_CAP,
+    ) else {
         return Ok(None);
     };
     for (n, line) in text.lines().enumerate() {
@@ -185,7 +188,10 @@ fn read_domjudge_ini(root: &Path) -> Result<Option<Duration>, String> {
 /// A `.timelimit` file: one number of seconds.
 fn read_timelimit_file(root: &Path) -> Result<Option<Duration>, String> {
     let path = root.join(".timelimit");
-    let Ok(text) = std::fs::read_to_string(&path) else {
+    let Ok(text) = crate::exec::bounded_read::read_package_text(
+        &path,
+        crate::exec::bounded_read::DESCRIPTION_CAP,
+    ) else {
         return Ok(None);
     };
     match text

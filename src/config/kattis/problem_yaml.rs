@@ -205,8 +205,11 @@ pub(super) fn read(path: &Path) -> Result<(ProblemYaml, FormatVersion, Vec<Strin
     {
         return Ok((ProblemYaml::default(), FormatVersion::Legacy, Vec::new()));
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let text = crate::exec::bounded_read::read_package_text(
+        path,
+        crate::exec::bounded_read::DESCRIPTION_CAP,
+    )
+    .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     super::shallow_yaml(path, &text)?;
     let yaml: ProblemYaml = if text.trim().is_empty() {
         ProblemYaml::default()

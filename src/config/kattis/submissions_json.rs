@@ -15,7 +15,10 @@ pub(super) fn entry_points(
     warnings: &mut Vec<String>,
 ) -> Result<Vec<SubmissionRule>, String> {
     let path = root.join("submissions.json");
-    let Ok(text) = std::fs::read_to_string(&path) else {
+    let Ok(text) = crate::exec::bounded_read::read_package_text(
+        &path,
+        crate::exec::bounded_read::DESCRIPTION_CAP,
+    ) else {
         return Ok(Vec::new());
     };
     let value: serde_json::Value = serde_json::from_str(crate::text::without_bom(&text))

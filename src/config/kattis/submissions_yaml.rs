@@ -16,7 +16,10 @@ pub(super) fn submission_rules(
     warnings: &mut Vec<String>,
 ) -> Result<Vec<SubmissionRule>, String> {
     let path = root.join("submissions").join("submissions.yaml");
-    let Ok(text) = std::fs::read_to_string(&path) else {
+    let Ok(text) = crate::exec::bounded_read::read_package_text(
+        &path,
+        crate::exec::bounded_read::DESCRIPTION_CAP,
+    ) else {
         return Ok(Vec::new());
     };
     if text.trim().is_empty() {

@@ -52,9 +52,15 @@ pub fn is_package(dir: &Path) -> bool {
 
 /// Read problem.xml into its description (with warnings).
 pub fn describe(root: &Path) -> Result<(Description, Vec<String>), String> {
+    // The same link rule as a Kattis package: a link that leads out of the
+    // package only to what every user may read (SECURITY.md).
+    kattis::links_stay_inside(root)?;
     let file = root.join(PROBLEM_XML);
-    let bytes =
-        std::fs::read(&file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    let bytes = crate::exec::bounded_read::read_package_file(
+        &file,
+        crate::exec::bounded_read::DESCRIPTION_CAP,
+    )
+    .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
     let text = String::from_utf8(bytes).map_err(|e| {
         format!(
             "{}: not UTF-8 (at byte {})",

@@ -120,6 +120,27 @@ impl Ctx<'_> {
             .map_err(|_| self.err(e, &format!("{what}: {text:?} is not a number")))
     }
 
+    /// Refuse a path attribute that leaves the package (absolute, `..`):
+    /// every path problem.xml names is read, built, run or copied by the
+    /// judge, so one that leaves would reach the judge's own files.
+    fn beneath(&self, e: &Element, key: &str, value: &str) -> Result<(), String> {
+        crate::exec::beneath::lexically_beneath(Path::new(value))
+            .map_err(|why| self.err(e, &format!("{key}={value:?}: {why}")))
+    }
+
+    /// Refuse a group name that is not a plain name: groups become
+    /// directories of an export (`data/secret/NAME`).
+    fn group_name(&self, e: &Element, key: &str, value: &str) -> Result<(), String> {
+        if plain_name(value) {
+            Ok(())
+        } else {
+            Err(self.err(
+                e,
+                &format!("{key}={value:?}: expected a plain group name (no `/`, not `.` or `..`)"),
+            ))
+        }
+    }
+
     fn program(&self, holder: &Element) -> Result<Option<Program>, String> {
         let Some(source) = holder.child("source") else {
             return Ok(None);
@@ -127,6 +148,7 @@ impl Ctx<'_> {
         let path = source
             .attr("path")
             .ok_or_else(|| self.err(source, "no path attribute"))?;
+        self.beneath(source, "path", path)?;
         Ok(Some(Program {
             path: path.to_string(),
             kind: source.attr("type").map(str::to_string),
@@ -173,14 +195,15 @@ pub(super) fn read(
     }
     let testset = testset(&cx, chosen, warnings)?;
     let files = root.child("files");
-    let resources = files
-        .and_then(|f| f.child("resources"))
-        .map(|r| {
-            r.all("file")
-                .filter_map(|f| f.attr("path").map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut resources = Vec::new();
+    if let Some(list) = files.and_then(|f| f.child("resources")) {
+        for f in list.all("file") {
+            if let Some(path) = f.attr("path") {
+                cx.beneath(f, "path", path)?;
+                resources.push(path.to_string());
+            }
+        }
+    }
     let mut executables = Vec::new();
     if let Some(list) = files.and_then(|f| f.child("executables")) {
         for exe in list.all("executable") {
@@ -249,8 +272,8 @@ fn testset(cx: &Ctx<'_>, set: &Element, warnings: &mut Vec<String>) -> Result<Te
     if bytes < 1 << 20 {
         return Err(cx.err(memory, "memory-limit: at least 1048576 bytes (1 MiB)"));
     }
-    let input_pattern = need("input-path-pattern")?.text.clone();
-    let answer_pattern = need("answer-path-pattern")?.text.clone();
+    let input_pattern = path_pattern(cx, need("input-path-pattern")?)?;
+    let answer_pattern = path_pattern(cx, need("answer-path-pattern")?)?;
     let mut tests = Vec::new();
     if let Some(list) = set.child("tests") {
         for (i, t) in list.all("test").enumerate() {
@@ -278,6 +301,9 @@ fn testset(cx: &Ctx<'_>, set: &Element, warnings: &mut Vec<String>) -> Result<Te
                 }
                 other => other.map(str::to_string),
             };
+            if let Some(g) = t.attr("group") {
+                cx.group_name(t, "group", g)?;
+            }
             tests.push(Test {
                 index: i + 1,
                 method,
@@ -329,6 +355,21 @@ fn testset(cx: &Ctx<'_>, set: &Element, warnings: &mut Vec<String>) -> Result<Te
     })
 }
 
+/// A testset's path pattern, checked once for every test it will name:
+/// understood (`%d`, `%0Nd`, `%%`, a width of at most [`MAX_WIDTH`]) and
+/// inside the package (no absolute path, no `..`: `judge gen` writes
+/// there and `judge run` quotes what it reads there).
+fn path_pattern(cx: &Ctx<'_>, e: &Element) -> Result<String, String> {
+    let pattern = e.text.trim().to_string();
+    let example = format_pattern(&pattern, 1).map_err(|why| cx.err(e, &why))?;
+    cx.beneath(e, "pattern", &example)?;
+    Ok(pattern)
+}
+
+/// The widest `%0Nd` a path pattern may ask for: a file name is at most
+/// 255 bytes on Linux.
+pub const MAX_WIDTH: usize = 255;
+
 /// Whether `name` is a file name in a directory (no path, not `.`/`..`).
 fn plain_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
@@ -339,6 +380,7 @@ fn group(cx: &Ctx<'_>, g: &Element, warnings: &mut Vec<String>) -> Result<Group,
         .attr("name")
         .ok_or_else(|| cx.err(g, "no name attribute"))?
         .to_string();
+    cx.group_name(g, "name", &name)?;
     let points = match g.attr("points") {
         Some(p) => Some(cx.number::<f64>(g, p, "points")?),
         None => None,
@@ -406,7 +448,16 @@ pub fn format_pattern(pattern: &str, n: usize) -> Result<String, String> {
                 "path pattern {pattern:?}: only %d, %0Nd and %% are understood"
             ));
         }
-        let width: usize = spec.trim_start_matches('0').parse().unwrap_or(0);
+        let digits = spec.trim_start_matches('0');
+        let width: usize = match digits.parse() {
+            Ok(w) if w <= MAX_WIDTH => w,
+            _ if digits.is_empty() => 0,
+            _ => {
+                return Err(format!(
+                    "path pattern {pattern:?}: a width of {digits}; at most {MAX_WIDTH} (a file name's length)"
+                ));
+            }
+        };
         if spec.starts_with('0') {
             out.push_str(&format!("{n:0width$}"));
         } else {
@@ -420,10 +471,7 @@ pub fn format_pattern(pattern: &str, n: usize) -> Result<String, String> {
 /// package: an absolute path or one with `..` is refused.
 pub fn inside(root: &Path, rel: &str, file: &Path, line: usize) -> Result<PathBuf, String> {
     let p = Path::new(rel);
-    if p.is_absolute()
-        || p.components()
-            .any(|c| matches!(c, std::path::Component::ParentDir))
-    {
+    if crate::exec::beneath::lexically_beneath(p).is_err() {
         return Err(format!(
             "{}:{line}: path {rel:?} leads outside the package",
             file.display()
