@@ -11,6 +11,7 @@ pub mod commands;
 pub mod config;
 pub mod exec;
 pub mod expect;
+pub mod formats;
 pub mod judge;
 pub mod puzzles;
 pub mod report;

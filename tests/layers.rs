@@ -28,6 +28,8 @@ const LAYERS: &[&str] = &[
     "submission",
     // the case tree
     "cases",
+    // package formats: their files read into the judge's model
+    "formats",
     // judge.toml and packages, resolved into problems
     "config",
     // per-case judging, the parallel runner

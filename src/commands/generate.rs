@@ -12,7 +12,7 @@ use crate::verdict::ExitCode;
 use std::path::{Path, PathBuf};
 
 pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
-    if crate::config::polygon::is_package(Path::new(&args.problem)) {
+    if crate::formats::polygon::is_package(Path::new(&args.problem)) {
         return super::generators::generate_polygon(Path::new(&args.problem));
     }
     if super::generators::has_generators(Path::new(&args.problem)) {

@@ -10,12 +10,12 @@
 //! apply are named in a warning.
 
 use super::Overrides;
-use super::kattis::{self, GroupSettings, Package};
 use super::schema::ProblemTable;
 use crate::cases::CaseSettings;
 use crate::check::Comparison;
 use crate::check::external::{InputValidator, Protocol};
 use crate::check::text::FloatTolerance;
+use crate::formats::kattis::{self, GroupSettings, Package};
 use std::path::PathBuf;
 use std::sync::Arc;
 

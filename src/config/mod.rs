@@ -13,9 +13,7 @@
 mod case_settings;
 pub use case_settings::with_case_input_args;
 mod error;
-pub mod generators;
-pub mod kattis;
-pub mod polygon;
+mod polygon;
 mod resolve;
 mod schema;
 mod scoring;
@@ -27,6 +25,7 @@ use crate::check::Comparison;
 use crate::check::external::InputValidator;
 use crate::exec::Limits;
 use crate::expect::Expectation;
+use crate::formats::kattis;
 use crate::puzzles::{self, Puzzle};
 use crate::submission::Language;
 pub use crate::units::{Size, Span, parse_memory, parse_processes, parse_tolerance};
@@ -316,7 +315,7 @@ fn command_line_problem(
 /// A Kattis-style package judged with no judge.toml (`judge run PKG`): its
 /// name is its directory's.
 pub fn package_problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigError> {
-    if polygon::is_package(root) {
+    if crate::formats::polygon::is_package(root) {
         return polygon::problem(root, overrides);
     }
     let package = kattis::load(root).map_err(ConfigError::CommandLine)?;

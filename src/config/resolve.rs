@@ -15,7 +15,8 @@ mod limits;
 mod places;
 
 use super::schema::{ProblemTable, RootTable};
-use super::{ConfigError, Overrides, Problem, kattis, tools};
+use super::{ConfigError, Overrides, Problem, tools};
+use crate::formats::kattis;
 use crate::puzzles::{self, Puzzle};
 use comparison::{check_keys_fit, comparison};
 pub(super) use languages::resolve_languages;

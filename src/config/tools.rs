@@ -4,11 +4,11 @@
 //! This resolves names and paths only; building and running the programs is
 //! `check::tool`'s job.
 
-use super::kattis::Package;
 use super::resolve::SpannedMessage;
 use super::schema::{ProblemTable, RootTable};
 use crate::check::external::{ExternalChecker, InputValidator, Protocol};
 use crate::check::tool::{DEFAULT_TOOL_TIME_LIMIT, Tool};
+use crate::formats::kattis::Package;
 use serde::Deserialize;
 use std::path::Path;
 use std::time::Duration;

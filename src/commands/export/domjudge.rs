@@ -8,7 +8,7 @@
 
 use super::tree::{Content, Tree};
 use super::{Notes, Source, kattis};
-use crate::config::kattis::FormatVersion;
+use crate::formats::kattis::FormatVersion;
 use std::path::PathBuf;
 
 /// The judge's folder names that DOMjudge spells its own way.

@@ -8,8 +8,8 @@
 
 use super::kattis::number;
 use super::{Notes, Source};
-use crate::config::kattis::FormatVersion;
-use crate::config::kattis::groups::SCORING_KEYS;
+use crate::formats::kattis::FormatVersion;
+use crate::formats::kattis::groups::SCORING_KEYS;
 use crate::score::subtasks::{Aggregation, Subtasks};
 use crate::score::{Graders, ScoreMode, ScoringPlan};
 use serde_norway::{Mapping, Value};
@@ -57,7 +57,7 @@ pub fn group_files(
                     } else {
                         "output_validator_args"
                     };
-                    let mut words = crate::config::kattis::groups::words(&v)
+                    let mut words = crate::formats::kattis::groups::words(&v)
                         .map_err(|e| format!("{}: {name}: {e}", file.display()))?;
                     if version != FormatVersion::Legacy {
                         let mut all = src.package.validator_flags.clone();
@@ -124,7 +124,7 @@ fn read_raw(src: &Source, version: FormatVersion, file: &Path) -> Result<Mapping
     match serde_norway::from_str::<Value>(crate::text::without_bom(&text)) {
         Ok(Value::Mapping(m)) => Ok(m),
         Ok(_) => Err(format!("{}: expected a mapping of keys", file.display())),
-        Err(e) => Err(crate::config::kattis::yaml_error(file, &e)),
+        Err(e) => Err(crate::formats::kattis::yaml_error(file, &e)),
     }
 }
 
@@ -143,13 +143,13 @@ fn words_value(v: &Value, version: FormatVersion) -> Value {
         Value::Mapping(m) => Value::Mapping(
             m.iter()
                 .map(|(k, v)| {
-                    let words = crate::config::kattis::groups::words(v).unwrap_or_default();
+                    let words = crate::formats::kattis::groups::words(v).unwrap_or_default();
                     (k.clone(), joined(&words, version))
                 })
                 .collect(),
         ),
         other => joined(
-            &crate::config::kattis::groups::words(other).unwrap_or_default(),
+            &crate::formats::kattis::groups::words(other).unwrap_or_default(),
             version,
         ),
     }

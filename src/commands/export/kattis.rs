@@ -6,7 +6,7 @@
 use super::groups;
 use super::tree::Tree;
 use super::{Notes, Source};
-use crate::config::kattis::FormatVersion;
+use crate::formats::kattis::FormatVersion;
 use serde_norway::{Mapping, Value};
 use std::path::{Path, PathBuf};
 

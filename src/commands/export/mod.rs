@@ -16,7 +16,7 @@ mod tree;
 use crate::cli::{ExportArgs, ExportFormat, KattisVersion};
 use crate::commands::stdout::{note, say};
 use crate::commands::{Failure, Outcome};
-use crate::config::kattis::{self as package, FormatVersion, Package};
+use crate::formats::kattis::{self as package, FormatVersion, Package};
 use crate::verdict::ExitCode;
 use std::path::{Path, PathBuf};
 
@@ -84,7 +84,7 @@ fn source_root(
     notes: &mut Notes,
 ) -> Result<PathBuf, Failure> {
     let path = Path::new(name);
-    if crate::config::polygon::is_package(path) {
+    if crate::formats::polygon::is_package(path) {
         let dir = polygon_source::stage(path, notes).map_err(Failure::Usage)?;
         let root = dir.path().join(polygon_problem_name(path));
         *staged = Some(dir);

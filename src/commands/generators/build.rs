@@ -1,8 +1,8 @@
 //! Every generator and solution a plan uses, built once (in parallel), and
 //! the default solution when the file names none.
 
-use crate::config::generators::{CaseSource, GenPlan};
 use crate::exec::sandbox::Sandbox;
+use crate::formats::generators::{CaseSource, GenPlan};
 use crate::submission::{Built, Toolchain};
 use crate::text::constants::Constants;
 use rayon::prelude::*;

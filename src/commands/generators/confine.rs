@@ -4,7 +4,7 @@
 //! directory inside it that is one, a `copy:` whose files are links out of
 //! the package, or a manifest naming `../../file` for `--clean` to remove.
 //! The lexical rules (no absolute path, no `..` above the root) are
-//! checked when generators.yaml is read (`config::generators`); here every
+//! checked when generators.yaml is read (`crate::formats::generators`); here every
 //! path is resolved again by the kernel, beneath the package's root, at
 //! the moment it is used ([`crate::exec::beneath`]), and every write is
 //! atomic and never through a link.

@@ -6,7 +6,7 @@
 
 use super::make::{Ctx, Made};
 use super::validate::validate;
-use crate::config::generators::Included;
+use crate::formats::generators::Included;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;

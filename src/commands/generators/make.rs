@@ -6,13 +6,13 @@ use super::build::{Programs, Ready};
 use super::manifest::Manifest;
 use super::validate::validate;
 use crate::config::Problem;
-use crate::config::generators::{
-    CaseSource, DATA_EXTENSIONS, GenCase, GenPlan, INVALID_DIRECTORIES,
-};
 use crate::exec::process::{Launch, Trust, launch};
 use crate::exec::runner::ProcessRunner;
 use crate::exec::sandbox::Sandbox;
 use crate::exec::{Exit, Given, Limits, RunRequest, Runner};
+use crate::formats::generators::{
+    CaseSource, DATA_EXTENSIONS, GenCase, GenPlan, INVALID_DIRECTORIES,
+};
 use crate::puzzles::{Puzzle, SolveOptions};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -381,7 +381,7 @@ impl Ctx<'_> {
         let mut last = Err((String::new(), false));
         for retry in 0..case.retries.max(1) {
             let seed = (seed.wrapping_add(retry)) & 0x7fff_ffff;
-            let mut args = crate::config::generators::args_with_seed(template, seed);
+            let mut args = crate::formats::generators::args_with_seed(template, seed);
             // A command's `{{name}}` is the package's constant, as
             // BAPCtools reads generators.yaml.
             if let Some(constants) = &self.problem.constants {

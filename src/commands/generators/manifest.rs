@@ -6,7 +6,7 @@
 use super::Made;
 use super::confine::{Confine, plain_relative, read_no_follow};
 use crate::commands::Failure;
-use crate::config::generators::{DATA_EXTENSIONS, GenPlan};
+use crate::formats::generators::{DATA_EXTENSIONS, GenPlan};
 use crate::report::write_atomically;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

@@ -28,9 +28,9 @@ pub use prepare::prepare_package;
 
 use super::{Failure, Outcome};
 use crate::cli::GenArgs;
-use crate::config::generators::GenPlan;
 use crate::config::{Config, Overrides, Problem};
 use crate::exec::sandbox::{Sandbox, SandboxOptions};
+use crate::formats::generators::GenPlan;
 use crate::report::Format;
 use make::{Ctx, Made};
 use rayon::prelude::*;
@@ -46,7 +46,7 @@ pub fn has_generators(dir: &Path) -> bool {
 /// `judge gen PACKAGE`.
 pub fn generate_package(root: &Path, args: &GenArgs) -> Outcome {
     let json = json_target(args)?;
-    let plan = crate::config::generators::load(root).map_err(|e| Failure::Usage(e.to_string()))?;
+    let plan = crate::formats::generators::load(root).map_err(|e| Failure::Usage(e.to_string()))?;
     // The package is read after the group settings files are written: a
     // case is validated with its group's arguments from the first run.
     let problem = || {
@@ -100,7 +100,7 @@ pub fn generate_problem(config: &Config, name: &str, args: &GenArgs) -> Option<O
         root
     };
     Some(json_target(args).and_then(|json| {
-        let plan = crate::config::generators::load_file(root, file)
+        let plan = crate::formats::generators::load_file(root, file)
             .map_err(|e| Failure::Usage(e.to_string()))?;
         let confine = confine::Confine::new(root).map_err(Failure::Usage)?;
         generate(

@@ -3,7 +3,7 @@
 //! `<files><executables>`, built from its source; the rest are its
 //! arguments, from which a testlib generator takes its random seed). The
 //! commands are problem.xml's `cmd` attributes or its testset's script
-//! (`config::polygon::script`).
+//! (`crate::formats::polygon::script`).
 //!
 //! - A test with `from-file` is one of the files a generator writes in one
 //!   run: each distinct such command runs once, in an empty working
@@ -29,11 +29,11 @@
 
 use super::super::{Failure, Outcome};
 use crate::check::tool::{Tool, ToolContext, tool_limits};
-use crate::config::polygon::read::{Description, Method, format_pattern};
 use crate::exec::beneath::Beneath;
 use crate::exec::process::{Launch, Trust, launch};
 use crate::exec::sandbox::{Sandbox, SandboxOptions};
 use crate::exec::{Exit, Limits, RunOutcome};
+use crate::formats::polygon::read::{Description, Method, format_pattern};
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -54,7 +54,7 @@ fn limits() -> Limits {
 
 /// `judge gen POLYGON_PACKAGE`.
 pub fn generate_polygon(root: &Path) -> Outcome {
-    let (desc, warnings) = crate::config::polygon::describe(root).map_err(Failure::Usage)?;
+    let (desc, warnings) = crate::formats::polygon::describe(root).map_err(Failure::Usage)?;
     for w in &warnings {
         crate::commands::stdout::note!("warning: {w}");
     }

@@ -39,7 +39,7 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
         crate::commands::stdout::note!("{line}");
         return Ok(Some(line));
     }
-    let plan = crate::config::generators::load(root).map_err(|e| Failure::Usage(e.to_string()))?;
+    let plan = crate::formats::generators::load(root).map_err(|e| Failure::Usage(e.to_string()))?;
     for w in &plan.warnings {
         crate::commands::stdout::say!("warning: {w}");
     }

@@ -6,7 +6,7 @@
 use super::make::Made;
 use super::manifest::{Manifest, Summary};
 use crate::commands::{Failure, Outcome};
-use crate::config::generators::{CaseSource, GenPlan};
+use crate::formats::generators::{CaseSource, GenPlan};
 use crate::report::write_atomically;
 use crate::text::format::plural;
 use crate::verdict::ExitCode;

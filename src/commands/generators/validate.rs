@@ -6,7 +6,7 @@
 use super::make::Ctx;
 use crate::check::external::Validity;
 use crate::check::tool::ToolContext;
-use crate::config::generators::INVALID_DIRECTORIES;
+use crate::formats::generators::INVALID_DIRECTORIES;
 use std::collections::BTreeMap;
 use std::path::Path;
 

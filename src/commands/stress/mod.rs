@@ -123,7 +123,7 @@ fn stress_problem(
         return Ok((p.clone(), true));
     }
     let path = Path::new(&args.problem);
-    if config::kattis::is_package(path) {
+    if crate::formats::kattis::is_package(path) {
         let mut problem =
             config::package_problem(path, overrides).map_err(|e| Failure::Usage(e.to_string()))?;
         if problem.solution.is_none() {
@@ -146,8 +146,8 @@ fn stress_problem(
 /// A package's reference solution: a Polygon package's `main` solution,
 /// or the first (by name) of a Kattis package's `submissions/accepted/`.
 fn package_reference(root: &Path) -> Option<String> {
-    if config::polygon::is_package(root) {
-        let (desc, _) = config::polygon::describe(root).ok()?;
+    if crate::formats::polygon::is_package(root) {
+        let (desc, _) = crate::formats::polygon::describe(root).ok()?;
         let main = desc.solutions.iter().find(|s| s.tag == "main")?;
         return Some(root.join(&main.source.path).to_string_lossy().into_owned());
     }

@@ -60,7 +60,7 @@ pub(super) fn validate(
 /// A 2025-09 package that is neither interactive nor multi-pass: what its
 /// samples show must pass the output validator.
 fn samples_validated(problem: &Problem) -> bool {
-    problem.package_format == Some(crate::config::kattis::FormatVersion::V2025_09)
+    problem.package_format == Some(crate::formats::kattis::FormatVersion::V2025_09)
         && !matches!(problem.comparison, crate::check::Comparison::Interactive(_))
 }
 

@@ -5,7 +5,8 @@
 use super::{Sources, SpannedMessage};
 use crate::check::Comparison;
 use crate::config::schema::ProblemTable;
-use crate::config::{CheckKind, Overrides, kattis, tools};
+use crate::config::{CheckKind, Overrides, tools};
+use crate::formats::kattis;
 use crate::puzzles::{self, Puzzle};
 use std::path::Path;
 

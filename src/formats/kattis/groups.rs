@@ -297,7 +297,7 @@ pub fn input_args(value: &serde_norway::Value) -> Result<InputArgs, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::kattis::tests::package as tree;
+    use crate::formats::kattis::tests::package as tree;
 
     /// The testdata.yaml files of the package in `dir`, no constants.
     fn read_testdata(

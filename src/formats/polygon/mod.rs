@@ -1,5 +1,6 @@
 //! Codeforces Polygon packages as they are: a directory with
-//! `problem.xml`, read into the same [`Problem`] a Kattis package becomes.
+//! `problem.xml`, read into the judge's model ([`Model`]), which `config`
+//! resolves into the same `Problem` a Kattis package becomes.
 //!
 //! What is read (README "Polygon packages"): the `tests` testset's time
 //! limit (ms) and memory limit (bytes), its input and answer path
@@ -28,9 +29,6 @@ mod view;
 mod xml;
 
 use super::kattis::{self, DEFAULT_OUTPUT_MIB, PackageLimits};
-use super::resolve::{Sources, resolve_with};
-use super::schema::{ProblemTable, RootTable};
-use super::{ConfigError, Overrides, Problem};
 use crate::check::Comparison;
 use crate::check::external::{InputValidator, Protocol};
 use crate::check::interactive::Interaction;
@@ -39,7 +37,7 @@ use crate::expect::Expectation;
 use crate::verdict::Verdict;
 use read::Description;
 pub use scoring::case_name;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The file that makes a directory a Polygon package.
 pub const PROBLEM_XML: &str = "problem.xml";
@@ -74,20 +72,55 @@ pub fn describe(root: &Path) -> Result<(Description, Vec<String>), String> {
     Ok((desc, warnings))
 }
 
-/// A Polygon package as a problem: its name is its directory's.
-pub fn problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigError> {
-    let whole = |message: String| ConfigError::Whole {
-        path: root.to_path_buf(),
+/// What a Polygon package gives a problem, read into the judge's own
+/// model: the package's limits and scoring as a [`kattis::Package`], its
+/// cases (a view of links, [`view`]), and what a problem takes from it
+/// over the defaults. `config` resolves it into a `Problem`.
+pub struct Model {
+    /// The package's directory's name.
+    pub name: String,
+    pub package: kattis::Package,
+    /// The directory of the cases' view.
+    pub cases: PathBuf,
+    /// The checker's comparison, or the interactor with the checker.
+    pub comparison: Comparison,
+    pub interactive: bool,
+    pub validators: Vec<InputValidator>,
+    /// Each grouped test's own settings (`--group G` for the validators).
+    pub groups: Vec<(PathBuf, std::sync::Arc<crate::cases::CaseSettings>)>,
+    /// `input-file`/`output-file` (the standard streams when absent).
+    pub io_files: crate::exec::IoFiles,
+    pub submissions: PathBuf,
+    /// Solution tags as expected verdicts, by path under `solutions/`.
+    pub expectations: Vec<(String, Expectation)>,
+    pub warnings: Vec<String>,
+}
+
+/// Why a Polygon package was not read: the package named as a whole (its
+/// problem.xml's meaning), or a plain message (problem.xml itself).
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("{0}")]
+    Read(String),
+    #[error("{message}")]
+    Whole { root: PathBuf, message: String },
+}
+
+/// Read the package at `root` into its [`Model`]: its name is its
+/// directory's.
+pub fn model(root: &Path) -> Result<Model, ModelError> {
+    let whole = |message: String| ModelError::Whole {
+        root: root.to_path_buf(),
         message,
     };
-    let (desc, mut warnings) = describe(root).map_err(ConfigError::CommandLine)?;
+    let (desc, mut warnings) = describe(root).map_err(ModelError::Read)?;
     let file = root.join(PROBLEM_XML);
     let name = std::fs::canonicalize(root)
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "problem".to_string());
-    let io_files = io_files(&desc, &file).map_err(ConfigError::CommandLine)?;
-    let cases = view::make(root, &desc, &mut warnings).map_err(ConfigError::CommandLine)?;
+    let mut io_files = io_files(&desc, &file).map_err(ModelError::Read)?;
+    let cases = view::make(root, &desc, &mut warnings).map_err(ModelError::Read)?;
     let scoring =
         scoring::plan(&desc.testset).map_err(|e| whole(format!("{}: {e}", file.display())))?;
     let package = kattis::Package {
@@ -119,24 +152,11 @@ pub fn problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigErro
         constants: crate::text::constants::Constants::default(),
         warnings: Vec::new(),
     };
-    let table = ProblemTable::default();
-    let defaults = RootTable::default();
-    let mut problem = resolve_with(Sources {
-        name: &name,
-        table: &table,
-        root: &defaults,
-        overrides,
-        puzzle: None,
-        cases: cases.clone(),
-        base: Some(root),
-        package: Some(&package),
-    })
-    .map_err(|(message, _)| whole(message))?;
     let tool_time = DEFAULT_TOOL_TIME_LIMIT;
     let compared =
         checker::comparison(root, desc.checker.as_ref(), &file, tool_time, &mut warnings)
             .map_err(whole)?;
-    problem.comparison = match &desc.interactor {
+    let comparison = match &desc.interactor {
         Some(interactor) => Comparison::Interactive(Interaction {
             tool: checker::tool(root, interactor, &file, "interactor").map_err(whole)?,
             protocol: Protocol::Testlib,
@@ -149,15 +169,14 @@ pub fn problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigErro
                 _ => None,
             },
         }),
-        None if overrides.comparison.is_some() => problem.comparison,
         None => compared,
     };
     // A validator the judge cannot build (its source missing, a type of
     // no language it builds) is named and left out; the others run.
-    problem.validators = Vec::new();
+    let mut validators = Vec::new();
     for v in &desc.validators {
         match checker::tool(root, v, &file, "validator") {
-            Ok(tool) => problem.validators.push(InputValidator {
+            Ok(tool) => validators.push(InputValidator {
                 tool,
                 protocol: Protocol::Testlib,
                 time_limit: tool_time,
@@ -168,23 +187,28 @@ pub fn problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigErro
             Err(e) => warnings.push(format!("{e}; this validator is not run")),
         }
     }
-    problem.groups = group_settings(&cases, &desc);
-    problem.cases = cases;
-    problem.case_groups = Vec::new();
-    problem.package_format = None;
-    problem.dialect = crate::expect::Dialect::Judge;
+    let groups = group_settings(&cases, &desc);
     if desc.interactor.is_some() && (io_files.input.is_some() || io_files.output.is_some()) {
         warnings.push(format!(
             "{}: input-file/output-file on an interactive problem: not used (the program talks to the interactor through its standard streams)",
             file.display()
         ));
-    } else {
-        problem.io_files = io_files;
+        io_files = crate::exec::IoFiles::default();
     }
-    problem.submissions = root.join("solutions");
-    problem.expectations = expectations(root, &desc, &file, &mut warnings);
-    problem.warnings.extend(warnings);
-    Ok(problem)
+    let expectations = expectations(root, &desc, &file, &mut warnings);
+    Ok(Model {
+        name,
+        package,
+        cases,
+        comparison,
+        interactive: desc.interactor.is_some(),
+        validators,
+        groups,
+        io_files,
+        submissions: root.join("solutions"),
+        expectations,
+        warnings,
+    })
 }
 
 /// Each grouped test's validator arguments (`--group G`), keyed by its

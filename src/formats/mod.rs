@@ -1,0 +1,41 @@
+//! The package formats: each a folder that knows its files' names and keys,
+//! with its reader (a package → the judge's own model) and, in time, its
+//! writer. Nothing above this layer should need to know a format's file
+//! names; `config` resolves the models into `Problem`s.
+//!
+//! - [`kattis`]: Kattis/CLICS `problem.yaml` packages in each version
+//!   (legacy, 2023-07, 2025-09), and DOMjudge's (`domjudge-problem.ini`).
+//! - [`polygon`]: Codeforces Polygon packages (`problem.xml`), standard
+//!   and full.
+//! - [`generators`]: BAPCtools' `generators.yaml`.
+//!
+//! Adding a format means a folder here with its reader into the model, and
+//! one arm in [`detect`] (ARCHITECTURE.md, "Adding a format").
+
+pub mod generators;
+pub mod kattis;
+pub mod polygon;
+
+use std::path::Path;
+
+/// The format of the package at a directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `problem.yaml`, or a DOMjudge `domjudge-problem.ini` alone.
+    Kattis,
+    /// `problem.xml` (and no `problem.yaml`).
+    Polygon,
+}
+
+/// Which format the directory `dir` is a package of, if any: the one
+/// registry of formats (a Kattis package that also holds a problem.xml is
+/// read as Kattis).
+pub fn detect(dir: &Path) -> Option<Format> {
+    if polygon::is_package(dir) {
+        Some(Format::Polygon)
+    } else if kattis::is_package(dir) {
+        Some(Format::Kattis)
+    } else {
+        None
+    }
+}
