@@ -147,6 +147,7 @@ for shape in newlines oneline random; do
     else
       kib=$polled; peak=$(awk -v k="$kib" 'BEGIN {printf "~%.1f MiB", k / 1024}')
     fi
+    [ -z "${HWM_DEBUG:-}" ] || echo "($shape/$comparison: VmHWM at exit ${kib} KiB, polled ${polled} KiB)" >&2
     tree=$(awk -v k="$tree_kib" 'BEGIN {printf "%.1f MiB", k / 1024}')
     if [ "$kib" -gt $(( bound_mib * 1024 )) ]; then
       peak="**$peak**"; over+=("$shape/$comparison")
