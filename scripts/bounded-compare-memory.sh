@@ -7,7 +7,8 @@
 #   random    SIZE pseudo-random bytes (xorshift64*, so the run is not
 #             CPU-bound on /dev/urandom)
 # each judged with an output limit above SIZE under every text comparison:
-# exact, lines, tokens (the default) and tokens with a float tolerance.
+# exact, lines, tokens (the default) and tokens with a float tolerance;
+# then under the default comparison and the default output limit (64 MiB).
 # One row per (output, comparison): verdict, wall seconds, the judge's own
 # peak RSS, and GNU time's %M for comparison.
 #   scripts/bounded-compare-memory.sh [SIZE_MIB=1024] [BOUND_MIB=64]
@@ -114,12 +115,19 @@ chmod -R a+rX cases
 limit=$(( size_mib * 2 ))MiB
 echo "$(date -u +%Y-%m-%d), nproc $(nproc), $(uname -r): $size_mib MiB outputs, --output-limit $limit, -j 1, --no-cache"
 echo
-printf '| output | comparison | verdict | wall | judge peak RSS | GNU time %%M (judge and its children) |\n'
-printf '|---|---|---|---|---|---|\n'
+printf '| output | comparison | output limit | verdict | wall | judge peak RSS | GNU time %%M (judge and its children) |\n'
+printf '|---|---|---|---|---|---|---|\n'
 over=()
 for shape in newlines oneline random; do
-  for comparison in exact lines tokens tokens+float; do
+  # Every comparison with the output limit above SIZE, then the default
+  # comparison under the default output limit (64 MiB) as a control.
+  for comparison in exact lines tokens tokens+float tokens@default; do
     case $comparison in
+      tokens@default) check=(); label="tokens (default)"; lim=() ; shown="default (64 MiB)" ;;
+      *) lim=(--output-limit "$limit"); shown=$limit ;;
+    esac
+    case $comparison in
+      tokens@default) ;;
       tokens) check=() ; label="tokens (default)" ;;
       tokens+float) check=(--check tokens --float-tolerance 1e-6); label="tokens, --float-tolerance 1e-6" ;;
       *) check=(--check "$comparison"); label=$comparison ;;
@@ -128,7 +136,7 @@ for shape in newlines oneline random; do
     HWM_REPORT=$work/hwm.out HWM_EXE=$(readlink -f "$judge") LD_PRELOAD=$work/hwm.so \
       /usr/bin/time -o time.out -f '%e %M' \
       "$judge" run cases/big --problem big --submission "$work/$shape $size_mib" \
-      --output-limit "$limit" --time-limit 60s --wall-limit 300s -j 1 --no-cache \
+      "${lim[@]}" --time-limit 60s --wall-limit 300s -j 1 --no-cache \
       "${check[@]}" --format json --report report.json -q > run.out 2>&1 &
     tpid=$!
     polled=0
@@ -152,7 +160,7 @@ for shape in newlines oneline random; do
     if [ "$kib" -gt $(( bound_mib * 1024 )) ]; then
       peak="**$peak**"; over+=("$shape/$comparison")
     fi
-    printf '| %s | %s | %s | %s s | %s | %s |\n' "$shape" "$label" "$verdict" "$wall" "$peak" "$tree"
+    printf '| %s | %s | %s | %s | %s s | %s | %s |\n' "$shape" "$label" "$shown" "$verdict" "$wall" "$peak" "$tree"
   done
 done
 echo
