@@ -104,7 +104,7 @@ fn chosen_without_paths(
             }
             Ok(vec![Chosen::whole(problem)])
         }
-        (None, None) if crate::formats::kattis::is_package(Path::new(".")) => {
+        (None, None) if crate::formats::is_package(Path::new(".")) => {
             // Data a generators.yaml makes is made first when missing or stale.
             crate::commands::generators::prepare_package(Path::new("."))?;
             let problem = config::package_problem(Path::new("."), overrides)
@@ -190,7 +190,7 @@ fn unconfigured_path(
     name: Option<&str>,
     overrides: &Overrides,
 ) -> Result<Chosen, Failure> {
-    if let Some(root) = crate::formats::kattis::package_root(path).filter(|_| name.is_none()) {
+    if let Some(root) = crate::formats::package_root(path).filter(|_| name.is_none()) {
         crate::commands::generators::prepare_package(&root)?;
         let problem =
             config::package_problem(&root, overrides).map_err(|e| Failure::Usage(e.to_string()))?;

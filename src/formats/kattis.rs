@@ -111,47 +111,11 @@ pub const PROBLEM_YAML: &str = "problem.yaml";
 /// there is one).
 pub const DOMJUDGE_INI: &str = "domjudge-problem.ini";
 
-/// Whether `dir` is a package (a Kattis one, a DOMjudge one with only a
-/// `domjudge-problem.ini`, or a Polygon one: see
-/// [`super::polygon::is_package`]).
+/// Whether `dir` is a Kattis or DOMjudge package (a `problem.yaml`, or
+/// a `domjudge-problem.ini` alone). [`crate::formats::is_package`] asks
+/// every format.
 pub fn is_package(dir: &Path) -> bool {
-    dir.join(PROBLEM_YAML).is_file()
-        || dir.join(DOMJUDGE_INI).is_file()
-        || super::polygon::is_package(dir)
-}
-
-/// The package that `path` is, or whose `data/` holds it, if any: looked
-/// for above the path as written (a `data/` that is a symlink into a
-/// store of test data still belongs to its package), then above its
-/// canonical form.
-pub fn package_root(path: &Path) -> Option<PathBuf> {
-    let holding = |absolute: &Path| -> Option<PathBuf> {
-        absolute
-            .ancestors()
-            .find(|dir| {
-                is_package(dir)
-                    && (*dir == absolute
-                        || absolute.starts_with(dir.join("data"))
-                        || (super::polygon::is_package(dir)
-                            && absolute.starts_with(dir.join("tests"))))
-            })
-            .map(Path::to_path_buf)
-    };
-    let written = std::path::absolute(path).ok()?;
-    // Lexically, without `.` and `..` (a `..` climbs by name here).
-    let mut lexical = PathBuf::new();
-    for part in written.components() {
-        match part {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                lexical.pop();
-            }
-            other => lexical.push(other),
-        }
-    }
-    holding(&lexical)
-        .and_then(|root| std::fs::canonicalize(&root).ok())
-        .or_else(|| holding(&std::fs::canonicalize(path).ok()?))
+    dir.join(PROBLEM_YAML).is_file() || dir.join(DOMJUDGE_INI).is_file()
 }
 
 /// A YAML file's parse error as every package file names it: the file,

@@ -16,7 +16,7 @@ pub mod generators;
 pub mod kattis;
 pub mod polygon;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The format of the package at a directory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,4 +38,42 @@ pub fn detect(dir: &Path) -> Option<Format> {
     } else {
         None
     }
+}
+
+/// Whether `dir` is a package of any format ([`detect`]).
+pub fn is_package(dir: &Path) -> bool {
+    detect(dir).is_some()
+}
+
+/// The package that `path` is, or whose `data/` holds it, if any: looked
+/// for above the path as written (a `data/` that is a symlink into a
+/// store of test data still belongs to its package), then above its
+/// canonical form.
+pub fn package_root(path: &Path) -> Option<PathBuf> {
+    let holding = |absolute: &Path| -> Option<PathBuf> {
+        absolute
+            .ancestors()
+            .find(|dir| {
+                is_package(dir)
+                    && (*dir == absolute
+                        || absolute.starts_with(dir.join("data"))
+                        || (polygon::is_package(dir) && absolute.starts_with(dir.join("tests"))))
+            })
+            .map(Path::to_path_buf)
+    };
+    let written = std::path::absolute(path).ok()?;
+    // Lexically, without `.` and `..` (a `..` climbs by name here).
+    let mut lexical = PathBuf::new();
+    for part in written.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                lexical.pop();
+            }
+            other => lexical.push(other),
+        }
+    }
+    holding(&lexical)
+        .and_then(|root| std::fs::canonicalize(&root).ok())
+        .or_else(|| holding(&std::fs::canonicalize(path).ok()?))
 }

@@ -17,11 +17,11 @@ pub(super) fn chosen(
     let name = &args.problem;
     let path = Path::new(name);
     match config {
-        Some(c) if c.problem(name).is_some() || !crate::formats::kattis::is_package(path) => Ok((
+        Some(c) if c.problem(name).is_some() || !crate::formats::is_package(path) => Ok((
             crate::commands::verify::chosen_problems(c, std::slice::from_ref(name))?.remove(0),
             None,
         )),
-        _ if crate::formats::kattis::is_package(path) => {
+        _ if crate::formats::is_package(path) => {
             let problem = crate::config::package_problem(path, &Overrides::default())
                 .map_err(|e| Failure::Usage(e.to_string()))?;
             if !problem.submissions.is_dir() {

@@ -123,7 +123,7 @@ fn stress_problem(
         return Ok((p.clone(), true));
     }
     let path = Path::new(&args.problem);
-    if crate::formats::kattis::is_package(path) {
+    if crate::formats::is_package(path) {
         let mut problem =
             config::package_problem(path, overrides).map_err(|e| Failure::Usage(e.to_string()))?;
         if problem.solution.is_none() {

@@ -430,7 +430,7 @@ fn targets(
                 .into_iter()
                 .map(configured)
                 .collect()),
-            None if crate::formats::kattis::is_package(Path::new(".")) => {
+            None if crate::formats::is_package(Path::new(".")) => {
                 Ok(vec![package_target(Path::new("."), overrides)?])
             }
             None => Err(Failure::Usage(
@@ -443,12 +443,12 @@ fn targets(
         .map(|name| {
             let path = Path::new(name);
             match config {
-                Some(config) if config.problem(name).is_some() || !crate::formats::kattis::is_package(path) => {
+                Some(config) if config.problem(name).is_some() || !crate::formats::is_package(path) => {
                     Ok(configured(
                         chosen_problems(config, std::slice::from_ref(name))?.remove(0),
                     ))
                 }
-                _ if crate::formats::kattis::is_package(path) => package_target(path, overrides),
+                _ if crate::formats::is_package(path) => package_target(path, overrides),
                 _ => Err(Failure::Usage(format!(
                     "{name}: not a problem package (no problem.yaml or domjudge-problem.ini in it), and no judge.toml here (or --config FILE) names problems"
                 ))),

@@ -102,12 +102,15 @@ fn package_root_is_the_package_or_holds_the_path_in_data() {
         ("input_validators/v.sh", ""),
     ]);
     let root = std::fs::canonicalize(dir.path()).unwrap();
-    assert_eq!(package_root(dir.path()), Some(root.clone()));
+    assert_eq!(crate::formats::package_root(dir.path()), Some(root.clone()));
     assert_eq!(
-        package_root(&dir.path().join("data/secret/1.in")),
+        crate::formats::package_root(&dir.path().join("data/secret/1.in")),
         Some(root)
     );
-    assert_eq!(package_root(&dir.path().join("input_validators")), None);
+    assert_eq!(
+        crate::formats::package_root(&dir.path().join("input_validators")),
+        None
+    );
 }
 
 #[test]
