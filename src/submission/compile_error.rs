@@ -1,7 +1,8 @@
 //! A compile error from a finished build: the message (the compiler's
 //! first error, or the limit the build passed) and the end of its output.
 
-use super::{CompileError, Places};
+use super::CompileError;
+use super::staging::Places;
 use crate::exec::{LimitHit, MemorySource, RunOutcome};
 use std::time::Duration;
 
