@@ -140,7 +140,13 @@ fn apply(mut data: Vec<u8>, mutations: &[Mutation]) -> Vec<u8> {
             Mutation::Crlf => {
                 data = data
                     .iter()
-                    .flat_map(|&b| if b == b'\n' { vec![b'\r', b'\n'] } else { vec![b] })
+                    .flat_map(|&b| {
+                        if b == b'\n' {
+                            vec![b'\r', b'\n']
+                        } else {
+                            vec![b]
+                        }
+                    })
                     .collect();
             }
             Mutation::Bom => data.splice(0..0, [0xef, 0xbb, 0xbf]).for_each(drop),
@@ -334,15 +340,21 @@ fn change() -> impl Strategy<Value = Change> {
     ]
 }
 
-/// Where a value stands in an XML text: attribute values and element text.
-fn xml_slots(text: &str) -> Vec<(usize, usize)> {
+/// Where a value stands in an XML text: attribute values and element
+/// text, each with the attribute's or the element's name.
+fn xml_slots(text: &str) -> Vec<(usize, usize, String)> {
     let mut slots = Vec::new();
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'"' && i > 0 && b[i - 1] == b'=' {
             if let Some(len) = text[i + 1..].find('"') {
-                slots.push((i + 1, i + 1 + len));
+                let before = &text[..i - 1];
+                let name = before
+                    .rsplit(|c: char| c.is_whitespace())
+                    .next()
+                    .unwrap_or("");
+                slots.push((i + 1, i + 1 + len, name.to_string()));
                 i += len + 2;
                 continue;
             }
@@ -351,13 +363,37 @@ fn xml_slots(text: &str) -> Vec<(usize, usize)> {
         {
             let inner = &text[i + 1..i + 1 + len];
             if !inner.trim().is_empty() {
-                slots.push((i + 1, i + 1 + len));
+                let open = text[..i].rfind('<').map_or(0, |o| o + 1);
+                let name = text[open..i].split_whitespace().next().unwrap_or("");
+                slots.push((i + 1, i + 1 + len, name.to_string()));
             }
         }
         i += 1;
     }
     slots
 }
+
+/// The values the readers act on (limits, patterns, counts, the script,
+/// tests' and groups' attributes, paths).
+const XML_TARGETS: [&str; 17] = [
+    "time-limit",
+    "memory-limit",
+    "test-count",
+    "input-path-pattern",
+    "answer-path-pattern",
+    "script",
+    "points",
+    "group",
+    "method",
+    "cmd",
+    "from-file",
+    "path",
+    "name",
+    "points-policy",
+    "tag",
+    "input-file",
+    "output-file",
+];
 
 fn xml_escape(value: &str) -> String {
     value
@@ -366,11 +402,16 @@ fn xml_escape(value: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn change_xml(text: &str, changes: &[Change]) -> String {
+/// `targeted`: only the slots of [`XML_TARGETS`].
+fn change_xml(text: &str, changes: &[Change], targeted: bool) -> String {
     let mut text = text.to_string();
     let values = hostile_values();
     for c in changes {
-        let slots = xml_slots(&text);
+        let slots: Vec<(usize, usize)> = xml_slots(&text)
+            .into_iter()
+            .filter(|(_, _, name)| !targeted || XML_TARGETS.contains(&name.as_str()))
+            .map(|(a, b, _)| (a, b))
+            .collect();
         if slots.is_empty() {
             return text;
         }
@@ -601,6 +642,7 @@ fn polygon_package(root: &Path, xml: &[u8]) {
         write(root, &format!("tests/{}.a", i + 1), answer);
     }
     write(root, "files/check.cpp", "int main(){}\n");
+    write(root, "files/interactor.cpp", "int main(){}\n");
     write(root, "solutions/sum.cpp", "int main(){}\n");
 }
 
@@ -710,7 +752,9 @@ fn kattis_packages(root: &Path, replace: Option<(usize, &[u8])>) {
 fn read_kattis(which: usize, bytes: Vec<u8>) -> Result<(), String> {
     let dir = tempfile::tempdir().unwrap();
     kattis_packages(dir.path(), Some((which, &bytes)));
-    let package = dir.path().join(KATTIS_FILES[which].0.split('/').next().unwrap());
+    let package = dir
+        .path()
+        .join(KATTIS_FILES[which].0.split('/').next().unwrap());
     let p = package.clone();
     let loaded = timed("kattis::load", move || {
         judge::config::kattis::load(&p).map(|_| ())
@@ -828,7 +872,13 @@ proptest! {
     #[test]
     fn polygon_values(script in any::<bool>(), changes in proptest::collection::vec(change(), 1..4)) {
         let seed = if script { PROBLEM_XML_SCRIPT } else { PROBLEM_XML };
-        let _ = read_polygon(change_xml(seed, &changes).into_bytes());
+        let _ = read_polygon(change_xml(seed, &changes, false).into_bytes());
+    }
+
+    #[test]
+    fn polygon_values_where_read(script in any::<bool>(), changes in proptest::collection::vec(change(), 1..3)) {
+        let seed = if script { PROBLEM_XML_SCRIPT } else { PROBLEM_XML };
+        let _ = read_polygon(change_xml(seed, &changes, true).into_bytes());
     }
 
     #[test]
@@ -899,7 +949,11 @@ fn deep_xml_is_an_error_not_a_stack_overflow() {
     let deep = format!("{}{}", "<a>".repeat(depth), "</a>".repeat(depth));
     let xml = PROBLEM_XML.replace("<names>", &format!("<names>{deep}"));
     assert!(read_polygon(xml.into_bytes()).is_err());
-    let xml = format!("{}{}", "<problem>".repeat(depth), "</problem>".repeat(depth));
+    let xml = format!(
+        "{}{}",
+        "<problem>".repeat(depth),
+        "</problem>".repeat(depth)
+    );
     assert!(read_polygon(xml.into_bytes()).is_err());
     let unclosed = format!("<problem><judging>{}", "<x>".repeat(depth));
     assert!(read_polygon(unclosed.into_bytes()).is_err());
@@ -907,7 +961,9 @@ fn deep_xml_is_an_error_not_a_stack_overflow() {
 
 /// A YAML file of aliases that expand to 10^9 values.
 fn billion_laughs() -> String {
-    let mut text = String::from("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+    let mut text = String::from(
+        "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+    );
     let names = ["b", "c", "d", "e", "f", "g", "h", "i"];
     let mut prev = "a";
     for n in names {
@@ -990,3 +1046,74 @@ fn judge_toml_hostile_values() {
 
 // ---------------------------------------------------------------------------
 // Regressions: values these tests found.
+
+/// A package with `problem.xml`'s `from` replaced by `to`.
+fn polygon_with(from: &str, to: &str) -> Result<(), String> {
+    assert!(PROBLEM_XML.contains(from) || PROBLEM_XML_SCRIPT.contains(from));
+    let seed = if PROBLEM_XML.contains(from) {
+        PROBLEM_XML
+    } else {
+        PROBLEM_XML_SCRIPT
+    };
+    read_polygon(seed.replacen(from, to, 1).into_bytes())
+}
+
+#[test]
+fn a_path_pattern_wider_than_any_file_name_is_an_error() {
+    for pattern in [
+        "tests/%065536d",
+        "tests/%99999999999d",
+        "tests/%0184467440737095516160d",
+    ] {
+        let e = polygon_with(
+            "<input-path-pattern>tests/%02d</input-path-pattern>",
+            &format!("<input-path-pattern>{pattern}</input-path-pattern>"),
+        )
+        .unwrap_err();
+        assert!(e.contains(pattern) && e.contains("problem.xml"), "{e}");
+    }
+    let e = polygon_with(
+        "<answer-path-pattern>tests/%02d.a</answer-path-pattern>",
+        "<answer-path-pattern>tests/%065536d.a</answer-path-pattern>",
+    )
+    .unwrap_err();
+    assert!(e.contains("tests/%065536d.a"), "{e}");
+}
+
+#[test]
+fn a_huge_test_count_with_a_script_is_an_error_not_an_allocation() {
+    for count in [
+        "1000000000000",
+        "18446744073709551615",
+        "4000000000",
+        "100001",
+    ] {
+        let e = polygon_with(
+            "<test-count>6</test-count>",
+            &format!("<test-count>{count}</test-count>"),
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("problem.xml:7") && e.contains("test-count") && e.contains(count),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn a_script_range_of_billions_of_tests_is_an_error_not_an_allocation() {
+    for range in [
+        "{1-18446744073709551615}",
+        "{1-4000000000}",
+        "{3-5,1-100001}",
+    ] {
+        let e = polygon_with("{3-5}", range).unwrap_err();
+        assert!(
+            e.contains("problem.xml:10") && e.contains(range) && e.contains("100000"),
+            "{e}"
+        );
+    }
+    let lines = "m &gt; {1-90000}\n".repeat(1000);
+    let e = polygon_with("multigen 3 &gt; {3-5}", &lines).unwrap_err();
+    assert!(e.contains("more than 100000 tests"), "{e}");
+}

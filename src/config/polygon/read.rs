@@ -406,7 +406,18 @@ pub fn format_pattern(pattern: &str, n: usize) -> Result<String, String> {
                 "path pattern {pattern:?}: only %d, %0Nd and %% are understood"
             ));
         }
-        let width: usize = spec.trim_start_matches('0').parse().unwrap_or(0);
+        // Wider than any file name (and than `format!` can pad).
+        const MAX_WIDTH: usize = 255;
+        let digits = spec.trim_start_matches('0');
+        let width = match digits.parse::<usize>() {
+            Ok(w) if w <= MAX_WIDTH => w,
+            _ if digits.is_empty() => 0,
+            _ => {
+                return Err(format!(
+                    "path pattern {pattern:?}: width {digits} is more than {MAX_WIDTH}"
+                ));
+            }
+        };
         if spec.starts_with('0') {
             out.push_str(&format!("{n:0width$}"));
         } else {
