@@ -441,9 +441,12 @@ fn change_xml(text: &str, changes: &[Change], targeted: bool) -> String {
     text
 }
 
+/// A byte range of a text.
+type Span = (usize, usize);
+
 /// Where values and keys stand in a YAML (or TOML, or INI) text: after
 /// `key: ` / `key = ` to the end of the line, and a list item's text.
-fn yaml_slots(text: &str) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+fn yaml_slots(text: &str) -> (Vec<Span>, Vec<Span>) {
     let mut values = Vec::new();
     let mut keys = Vec::new();
     let mut offset = 0;
@@ -990,8 +993,8 @@ fn yaml_aliases_and_nesting_are_bounded_in_every_package_file() {
         "1,".repeat(1000)
     );
     for text in [&laughs, &deep_flow, &deep_map, &deep_block, &in_limits] {
-        for which in 0..KATTIS_FILES.len() {
-            if KATTIS_FILES[which].0.ends_with(".ini") {
+        for (which, (file, _)) in KATTIS_FILES.iter().enumerate() {
+            if file.ends_with(".ini") {
                 continue;
             }
             let _ = read_kattis(which, text.as_bytes().to_vec());
