@@ -677,6 +677,10 @@ fn read_polygon(xml: Vec<u8>) -> Result<(), String> {
     for e in [&described, &problem, &through_cli] {
         if let Err(e) = e {
             assert!(!e.trim().is_empty(), "an error without a message");
+            assert!(
+                e.contains("problem.xml"),
+                "an error not naming problem.xml: {e}"
+            );
         }
     }
     described?;
@@ -771,6 +775,10 @@ fn read_kattis(which: usize, bytes: Vec<u8>) -> Result<(), String> {
     for e in [&loaded, &problem] {
         if let Err(e) = e {
             assert!(!e.trim().is_empty(), "an error without a message");
+            assert!(
+                e.contains(&dir.path().display().to_string()),
+                "an error naming no file of the package: {e}"
+            );
         }
     }
     loaded?;
@@ -846,6 +854,10 @@ fn read_generators(text: Vec<u8>) -> Result<(), String> {
     });
     if let Err(e) = &result {
         assert!(!e.trim().is_empty(), "an error without a message");
+        assert!(
+            e.contains("generators.yaml"),
+            "an error not naming generators.yaml: {e}"
+        );
     }
     result
 }
@@ -861,7 +873,12 @@ fn parse_judge_toml(text: String) -> Result<(), String> {
 // ---------------------------------------------------------------------------
 // The properties.
 
+/// `cases` each (PROPTEST_CASES=N for a longer hunt).
 fn config(cases: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(cases);
     ProptestConfig {
         cases,
         max_shrink_iters: 256,
@@ -1119,4 +1136,29 @@ fn a_script_range_of_billions_of_tests_is_an_error_not_an_allocation() {
     let lines = "m &gt; {1-90000}\n".repeat(1000);
     let e = polygon_with("multigen 3 &gt; {3-5}", &lines).unwrap_err();
     assert!(e.contains("more than 100000 tests"), "{e}");
+}
+
+#[test]
+fn points_that_are_not_a_score_are_an_error_not_nan_of_nan() {
+    for points in ["NaN", "inf", "-inf", "-1", "1e308", "1e10"] {
+        let e = polygon_with(
+            r#"group="2" points="30""#,
+            &format!(r#"group="2" points="{points}""#),
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("problem.xml") && e.contains("test 4: points") && e.contains("out of range"),
+            "{e}"
+        );
+        let e = polygon_with(
+            r#"name="1" points="50""#,
+            &format!(r#"name="1" points="{points}""#),
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("problem.xml") && e.contains("group \"1\": points"),
+            "{e}"
+        );
+    }
+    polygon_with(r#"group="2" points="30""#, r#"group="2" points="1e9""#).unwrap();
 }
