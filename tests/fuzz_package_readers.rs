@@ -887,7 +887,7 @@ fn config(cases: u32) -> ProptestConfig {
 }
 
 proptest! {
-    #![proptest_config(config(96))]
+    #![proptest_config(config(64))]
 
     #[test]
     fn polygon_values(script in any::<bool>(), changes in proptest::collection::vec(change(), 1..4)) {
@@ -1161,4 +1161,19 @@ fn points_that_are_not_a_score_are_an_error_not_nan_of_nan() {
         );
     }
     polygon_with(r#"group="2" points="30""#, r#"group="2" points="1e9""#).unwrap();
+}
+
+#[test]
+fn a_max_score_past_1e9_is_an_error_not_a_total_of_inf() {
+    // KATTIS_FILES[5] is new/data/secret/g1/test_group.yaml.
+    for score in ["1e308", "1e10", "-1", ".nan", ".inf"] {
+        let text = KATTIS_FILES[5]
+            .1
+            .replace("max_score: 40", &format!("max_score: {score}"));
+        let e = read_kattis(5, text.into_bytes()).unwrap_err();
+        assert!(
+            e.contains("test_group.yaml") && e.contains("max_score") && e.contains("out of range"),
+            "{score}: {e}"
+        );
+    }
 }
