@@ -254,13 +254,12 @@ fn group_keys(dir: &Path, groups: &[GroupSettings]) -> Result<GroupKeys, String>
             "max_score" | "score" => {
                 keys.max_score = Some(match value {
                     serde_norway::Value::Number(n) => match n.as_f64() {
-                        Some(x) if x.is_finite() && x >= 0.0 => Some(x),
+                        // Past 1e9 a total is no longer exact (or finite).
+                        Some(x) if (0.0..=1e9).contains(&x) => Some(x),
                         _ => {
                             return Err(at(
                                 key,
-                                format!(
-                                    "{n}: out of range (expected a finite non-negative number)"
-                                ),
+                                format!("{n}: out of range (expected a number from 0 to 1e9)"),
                             ));
                         }
                     },

@@ -39,8 +39,27 @@ fn subtask(
     })
 }
 
+/// More points than a test or a group is given: past it a total is no
+/// longer exact (or finite), and is refused.
+const MAX_POINTS: f64 = 1e9;
+
+fn check_points(what: &str, points: Option<f64>) -> Result<(), String> {
+    match points {
+        Some(p) if !(0.0..=MAX_POINTS).contains(&p) => Err(format!(
+            "{what}: points {p}: out of range (expected a number from 0 to {MAX_POINTS})"
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The scoring plan of a testset, or `None` when nothing has points.
 pub fn plan(set: &Testset) -> Result<Option<ScoringPlan>, String> {
+    for t in &set.tests {
+        check_points(&format!("test {}", t.index), t.points)?;
+    }
+    for g in &set.groups {
+        check_points(&format!("group {:?}", g.name), g.points)?;
+    }
     let any_points = set.tests.iter().any(|t| t.points.is_some())
         || set.groups.iter().any(|g| g.points.is_some());
     if !any_points {

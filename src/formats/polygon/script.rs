@@ -20,6 +20,10 @@ use super::xml::Element;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// More tests than any testset has: a script's range or a test-count past
+/// it is refused before a test is made for each.
+pub const MAX_TESTS: usize = 100_000;
+
 /// Where one script line sends its tests.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -53,6 +57,8 @@ pub struct Made {
 /// Parse the script's text; `at` names where it is (`problem.xml:40`).
 pub fn parse(text: &str, at: &str) -> Result<Vec<Line>, String> {
     let mut out = Vec::new();
+    // Tests named by braces so far.
+    let mut many = 0;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         let line = raw.trim();
@@ -74,10 +80,19 @@ pub fn parse(text: &str, at: &str) -> Result<Vec<Line>, String> {
             return Err(err("no generator before `>`".into()));
         }
         let target = target.trim();
+        let parsed = parse_target(target).map_err(|e| err(format!("target `{target}`: {e}")))?;
+        if let Target::Many(list) = &parsed {
+            many += list.len();
+            if many > MAX_TESTS {
+                return Err(err(format!(
+                    "the script's ranges name more than {MAX_TESTS} tests"
+                )));
+            }
+        }
         out.push(Line {
             line: n,
             cmd: cmd.to_string(),
-            target: parse_target(target).map_err(|e| err(format!("target `{target}`: {e}")))?,
+            target: parsed,
         });
     }
     Ok(out)
@@ -97,6 +112,9 @@ fn parse_target(token: &str) -> Result<Target, String> {
                     let (a, b) = (index(a.trim())?, index(b.trim())?);
                     if b < a {
                         return Err(format!("range `{part}` goes down"));
+                    }
+                    if b - a >= MAX_TESTS - list.len().min(MAX_TESTS) {
+                        return Err(format!("range `{part}`: more than {MAX_TESTS} tests"));
                     }
                     list.extend(a..=b);
                 }
@@ -203,6 +221,13 @@ pub(super) fn apply(
             .collect();
         let made = assign(&lines, &manual, count, &at)?;
         if tests.is_empty() {
+            if count > MAX_TESTS {
+                let line = set.child("test-count").map_or(set.line, |c| c.line);
+                return Err(format!(
+                    "{}:{line}: <test-count>: {count}: more than the {MAX_TESTS} tests a testset may have",
+                    file.display()
+                ));
+            }
             for index in 1..=count {
                 tests.push(Test {
                     index,

@@ -29,9 +29,13 @@ pub fn make(
     let mut wanted: Vec<(String, PathBuf)> = Vec::new();
     let mut missing = Vec::new();
     let mut unanswered = Vec::new();
+    let pattern = |pattern: &str, index: usize| {
+        format_pattern(pattern, index)
+            .map_err(|e| format!("{}: {e}", root.join(super::PROBLEM_XML).display()))
+    };
     for test in &set.tests {
-        let input = real.join(format_pattern(&set.input_pattern, test.index)?);
-        let answer = real.join(format_pattern(&set.answer_pattern, test.index)?);
+        let input = real.join(pattern(&set.input_pattern, test.index)?);
+        let answer = real.join(pattern(&set.answer_pattern, test.index)?);
         let name = case_name(test.index, count);
         if !input.is_file() {
             missing.push(match (&test.method, &test.cmd) {
