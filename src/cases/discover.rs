@@ -92,11 +92,29 @@ impl Walk {
         // nothing to warn about.
         let package = super::text_link::package_of(dir);
         let in_package = package.is_some();
-        let walker = walkdir::WalkDir::new(dir)
+        let mut walker = walkdir::WalkDir::new(dir)
             .follow_links(true)
             .into_iter()
             .filter_entry(|e| e.depth() == 0 || !e.file_name().as_bytes().starts_with(b"."));
-        for entry in walker {
+        // Each directory is walked once: links that reach one again (a
+        // package of levels each linking twice to the next) would make the
+        // walk exponential in the depth.
+        let mut seen_dirs = std::collections::HashSet::new();
+        while let Some(entry) = walker.next() {
+            if let Ok(e) = &entry
+                && e.file_type().is_dir()
+                && let Ok(meta) = e.metadata()
+            {
+                use std::os::unix::fs::MetadataExt;
+                if !seen_dirs.insert((meta.dev(), meta.ino())) {
+                    self.errors.push(format!(
+                        "{}: a directory reached a second time through a symbolic link; walked once",
+                        e.path().display()
+                    ));
+                    walker.skip_current_dir();
+                    continue;
+                }
+            }
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {

@@ -182,13 +182,11 @@ pub struct Filter(globset::GlobMatcher);
 
 impl Filter {
     pub fn new(glob: &str) -> Result<Filter, SelectionError> {
-        globset::GlobBuilder::new(glob)
-            .literal_separator(false)
-            .build()
+        crate::text::glob::compile(glob, false)
             .map(|g| Filter(g.compile_matcher()))
-            .map_err(|e| SelectionError::Filter {
+            .map_err(|reason| SelectionError::Filter {
                 glob: glob.to_string(),
-                reason: e.to_string(),
+                reason,
             })
     }
 

@@ -191,12 +191,36 @@ pub fn run_case(
         }
         // The next input, where the submission's sandbox can read it.
         let copy = dir.path().join(format!("pass-{}.in", pass + 1));
-        if let Err(e) = std::fs::copy(&next, &copy) {
-            return ie(format!("cannot read {}: {e}", next.display()));
+        if let Err(e) = copy_next_pass(&next, &copy) {
+            return ie(format!("{what}'s nextpass.in: {e}"));
         }
         pass_input = copy;
     }
     ie("no pass ran".to_string())
+}
+
+/// The most a validator's `nextpass.in` may hold: a next pass's input.
+pub const NEXT_PASS_CAP: u64 = 1 << 30;
+
+/// Copy the validator's `nextpass.in` to `to`: a regular file it wrote
+/// (a link is refused: the validator made it, and a link to an 8 GiB
+/// sparse file of the package would fill the disk), at most
+/// [`NEXT_PASS_CAP`] bytes, never blocking on a FIFO.
+fn copy_next_pass(next: &std::path::Path, to: &std::path::Path) -> Result<(), String> {
+    use crate::exec::bounded_read::{Links, open_regular};
+    use std::io::Read;
+    let (file, meta) = open_regular(next, Links::Refuse).map_err(|e| e.to_string())?;
+    if meta.len() > NEXT_PASS_CAP {
+        return Err(format!(
+            "{} bytes, more than the {} MiB a pass's input may have",
+            meta.len(),
+            NEXT_PASS_CAP >> 20
+        ));
+    }
+    let mut out = std::fs::File::create(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    std::io::copy(&mut file.take(NEXT_PASS_CAP), &mut out)
+        .map_err(|e| format!("{}: {e}", to.display()))?;
+    Ok(())
 }
 
 /// The largest time and memory of the passes run so far. Each pass is held

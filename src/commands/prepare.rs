@@ -191,6 +191,18 @@ pub fn submission_program(
             | BuildError::BrokenTool { .. }
             | BuildError::Unreachable { .. }),
         ) => Err(Failure::Usage(e.to_string())),
+        Err(BuildError::SourceTooLarge(message)) => {
+            if !quiet {
+                crate::commands::stdout::say!("judge: {message}: every case is CE");
+            }
+            Ok(not_built(
+                text,
+                crate::submission::CompileError {
+                    message: format!("compile error: {message}"),
+                    output: String::new(),
+                },
+            ))
+        }
         Err(BuildError::Interrupted) => Err(Failure::Interrupted),
         Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
     }

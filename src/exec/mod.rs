@@ -14,6 +14,7 @@ pub mod cache_dir;
 pub mod identity;
 pub mod interactive;
 pub mod interrupt;
+pub mod links;
 mod output_file;
 pub mod process;
 pub mod procfs;

@@ -135,9 +135,7 @@ pub struct NodeExpectation {
 impl NodeExpectation {
     /// The node's glob, compiled (`*` within one path part).
     pub fn matcher(&self) -> Result<globset::GlobMatcher, String> {
-        globset::GlobBuilder::new(&glob_text(&self.pattern))
-            .literal_separator(true)
-            .build()
+        crate::text::glob::compile(&glob_text(&self.pattern), true)
             .map(|g| g.compile_matcher())
             .map_err(|e| format!("{:?}: not a glob: {e}", self.pattern))
     }

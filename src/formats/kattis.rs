@@ -127,106 +127,6 @@ pub(crate) fn yaml_error(file: &Path, e: &serde_norway::Error) -> String {
     }
 }
 
-/// Every symbolic link in the package leads inside it, or to what every
-/// user of the machine may read. The judge reads a package's files as its
-/// own user (root in CI): a link from `data/secret/1.ans` or a
-/// `testdata.yaml` to `/etc/shadow` or `~/.ssh/id_rsa` would be read and
-/// quoted in a verdict, a warning or a log, and a submission linked to a
-/// secret would be quoted by its compile error. A store of test data
-/// outside the package (`data -> ../store`) is followed when every user may
-/// read it (each directory on the way searchable by others, each file and
-/// directory in it readable by others): a package can never make the judge
-/// read for it what its author could not. A link to a missing target is
-/// left to the readers (passed over where nothing reads it).
-///
-/// A link whose target does not exist is passed over here: every write
-/// the judge makes refuses a link ([`crate::exec::beneath`]), and a read
-/// of one fails as a missing file (BAPCtools packages link headers outside
-/// themselves, dangling on every machine but the setter's).
-pub(crate) fn links_stay_inside(root: &Path) -> Result<(), String> {
-    let Ok(real_root) = std::fs::canonicalize(root) else {
-        return Ok(());
-    };
-    // At any depth (the case walk has no depth bound either), and bounded
-    // by count: a package past it is refused, never half checked.
-    let walk = walkdir::WalkDir::new(root).follow_links(false).into_iter();
-    for (seen, entry) in walk.filter_map(Result::ok).enumerate() {
-        if seen >= MAX_ENTRIES {
-            return Err(too_many(root));
-        }
-        if !entry.path_is_symlink() {
-            continue;
-        }
-        let Ok(target) = std::fs::canonicalize(entry.path()) else {
-            continue;
-        };
-        if target.starts_with(&real_root) {
-            continue;
-        }
-        if let Err(closed) = readable_by_everyone(&target) {
-            let shown = entry.path().strip_prefix(root).unwrap_or(entry.path());
-            return Err(format!(
-                "{}: {} is a symbolic link that leads outside the package, to {}, and {} is not readable by every user: refused (the judge reads a package's files as its own user; copy the files into the package, or make them readable by all: chmod -R o+rX)",
-                root.display(),
-                crate::text::whitespace::shown_path(shown),
-                crate::text::whitespace::shown_path(&target),
-                crate::text::whitespace::shown_path(&closed)
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The most entries the link check walks in a package (and in a store a
-/// link leads to): a package is never this large.
-const MAX_ENTRIES: usize = 1_000_000;
-
-fn too_many(root: &Path) -> String {
-    format!(
-        "{}: more than {MAX_ENTRIES} files and directories: refused (its links could not all be checked)",
-        root.display()
-    )
-}
-
-/// `Ok` when every user may read `target` (a real path): each directory
-/// above it searchable by others, it readable by others, and, for a
-/// directory, everything in it the same (links inside it are judged by
-/// their own targets' modes). `Err` names the first place closed.
-fn readable_by_everyone(target: &Path) -> Result<(), PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let mode = |p: &Path| std::fs::metadata(p).map(|m| m.permissions().mode()).ok();
-    for dir in target.ancestors().skip(1) {
-        if mode(dir).is_none_or(|m| m & 0o001 == 0) {
-            return Err(dir.to_path_buf());
-        }
-    }
-    let open =
-        |p: &Path, dir: bool| mode(p).is_some_and(|m| m & 0o004 != 0 && (!dir || m & 0o001 != 0));
-    if !target.is_dir() {
-        return if open(target, false) {
-            Ok(())
-        } else {
-            Err(target.to_path_buf())
-        };
-    }
-    let inside = walkdir::WalkDir::new(target)
-        .follow_links(false)
-        .into_iter();
-    for (seen, entry) in inside.enumerate() {
-        if seen >= MAX_ENTRIES {
-            return Err(target.to_path_buf());
-        }
-        let Ok(entry) = entry else {
-            return Err(target.to_path_buf());
-        };
-        let path = entry.path();
-        if !open(path, path.is_dir()) {
-            return Err(path.to_path_buf());
-        }
-    }
-    Ok(())
-}
-
 /// Refuse a YAML file nested deeper than any package file needs, before
 /// it is parsed (see [`crate::text::YAML_MAX_DEPTH`]).
 pub(crate) fn shallow_yaml(file: &Path, text: &str) -> Result<(), String> {
@@ -243,7 +143,7 @@ pub(crate) fn shallow_yaml(file: &Path, text: &str) -> Result<(), String> {
 /// Read a package. Errors name problem.yaml (with line and column) or the
 /// file at fault.
 pub fn load(root: &Path) -> Result<Package, String> {
-    links_stay_inside(root)?;
+    crate::exec::links::links_stay_inside(root)?;
     let yaml_path = root.join(PROBLEM_YAML);
     let (yaml, version, mut warnings) = problem_yaml::read(&yaml_path)?;
     let name = std::fs::canonicalize(root)

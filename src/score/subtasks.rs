@@ -78,9 +78,7 @@ impl Globs {
     pub fn new(patterns: Vec<String>) -> Result<Globs, String> {
         let mut set = globset::GlobSetBuilder::new();
         for pattern in &patterns {
-            let glob = globset::GlobBuilder::new(pattern)
-                .literal_separator(true)
-                .build()
+            let glob = crate::text::glob::compile(pattern, true)
                 .map_err(|e| format!("{pattern:?} is not a glob: {e}"))?;
             set.add(glob);
         }

@@ -129,6 +129,10 @@ pub enum BuildError {
         language: String,
         tool: String,
     },
+    /// A source file past [`staging::SOURCE_CAP`]: the submission's own
+    /// doing, judged as a compile error.
+    #[error("{0}")]
+    SourceTooLarge(String),
     #[error("interrupted")]
     Interrupted,
     #[error("{0}")]
@@ -498,7 +502,11 @@ impl Toolchain {
         compile_time: Option<Duration>,
         shown: &str,
     ) -> Result<Executable, BuildError> {
-        let main_bytes = std::fs::read(entry.dir.join(&entry.source_name)).unwrap_or_default();
+        let main_bytes = crate::exec::bounded_read::read_package_file(
+            &entry.dir.join(&entry.source_name),
+            staging::SOURCE_CAP,
+        )
+        .unwrap_or_default();
         let mut places = Places::new(&entry.dir, &entry.source_name, language, &main_bytes);
         places.interpreter = entry.interpreter.clone();
         let words: Vec<String> = split(&language.run)?

@@ -78,7 +78,8 @@ impl Toolchain {
             .iter()
             .find(|l| l.extensions.iter().any(|e| e == ext))?;
         if matches!(ext, "py" | "pl")
-            && let Ok(bytes) = std::fs::read(path)
+            && let Ok(bytes) =
+                crate::exec::bounded_read::read_package_file(path, super::staging::SOURCE_CAP)
             && let Some(name) = super::languages::by_content(ext, &bytes)
             && let Some(other) = self.languages.iter().find(|l| l.name == name)
         {
@@ -236,7 +237,10 @@ fn main_file(
     if let [one] = files {
         return Ok(one.clone());
     }
-    let read = |f: &PathBuf| std::fs::read(dir.join(f)).unwrap_or_default();
+    let read = |f: &PathBuf| {
+        crate::exec::bounded_read::read_package_file(&dir.join(f), super::staging::SOURCE_CAP)
+            .unwrap_or_default()
+    };
     let contains = |f: &PathBuf, needles: &[&str]| {
         let text = String::from_utf8_lossy(&read(f)).into_owned();
         needles.iter().any(|n| text.contains(n))

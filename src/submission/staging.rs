@@ -156,6 +156,11 @@ pub(super) fn working_files(own: &[StagedFile], dir: &Path) -> Vec<(PathBuf, Pat
         .collect()
 }
 
+/// The most of one source file a build reads: sources are kilobytes (a
+/// contest system caps them at 256 KiB); a 12 GiB sparse "source" must not
+/// become 12 GiB of the judge's memory.
+pub const SOURCE_CAP: u64 = 64 << 20;
+
 /// A source's files as they are staged: (relative name, bytes), the
 /// sources first and then the include files they do not replace, the
 /// main file's name, and how many of the files are the submission's own
@@ -170,7 +175,18 @@ pub(super) fn read_files(source: &Source) -> Result<(String, Vec<StagedFile>, us
             .iter()
             .find(|(found, _)| found == path)
             .map_or(path, |(_, target)| target.as_path());
-        std::fs::read(path)
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.len() > SOURCE_CAP => {
+                return Err(BuildError::SourceTooLarge(format!(
+                    "{}: {} bytes, more than the {} MiB the judge builds from one source file",
+                    path.display(),
+                    meta.len(),
+                    SOURCE_CAP >> 20
+                )));
+            }
+            _ => {}
+        }
+        crate::exec::bounded_read::read_package_file(path, SOURCE_CAP)
             .map_err(|e| BuildError::Internal(format!("cannot read {}: {e}", path.display())))
     };
     let language = &source.language;

@@ -189,10 +189,7 @@ fn subtasks_keys(s: &Subtasks, files: &mut BTreeMap<PathBuf, Mapping>) {
 
 /// The cases (`.in` files) under `data/name`.
 fn cases_under(src: &Source, name: &str) -> usize {
-    walkdir::WalkDir::new(src.root.join("data").join(name))
-        .follow_links(true)
-        .into_iter()
-        .filter_map(Result::ok)
+    crate::exec::links::walk_once(&src.root.join("data").join(name))
         .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "in"))
         .count()
 }

@@ -329,11 +329,7 @@ int main(int argc, char **argv) {
 /// Every case: `.in` with its `.ans` (or `.out`), placed by its group.
 fn cases(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), String> {
     let base = &problem.cases;
-    let mut inputs: Vec<PathBuf> = walkdir::WalkDir::new(base)
-        .follow_links(true)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
+    let mut inputs: Vec<PathBuf> = crate::exec::links::walk_once(base)
         .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "in"))
         .map(|e| e.into_path())
         .collect();
@@ -384,11 +380,7 @@ pub(super) fn submissions(problem: &Problem, root: &Path, notes: &mut Notes) -> 
     if !from.is_dir() {
         return Ok(());
     }
-    for entry in walkdir::WalkDir::new(from)
-        .follow_links(true)
-        .into_iter()
-        .filter_map(Result::ok)
-    {
+    for entry in crate::exec::links::walk_once(from) {
         if entry.file_type().is_file() {
             let rel = entry.path().strip_prefix(from).unwrap_or(entry.path());
             copy(entry.path(), &root.join("submissions").join(rel))?;

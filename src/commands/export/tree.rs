@@ -32,13 +32,11 @@ impl Tree {
     /// Every file under `from` as `rel/…`, but those `skip` names (by their
     /// path relative to `from`).
     pub fn copy_dir(&mut self, rel: &Path, from: &Path, mut skip: impl FnMut(&Path) -> bool) {
-        for entry in walkdir::WalkDir::new(from)
-            .follow_links(true)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_file())
-        {
+        // Each directory once (`walk_once`): the tree's order is the map's.
+        for entry in crate::exec::links::walk_once(from) {
+            if !entry.file_type().is_file() {
+                continue;
+            }
             let Ok(inside) = entry.path().strip_prefix(from) else {
                 continue;
             };
@@ -173,6 +171,12 @@ fn write_dir(tree: &Tree, dir: &Path) -> Result<(), String> {
 /// named `../x` is written outside by whoever unpacks it).
 fn paths_stay_inside(tree: &Tree) -> Result<(), String> {
     for rel in tree.files.keys() {
+        if rel.as_os_str().as_encoded_bytes().contains(&b'\\') {
+            return Err(format!(
+                "{}: a name with a backslash; not exported (a zip reader or Windows takes it for a directory separator: `..\\x` would climb out)",
+                crate::text::whitespace::shown_path(rel)
+            ));
+        }
         crate::exec::beneath::lexically_beneath(rel).map_err(|why| {
             format!(
                 "{}: {why}; not exported",

@@ -85,6 +85,15 @@ pub fn build_all(
                 Err(BuildError::Unreachable { language, tool, .. }) => Ok(Readiness::NotRun(
                     format!("the {language} compiler {tool} cannot be run by the sandbox's users"),
                 )),
+                Err(BuildError::SourceTooLarge(message)) => {
+                    Ok(Readiness::Ready(crate::commands::prepare::not_built(
+                        &s.label,
+                        crate::submission::CompileError {
+                            message: format!("compile error: {message}"),
+                            output: String::new(),
+                        },
+                    )))
+                }
                 Err(BuildError::Interrupted) => Err(Failure::Interrupted),
                 Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
             }

@@ -236,9 +236,7 @@ fn compile_rules(
         .iter()
         .map(|rule| {
             let pattern = crate::expect::rules::glob_text(&rule.pattern);
-            globset::GlobBuilder::new(&pattern)
-                .literal_separator(true)
-                .build()
+            crate::text::glob::compile(&pattern, true)
                 .map(|g| (g.compile_matcher(), rule))
                 .map_err(|e| {
                     Failure::Usage(format!(

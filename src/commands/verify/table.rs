@@ -251,6 +251,10 @@ fn got_text(o: &crate::judge::SubmissionOutcome, reason: &str) -> String {
 
 /// What a submission's status adds after the table.
 fn note(notes: &mut Notes, status: Status, name: &str, reason: &str) {
+    // One line each: a case or submission named with a newline must not
+    // print a line of its own (a forged `OK: 9 of 9 …`).
+    let name = &*crate::text::whitespace::shown_name(name);
+    let reason = &*crate::text::whitespace::shown_name(reason);
     match status {
         Status::Ok => {}
         Status::Fail => notes.details.push(format!("  FAIL {name}: {reason}")),

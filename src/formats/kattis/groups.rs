@@ -109,10 +109,7 @@ pub fn read(
     if !data.is_dir() {
         return Ok(Vec::new());
     }
-    let mut found: Vec<PathBuf> = walkdir::WalkDir::new(data)
-        .follow_links(true)
-        .into_iter()
-        .filter_map(Result::ok)
+    let mut found: Vec<PathBuf> = crate::exec::links::walk_once(data)
         .filter(|e| e.file_type().is_file() && e.file_name() == file_name)
         .map(|e| e.into_path())
         .collect();
@@ -136,10 +133,7 @@ pub fn read(
     // A test case's own `NAME.yaml` beside its `NAME.in` (2025-09 "test
     // case configuration"): over its group's settings, for that case
     // alone; `dir` is then the case's input file.
-    let mut own: Vec<PathBuf> = walkdir::WalkDir::new(data)
-        .follow_links(true)
-        .into_iter()
-        .filter_map(Result::ok)
+    let mut own: Vec<PathBuf> = crate::exec::links::walk_once(data)
         .filter(|e| e.file_type().is_file())
         .map(|e| e.into_path())
         .filter(|p| {

@@ -99,6 +99,11 @@ fn graders(
     Ok(Graders { root })
 }
 
+/// The deepest nesting of graded groups under `data/`: far past any
+/// contest's, and a bound on the grading walk (a package of 2,000 nested
+/// groups took minutes).
+pub const MAX_GROUP_DEPTH: usize = 64;
+
 /// The group of `dir` with its settings, and (with `below`) every
 /// directory under it; `seen` holds the directories above, so a link back
 /// up is an error, not an endless walk.
@@ -110,6 +115,12 @@ fn grader_group(
     seen: &mut Vec<PathBuf>,
     below: bool,
 ) -> Result<GraderGroup, String> {
+    if seen.len() >= MAX_GROUP_DEPTH {
+        return Err(format!(
+            "{}: test groups nested more than {MAX_GROUP_DEPTH} deep: refused (each level is a group to grade)",
+            dir.display()
+        ));
+    }
     let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     if seen.contains(&real) {
         return Err(format!(

@@ -271,7 +271,19 @@ const PROGRAMS: &[&str] = &["source", "binary", "copy"];
 /// problem.xml as the judge knows it, and about known things that change
 /// judging and that the judge does not do.
 pub(super) fn check(file: &Path, root: &Element, warnings: &mut Vec<String>) {
+    let before = warnings.len();
     walk(file, root, root.name.clone(), warnings);
+    // A file of a million unknown elements is one warning's worth of
+    // news, not a million (every later step goes over the warnings).
+    let added = warnings.len() - before;
+    if added > MAX_WARNINGS {
+        warnings.truncate(before + MAX_WARNINGS);
+        warnings.push(format!(
+            "{}: … and {} more elements or attributes the judge does not know; ignored",
+            file.display(),
+            added - MAX_WARNINGS
+        ));
+    }
     if let Some(judging) = root.child("judging") {
         if let Some(runs) = judging.attr("run-count")
             && runs.trim() != "1"
@@ -316,6 +328,9 @@ pub(super) fn check(file: &Path, root: &Element, warnings: &mut Vec<String>) {
         }
     }
 }
+
+/// The most unknown elements and attributes named one by one.
+const MAX_WARNINGS: usize = 20;
 
 fn walk(file: &Path, e: &Element, path: String, warnings: &mut Vec<String>) {
     if OPAQUE.contains(&path.as_str()) {
