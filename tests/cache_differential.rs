@@ -1,0 +1,676 @@
+//! The run cache gives exactly what a fresh run gives (issue 40): a
+//! differential property test.
+//!
+//! Each generated case is a small random judge.toml problem (1 to 3
+//! cases, `cN.in`/`cN.ans`, maybe scored by one group a case) and a
+//! program from a fixed menu of honest and hostile C programs, each with a
+//! parameter per case read from the first line of its input: honest
+//! (copies the rest of its input), slow (spins N ms of CPU first),
+//! memory-hungry (allocates and touches N MiB), deeply recursive (N frames
+//! of 1 KiB), a writer (N bytes to a file in its working directory), noisy
+//! (N KiB on stderr), loud (N KiB of white space after its answer), and an
+//! exiter (exit code N). The judge runs it three times:
+//!
+//! 1. with the cache, cold (it fills the cache);
+//! 2. with the same cache after one *perturbation* of something a user can
+//!    change: the time, wall, memory, stack or output limit (up or down),
+//!    `--check` (tokens, lines, exact), `--float-tolerance`, `--strict`,
+//!    one case's answer bytes, one case's input bytes, `--sandbox`
+//!    (plain against the default);
+//! 3. the same as 2 with `--no-cache`;
+//!
+//! and runs 2 and 3 must agree on every case's verdict (strictly), its
+//! message (with measured figures normalised away), exit, diff and score,
+//! and on the run's verdict and scores.
+//!
+//! Not perturbed: `input-file`/`output-file` (only Polygon packages have
+//! them, judge.toml problems do not; `tests/run_cache.rs` covers them with
+//! a Polygon package), external checkers and their arguments (a check is
+//! kept apart by the checker's bytes and flags; `tests/run_cache.rs` edits
+//! a checker), and the file-size and process limits (no `judge run` flag
+//! for the file size; both in the key whole).
+//!
+//! Timing: a verdict near a limit may differ between two fresh runs, so
+//! every program's parameter is far from every limit it may run under:
+//! CPU time at most a quarter of the smallest time limit or endless,
+//! memory, stack depth, output, stderr and file size at most a quarter of
+//! the smallest limit or far past the largest. A disagreement is then a
+//! defect of the cache, not noise.
+//!
+//! `CACHE_DIFF_CASES=2000` runs more cases (default 80),
+//! `CACHE_DIFF_SEED=N` another seed (the default is fixed, so CI sees the
+//! same cases); `benches/run_cache/differential.sh` runs it long.
+
+mod common;
+use common::*;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+const PRELUDE: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+static long param(void) {
+    long n = 0;
+    if (scanf("%ld", &n) != 1) n = 0;
+    int c;
+    while ((c = getchar()) != EOF && c != '\n') {}
+    return n;
+}
+static void echo(void) {
+    char buf[4096];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, stdin)) > 0) fwrite(buf, 1, k, stdout);
+    fflush(stdout);
+}
+"#;
+
+/// The menu: each program's name, its body after [`PRELUDE`], and the
+/// parameters it may get (each far from every limit it may run under).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Honest,
+    Slow,
+    Hog,
+    Deep,
+    Writer,
+    Noisy,
+    Loud,
+    Exiter,
+}
+
+const KINDS: [Kind; 8] = [
+    Kind::Honest,
+    Kind::Slow,
+    Kind::Hog,
+    Kind::Deep,
+    Kind::Writer,
+    Kind::Noisy,
+    Kind::Loud,
+    Kind::Exiter,
+];
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Honest => "honest",
+            Kind::Slow => "slow",
+            Kind::Hog => "hog",
+            Kind::Deep => "deep",
+            Kind::Writer => "writer",
+            Kind::Noisy => "noisy",
+            Kind::Loud => "loud",
+            Kind::Exiter => "exiter",
+        }
+    }
+
+    fn body(self) -> &'static str {
+        match self {
+            Kind::Honest => "int main(void) { param(); echo(); return 0; }",
+            Kind::Slow => {
+                r#"
+static double cpu_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+int main(void) {
+    long n = param();
+    volatile unsigned long x = 0;
+    while (cpu_ms() < n) for (int i = 0; i < 10000; i++) x++;
+    echo();
+    return 0;
+}"#
+            }
+            Kind::Hog => {
+                r#"
+static char *volatile sink;
+int main(void) {
+    long n = param();
+    for (long i = 0; i < n; i++) {
+        char *p = malloc(1 << 20);
+        if (!p) abort();
+        memset(p, (int)i, 1 << 20);
+        sink = p;
+    }
+    echo();
+    return 0;
+}"#
+            }
+            Kind::Deep => {
+                r#"
+static long rec(long d, volatile char *up) {
+    volatile char frame[1024];
+    frame[0] = up[0] + 1;
+    frame[1023] = frame[0];
+    if (d <= 0) return frame[0];
+    long r = rec(d - 1, frame);
+    return r + frame[1023];
+}
+int main(void) {
+    long n = param();
+    volatile char top[1] = {0};
+    volatile long r = rec(n, top);
+    (void)r;
+    echo();
+    return 0;
+}"#
+            }
+            Kind::Writer => {
+                r#"
+int main(void) {
+    long n = param();
+    FILE *f = fopen("scratch.txt", "w");
+    if (!f) return 4;
+    for (long i = 0; i < n; i++) if (fputc('x', f) == EOF) return 5;
+    if (fclose(f) != 0) return 5;
+    echo();
+    return 0;
+}"#
+            }
+            Kind::Noisy => {
+                r#"
+int main(void) {
+    long n = param();
+    char line[1024];
+    memset(line, 'e', sizeof line - 1);
+    line[sizeof line - 1] = '\n';
+    for (long i = 0; i < n; i++) fwrite(line, 1, sizeof line, stderr);
+    echo();
+    return 0;
+}"#
+            }
+            Kind::Loud => {
+                r#"
+int main(void) {
+    long n = param();
+    echo();
+    char line[1024];
+    memset(line, ' ', sizeof line - 1);
+    line[sizeof line - 1] = '\n';
+    for (long i = 0; i < n; i++) fwrite(line, 1, sizeof line, stdout);
+    return 0;
+}"#
+            }
+            Kind::Exiter => "int main(void) { long n = param(); echo(); return (int)n; }",
+        }
+    }
+
+    /// Parameters far from every limit of [`TIME_MS`], [`MEMORY_MIB`],
+    /// [`STACK_MIB`] and [`OUTPUT_KIB`]: at most a quarter of the
+    /// smallest, or far past the largest.
+    fn params(self) -> &'static [u64] {
+        match self {
+            Kind::Honest => &[0],
+            // ms of CPU: the smallest time limit is 200 ms.
+            Kind::Slow => &[0, 10, 50, 600_000],
+            // MiB: the smallest memory limit is 32 MiB.
+            Kind::Hog => &[1, 4, 100_000],
+            // 1 KiB frames: the smallest stack is 8 MiB.
+            Kind::Deep => &[10, 1000, 100_000_000],
+            // bytes: the smallest output (and file-size) limit is 64 KiB.
+            Kind::Writer => &[0, 100, 10_000, 64 << 20],
+            // KiB on stderr.
+            Kind::Noisy => &[1, 8, 64 << 10],
+            // KiB on stdout.
+            Kind::Loud => &[1, 8, 64 << 10],
+            Kind::Exiter => &[0, 1, 3, 42],
+        }
+    }
+}
+
+const TIME_MS: [u64; 3] = [200, 400, 1000];
+/// `None`: the default (2 × time + 1 s).
+const WALL_MS: [Option<u64>; 3] = [None, Some(4000), Some(6000)];
+const MEMORY_MIB: [u64; 4] = [32, 64, 128, 256];
+/// `None`: the default (as large as memory).
+const STACK_MIB: [Option<u64>; 3] = [None, Some(8), Some(16)];
+const OUTPUT_KIB: [u64; 3] = [64, 256, 1024];
+const CHECKS: [&str; 3] = ["tokens", "lines", "exact"];
+const TOLERANCES: [Option<&str>; 3] = [None, Some("1e-6"), Some("1e-3")];
+
+/// Every program of the menu, built once per test binary.
+fn programs() -> &'static Vec<PathBuf> {
+    static PROGRAMS: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    PROGRAMS.get_or_init(|| {
+        KINDS
+            .iter()
+            .map(|k| build("c", &format!("diff-{}", k.name()), &format!("{PRELUDE}{}", k.body())))
+            .collect()
+    })
+}
+
+fn program(kind: Kind) -> &'static Path {
+    &programs()[KINDS.iter().position(|&k| k == kind).unwrap()]
+}
+
+/// One token of an answer.
+#[derive(Clone, Debug)]
+enum Token {
+    Int(i32),
+    Float(f64),
+    Word(&'static str),
+}
+
+impl Token {
+    fn show(&self) -> String {
+        match self {
+            Token::Int(i) => i.to_string(),
+            Token::Float(f) => format!("{f:.7}"),
+            Token::Word(w) => w.to_string(),
+        }
+    }
+}
+
+/// How a case's answer differs from what an honest program prints.
+#[derive(Clone, Copy, Debug)]
+enum Answer {
+    Same,
+    /// Two spaces between tokens and a blank line at the end.
+    Spaced,
+    /// Every float moved by 1e-4 (within 1e-3, past 1e-6).
+    Jitter,
+    /// The last token replaced.
+    Wrong,
+}
+
+#[derive(Clone, Debug)]
+struct Case {
+    param: u64,
+    lines: Vec<Vec<Token>>,
+    answer: Answer,
+}
+
+impl Case {
+    fn input(&self) -> String {
+        let mut s = format!("{}\n", self.param);
+        for line in &self.lines {
+            let tokens: Vec<String> = line.iter().map(Token::show).collect();
+            s.push_str(&tokens.join(" "));
+            s.push('\n');
+        }
+        s
+    }
+
+    fn answer(&self) -> String {
+        let sep = match self.answer {
+            Answer::Spaced => "  ",
+            _ => " ",
+        };
+        let mut s = String::new();
+        let last = self.lines.len() - 1;
+        for (i, line) in self.lines.iter().enumerate() {
+            let mut tokens: Vec<String> = line
+                .iter()
+                .map(|t| match (self.answer, t) {
+                    (Answer::Jitter, Token::Float(f)) => format!("{:.7}", f + 1e-4),
+                    _ => t.show(),
+                })
+                .collect();
+            if i == last && matches!(self.answer, Answer::Wrong) {
+                *tokens.last_mut().unwrap() = "wrong".into();
+            }
+            s.push_str(&tokens.join(sep));
+            s.push('\n');
+        }
+        if matches!(self.answer, Answer::Spaced) {
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// What the flags of one run say.
+#[derive(Clone, Debug, PartialEq)]
+struct Settings {
+    time_ms: u64,
+    wall_ms: Option<u64>,
+    memory_mib: u64,
+    stack_mib: Option<u64>,
+    output_kib: u64,
+    check: &'static str,
+    tolerance: Option<&'static str>,
+    strict: bool,
+    plain: bool,
+}
+
+impl Settings {
+    fn args(&self) -> Vec<String> {
+        let mut args = vec![
+            "--time-limit".to_string(),
+            format!("{}ms", self.time_ms),
+            "--memory-limit".into(),
+            format!("{}MiB", self.memory_mib),
+            "--output-limit".into(),
+            format!("{}KiB", self.output_kib),
+            "--check".into(),
+            self.check.into(),
+        ];
+        if let Some(wall) = self.wall_ms {
+            args.extend(["--wall-limit".into(), format!("{wall}ms")]);
+        }
+        if let Some(stack) = self.stack_mib {
+            args.extend(["--stack-limit".into(), format!("{stack}MiB")]);
+        }
+        if let Some(tolerance) = self.tolerance {
+            args.extend(["--float-tolerance".into(), tolerance.into()]);
+        }
+        if self.strict {
+            args.push("--strict".into());
+        }
+        if self.plain {
+            args.extend(["--sandbox".into(), "plain".into()]);
+        }
+        args
+    }
+}
+
+/// One change between run 1 and runs 2 and 3.
+#[derive(Clone, Debug)]
+enum Perturbation {
+    Time(u64),
+    Wall(Option<u64>),
+    Memory(u64),
+    Stack(Option<u64>),
+    Output(u64),
+    Check(&'static str),
+    Tolerance(Option<&'static str>),
+    Strict,
+    Sandbox,
+    /// One case's answer (by index, modulo the cases) made another.
+    Answer(usize, Answer),
+    /// One case's input: another parameter of the menu (an index into its
+    /// parameters) or another last token.
+    Input(usize, usize, i32),
+}
+
+#[derive(Clone, Debug)]
+struct Pair {
+    kind: Kind,
+    cases: Vec<Case>,
+    scored: bool,
+    settings: Settings,
+    perturbation: Perturbation,
+}
+
+fn token() -> impl Strategy<Value = Token> {
+    prop_oneof![
+        (-1000i32..1000).prop_map(Token::Int),
+        (-100_000i32..100_000).prop_map(|i| Token::Float(f64::from(i) / 1000.0)),
+        prop::sample::select(&["yes", "no", "Yes"][..]).prop_map(Token::Word),
+    ]
+}
+
+fn answer() -> impl Strategy<Value = Answer> {
+    prop_oneof![
+        3 => Just(Answer::Same),
+        1 => Just(Answer::Spaced),
+        1 => Just(Answer::Jitter),
+        1 => Just(Answer::Wrong),
+    ]
+}
+
+fn case(kind: Kind) -> impl Strategy<Value = Case> {
+    (
+        prop::sample::select(kind.params()),
+        prop::collection::vec(prop::collection::vec(token(), 1..4), 1..3),
+        answer(),
+    )
+        .prop_map(|(param, lines, answer)| Case {
+            param,
+            lines,
+            answer,
+        })
+}
+
+fn settings() -> impl Strategy<Value = Settings> {
+    (
+        prop::sample::select(&TIME_MS[..]),
+        prop::sample::select(&WALL_MS[..]),
+        prop::sample::select(&MEMORY_MIB[..]),
+        prop::sample::select(&STACK_MIB[..]),
+        prop::sample::select(&OUTPUT_KIB[..]),
+        prop::sample::select(&CHECKS[..]),
+        prop::sample::select(&TOLERANCES[..]),
+        prop::bool::weighted(0.2),
+        prop::bool::weighted(0.3),
+    )
+        .prop_map(
+            |(time_ms, wall_ms, memory_mib, stack_mib, output_kib, check, tolerance, strict, plain)| {
+                Settings {
+                    time_ms,
+                    wall_ms,
+                    memory_mib,
+                    stack_mib,
+                    output_kib,
+                    check,
+                    tolerance,
+                    strict,
+                    plain,
+                }
+            },
+        )
+}
+
+fn perturbation() -> impl Strategy<Value = Perturbation> {
+    prop_oneof![
+        3 => prop::sample::select(&TIME_MS[..]).prop_map(Perturbation::Time),
+        1 => prop::sample::select(&WALL_MS[..]).prop_map(Perturbation::Wall),
+        3 => prop::sample::select(&MEMORY_MIB[..]).prop_map(Perturbation::Memory),
+        2 => prop::sample::select(&STACK_MIB[..]).prop_map(Perturbation::Stack),
+        2 => prop::sample::select(&OUTPUT_KIB[..]).prop_map(Perturbation::Output),
+        1 => prop::sample::select(&CHECKS[..]).prop_map(Perturbation::Check),
+        1 => prop::sample::select(&TOLERANCES[..]).prop_map(Perturbation::Tolerance),
+        1 => Just(Perturbation::Strict),
+        2 => Just(Perturbation::Sandbox),
+        1 => (0usize..3, answer()).prop_map(|(i, a)| Perturbation::Answer(i, a)),
+        1 => (0usize..3, 0usize..4, -9i32..9).prop_map(|(i, p, t)| Perturbation::Input(i, p, t)),
+    ]
+}
+
+fn pair() -> impl Strategy<Value = Pair> {
+    prop::sample::select(&KINDS[..]).prop_flat_map(|kind| {
+        (
+            prop::collection::vec(case(kind), 1..=3),
+            prop::bool::weighted(0.3),
+            settings(),
+            perturbation(),
+        )
+            .prop_map(move |(cases, scored, settings, perturbation)| Pair {
+                kind,
+                cases,
+                scored,
+                settings,
+                perturbation,
+            })
+    })
+}
+
+impl Pair {
+    /// The settings and cases of runs 2 and 3.
+    fn perturbed(&self) -> (Settings, Vec<Case>) {
+        let mut s = self.settings.clone();
+        let mut cases = self.cases.clone();
+        let n = cases.len();
+        match self.perturbation {
+            Perturbation::Time(t) => s.time_ms = t,
+            Perturbation::Wall(w) => s.wall_ms = w,
+            Perturbation::Memory(m) => s.memory_mib = m,
+            Perturbation::Stack(st) => s.stack_mib = st,
+            Perturbation::Output(o) => s.output_kib = o,
+            Perturbation::Check(c) => s.check = c,
+            Perturbation::Tolerance(t) => s.tolerance = t,
+            Perturbation::Strict => s.strict = !s.strict,
+            Perturbation::Sandbox => s.plain = !s.plain,
+            Perturbation::Answer(i, a) => cases[i % n].answer = a,
+            Perturbation::Input(i, p, t) => {
+                let case = &mut cases[i % n];
+                let params = self.kind.params();
+                case.param = params[p % params.len()];
+                case.lines.last_mut().unwrap().push(Token::Int(t));
+            }
+        }
+        (s, cases)
+    }
+}
+
+fn write_problem(s: &Scratch, cases: &[Case], scored: bool) {
+    let _ = std::fs::remove_dir_all(s.path().join("cases"));
+    let mut toml = String::from("[problem.p]\ncases = \"cases\"\n");
+    for (i, case) in cases.iter().enumerate() {
+        s.write(&format!("cases/c{i}.in"), case.input());
+        s.write(&format!("cases/c{i}.ans"), case.answer());
+        if scored {
+            toml.push_str(&format!(
+                "[problem.p.group.g{i}]\ncases = \"c{i}.*\"\npoints = {}\n",
+                10 * (i + 1)
+            ));
+        }
+    }
+    s.write("judge.toml", toml);
+}
+
+/// `judge run --format json` of `kind` with these settings, its cache in
+/// `cache` (`--no-cache` when `fresh`).
+fn judged(s: &Scratch, cache: &Path, kind: Kind, settings: &Settings, fresh: bool) -> serde_json::Value {
+    let mut cmd = s.judge();
+    cmd.env("JUDGE_CACHE_DIR", cache)
+        .env_remove("JUDGE_NO_CACHE")
+        .args(["run", "--problem", "p", "--format", "json", "-j", "2", "--submission"])
+        .arg(program(kind))
+        .args(settings.args());
+    if fresh {
+        cmd.arg("--no-cache");
+    }
+    let ran = run(cmd);
+    let report = ran.json();
+    assert!(
+        report["cases"].is_array(),
+        "no cases ({}):\n{}\n{}",
+        ran.code,
+        ran.stdout,
+        ran.stderr
+    );
+    report
+}
+
+/// A message with every number (a measured time or memory figure, or a
+/// limit) replaced by `#`.
+fn normalised(message: &str) -> String {
+    let mut out = String::new();
+    let mut in_number = false;
+    for c in message.chars() {
+        if c.is_ascii_digit() || (in_number && c == '.') {
+            if !in_number {
+                out.push('#');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// What runs 2 and 3 must agree on: per case, and for the run.
+fn outcome(report: &serde_json::Value) -> serde_json::Value {
+    let mut cases: Vec<serde_json::Value> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "case": c["case"],
+                "verdict": c["verdict"],
+                "message": normalised(c["message"].as_str().unwrap_or_default()),
+                "exit": c["exit"],
+                "diff": c["diff"],
+                "score": c["score"],
+                "partial": c["partial"],
+            })
+        })
+        .collect();
+    cases.sort_by_key(|c| c["case"].as_str().unwrap_or_default().to_string());
+    serde_json::json!({
+        "verdict": report["verdict"],
+        "scores": report["scores"],
+        "cases": cases,
+    })
+}
+
+static PAIRS: AtomicU64 = AtomicU64::new(0);
+static REUSED: AtomicU64 = AtomicU64::new(0);
+static RAN: AtomicU64 = AtomicU64::new(0);
+
+fn reused_of(report: &serde_json::Value) -> (u64, u64) {
+    (
+        report["cache"]["ran"].as_u64().unwrap_or(0),
+        report["cache"]["reused"].as_u64().unwrap_or(0),
+    )
+}
+
+/// Runs 1, 2 and 3 of `pair`; the outcomes of 2 and 3.
+fn differential(pair: &Pair) -> (serde_json::Value, serde_json::Value) {
+    let s = Scratch::new();
+    let cache = tempfile::tempdir().unwrap();
+    write_problem(&s, &pair.cases, pair.scored);
+    judged(&s, cache.path(), pair.kind, &pair.settings, false);
+    let (settings, cases) = pair.perturbed();
+    write_problem(&s, &cases, pair.scored);
+    let cached = judged(&s, cache.path(), pair.kind, &settings, false);
+    let fresh = judged(&s, cache.path(), pair.kind, &settings, true);
+    let (ran, reused) = reused_of(&cached);
+    RAN.fetch_add(ran, Ordering::Relaxed);
+    REUSED.fetch_add(reused, Ordering::Relaxed);
+    PAIRS.fetch_add(1, Ordering::Relaxed);
+    (outcome(&cached), outcome(&fresh))
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
+}
+
+#[test]
+fn the_cache_gives_what_a_fresh_run_gives() {
+    let cases = env_u64("CACHE_DIFF_CASES").unwrap_or(80) as u32;
+    let seed = env_u64("CACHE_DIFF_SEED").unwrap_or(0x0040_cace);
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(seed),
+        // A shrink step is three judge runs: a few go a long way.
+        max_shrink_iters: 64,
+        ..Config::default()
+    };
+    programs();
+    let started = std::time::Instant::now();
+    let mut runner = TestRunner::new(config);
+    let result = runner.run(&pair(), |pair| {
+        let (cached, fresh) = differential(&pair);
+        if cached != fresh {
+            return Err(TestCaseError::fail(format!(
+                "the cache disagrees with a fresh run:\ncached: {cached:#}\nfresh: {fresh:#}"
+            )));
+        }
+        Ok(())
+    });
+    eprintln!(
+        "{} pairs in {:.1} s; run 2: {} cases ran, {} reused",
+        PAIRS.load(Ordering::Relaxed),
+        started.elapsed().as_secs_f64(),
+        RAN.load(Ordering::Relaxed),
+        REUSED.load(Ordering::Relaxed),
+    );
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    assert!(
+        REUSED.load(Ordering::Relaxed) > 0,
+        "run 2 never reused a run: the test does not test the cache"
+    );
+}
