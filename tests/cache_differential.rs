@@ -45,9 +45,10 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 const PRELUDE: &str = r#"
 #include <stdio.h>
@@ -206,11 +207,13 @@ int main(void) {
     fn params(self) -> &'static [u64] {
         match self {
             Kind::Honest => &[0],
-            // ms of CPU: the smallest time limit is 200 ms.
-            Kind::Slow => &[0, 10, 50, 600_000],
-            // MiB: the smallest memory limit is 32 MiB.
-            Kind::Hog => &[1, 4, 100_000],
-            // 1 KiB frames: the smallest stack is 8 MiB.
+            // ms of CPU: the smallest time limit is 300 ms.
+            Kind::Slow => &[0, 10, 60, 600_000],
+            // MiB: the smallest memory limit is 16 MiB. Touching the
+            // largest (64 MiB) before it stops takes a small part of the
+            // smallest time limit.
+            Kind::Hog => &[1, 2, 100_000],
+            // 1 KiB frames: the smallest stack is 4 MiB.
             Kind::Deep => &[10, 1000, 100_000_000],
             // bytes: the smallest output (and file-size) limit is 64 KiB.
             Kind::Writer => &[0, 100, 10_000, 64 << 20],
@@ -223,12 +226,12 @@ int main(void) {
     }
 }
 
-const TIME_MS: [u64; 3] = [200, 400, 1000];
+const TIME_MS: [u64; 3] = [300, 600, 1000];
 /// `None`: the default (2 × time + 1 s).
 const WALL_MS: [Option<u64>; 3] = [None, Some(4000), Some(6000)];
-const MEMORY_MIB: [u64; 4] = [32, 64, 128, 256];
+const MEMORY_MIB: [u64; 3] = [16, 32, 64];
 /// `None`: the default (as large as memory).
-const STACK_MIB: [Option<u64>; 3] = [None, Some(8), Some(16)];
+const STACK_MIB: [Option<u64>; 3] = [None, Some(4), Some(8)];
 const OUTPUT_KIB: [u64; 3] = [64, 256, 1024];
 const CHECKS: [&str; 3] = ["tokens", "lines", "exact"];
 const TOLERANCES: [Option<&str>; 3] = [None, Some("1e-6"), Some("1e-3")];
@@ -239,7 +242,13 @@ fn programs() -> &'static Vec<PathBuf> {
     PROGRAMS.get_or_init(|| {
         KINDS
             .iter()
-            .map(|k| build("c", &format!("diff-{}", k.name()), &format!("{PRELUDE}{}", k.body())))
+            .map(|k| {
+                build(
+                    "c",
+                    &format!("diff-{}", k.name()),
+                    &format!("{PRELUDE}{}", k.body()),
+                )
+            })
             .collect()
     })
 }
@@ -440,7 +449,17 @@ fn settings() -> impl Strategy<Value = Settings> {
         prop::bool::weighted(0.3),
     )
         .prop_map(
-            |(time_ms, wall_ms, memory_mib, stack_mib, output_kib, check, tolerance, strict, plain)| {
+            |(
+                time_ms,
+                wall_ms,
+                memory_mib,
+                stack_mib,
+                output_kib,
+                check,
+                tolerance,
+                strict,
+                plain,
+            )| {
                 Settings {
                     time_ms,
                     wall_ms,
@@ -536,11 +555,26 @@ fn write_problem(s: &Scratch, cases: &[Case], scored: bool) {
 
 /// `judge run --format json` of `kind` with these settings, its cache in
 /// `cache` (`--no-cache` when `fresh`).
-fn judged(s: &Scratch, cache: &Path, kind: Kind, settings: &Settings, fresh: bool) -> serde_json::Value {
+fn judged(
+    s: &Scratch,
+    cache: &Path,
+    kind: Kind,
+    settings: &Settings,
+    fresh: bool,
+) -> serde_json::Value {
     let mut cmd = s.judge();
     cmd.env("JUDGE_CACHE_DIR", cache)
         .env_remove("JUDGE_NO_CACHE")
-        .args(["run", "--problem", "p", "--format", "json", "-j", "2", "--submission"])
+        .args([
+            "run",
+            "--problem",
+            "p",
+            "--format",
+            "json",
+            "-j",
+            "2",
+            "--submission",
+        ])
         .arg(program(kind))
         .args(settings.args());
     if fresh {
@@ -604,6 +638,13 @@ fn outcome(report: &serde_json::Value) -> serde_json::Value {
 }
 
 static PAIRS: AtomicU64 = AtomicU64::new(0);
+/// Verdicts of run 3 by program, and reuses of run 2 by perturbation:
+/// shown at the end, to see what the cases covered.
+static SEEN: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
+
+fn seen(what: String, n: u64) {
+    *SEEN.lock().unwrap().entry(what).or_default() += n;
+}
 static REUSED: AtomicU64 = AtomicU64::new(0);
 static RAN: AtomicU64 = AtomicU64::new(0);
 
@@ -614,8 +655,33 @@ fn reused_of(report: &serde_json::Value) -> (u64, u64) {
     )
 }
 
-/// Runs 1, 2 and 3 of `pair`; the outcomes of 2 and 3.
-fn differential(pair: &Pair) -> (serde_json::Value, serde_json::Value) {
+/// What each case measured (not compared: shown when runs disagree,
+/// to tell a defect from a program near its limit).
+fn measured(report: &serde_json::Value) -> String {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}: cpu {} ms, wall {} ms, peak {} KiB{}",
+                c["case"].as_str().unwrap_or_default(),
+                c["verdict"].as_str().unwrap_or_default(),
+                c["cpu_ms"],
+                c["wall_ms"],
+                c["peak_rss_kib"],
+                if c["cached"] == true { " (cached)" } else { "" }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+type Seen = (serde_json::Value, String);
+
+/// Runs 1, 2 and 3 of `pair`; the outcomes of 2 and 3, each with what
+/// it measured.
+fn differential(pair: &Pair) -> (Seen, Seen) {
     let s = Scratch::new();
     let cache = tempfile::tempdir().unwrap();
     write_problem(&s, &pair.cases, pair.scored);
@@ -628,7 +694,24 @@ fn differential(pair: &Pair) -> (serde_json::Value, serde_json::Value) {
     RAN.fetch_add(ran, Ordering::Relaxed);
     REUSED.fetch_add(reused, Ordering::Relaxed);
     PAIRS.fetch_add(1, Ordering::Relaxed);
-    (outcome(&cached), outcome(&fresh))
+    let perturbed = format!("{:?}", pair.perturbation);
+    let perturbed = perturbed.split('(').next().unwrap_or_default();
+    seen(format!("reused after {perturbed}"), reused);
+    seen(format!("ran after {perturbed}"), ran);
+    for case in fresh["cases"].as_array().unwrap() {
+        seen(
+            format!(
+                "{} {}",
+                pair.kind.name(),
+                case["verdict"].as_str().unwrap_or("?")
+            ),
+            1,
+        );
+    }
+    (
+        (outcome(&cached), measured(&cached)),
+        (outcome(&fresh), measured(&fresh)),
+    )
 }
 
 fn env_u64(name: &str) -> Option<u64> {
@@ -652,9 +735,11 @@ fn the_cache_gives_what_a_fresh_run_gives() {
     let mut runner = TestRunner::new(config);
     let result = runner.run(&pair(), |pair| {
         let (cached, fresh) = differential(&pair);
-        if cached != fresh {
+        if cached.0 != fresh.0 {
             return Err(TestCaseError::fail(format!(
-                "the cache disagrees with a fresh run:\ncached: {cached:#}\nfresh: {fresh:#}"
+                "the cache disagrees with a fresh run:\ncached: {:#}\nfresh: {:#}\n\
+                 measured (cached, then fresh): {}\n{}",
+                cached.0, fresh.0, cached.1, fresh.1
             )));
         }
         Ok(())
@@ -666,6 +751,9 @@ fn the_cache_gives_what_a_fresh_run_gives() {
         RAN.load(Ordering::Relaxed),
         REUSED.load(Ordering::Relaxed),
     );
+    for (what, n) in SEEN.lock().unwrap().iter() {
+        eprintln!("  {what}: {n}");
+    }
     if let Err(e) = result {
         panic!("{e}");
     }
