@@ -82,9 +82,11 @@ enum Kind {
     Noisy,
     Loud,
     Exiter,
+    Block,
+    Lumpy,
 }
 
-const KINDS: [Kind; 8] = [
+const KINDS: [Kind; 10] = [
     Kind::Honest,
     Kind::Slow,
     Kind::Hog,
@@ -93,6 +95,8 @@ const KINDS: [Kind; 8] = [
     Kind::Noisy,
     Kind::Loud,
     Kind::Exiter,
+    Kind::Block,
+    Kind::Lumpy,
 ];
 
 impl Kind {
@@ -106,6 +110,8 @@ impl Kind {
             Kind::Noisy => "noisy",
             Kind::Loud => "loud",
             Kind::Exiter => "exiter",
+            Kind::Block => "block",
+            Kind::Lumpy => "lumpy",
         }
     }
 
@@ -198,38 +204,105 @@ int main(void) {
 }"#
             }
             Kind::Exiter => "int main(void) { long n = param(); echo(); return (int)n; }",
+            Kind::Block => BLOCK,
+            Kind::Lumpy => LUMPY,
         }
     }
 
-    /// Parameters far from every limit of [`TIME_MS`], [`MEMORY_MIB`],
-    /// [`STACK_MIB`] and [`OUTPUT_KIB`]: at most a quarter of the
-    /// smallest, or far past the largest.
+    /// The parameters it may get.
     fn params(self) -> &'static [u64] {
         match self {
             Kind::Honest => &[0],
-            // ms of CPU: the smallest time limit is 300 ms.
+            // ms of CPU.
             Kind::Slow => &[0, 10, 60, 600_000],
-            // MiB: the smallest memory limit is 16 MiB. Touching the
-            // largest (64 MiB) before it stops takes a small part of the
-            // smallest time limit.
+            // MiB. Touching the largest memory limit (64 MiB) before it
+            // stops takes a small part of the smallest time limit.
             Kind::Hog => &[1, 2, 100_000],
-            // 1 KiB frames: the smallest stack is 4 MiB.
+            // 1 KiB frames.
             Kind::Deep => &[10, 1000, 100_000_000],
             // bytes: the smallest output (and file-size) limit is 64 KiB.
             Kind::Writer => &[0, 100, 10_000, 64 << 20],
             // KiB on stderr.
             Kind::Noisy => &[1, 8, 64 << 10],
-            // KiB on stdout.
+            // KiB on stdout: the smallest output limit is 64 KiB.
             Kind::Loud => &[1, 8, 64 << 10],
             Kind::Exiter => &[0, 1, 3, 42],
+            // MiB in one allocation.
+            Kind::Block => &[1, 2, 20, 40, 1000],
+            // blocks of 20 MiB.
+            Kind::Lumpy => &[0, 1, 100],
         }
     }
+
+    /// Whether `param` is far from every limit of `s`, so that two fresh
+    /// runs under `s` agree: at most a quarter of the limit, or far past
+    /// it (then the limit stops it, and that is quick).
+    fn far(self, param: u64, s: &Settings) -> bool {
+        let stack_kib = s.stack_mib.unwrap_or(s.memory_mib) << 10;
+        match self {
+            Kind::Slow => param * 4 <= s.time_ms || param >= 100 * s.time_ms,
+            Kind::Hog => param * 4 <= s.memory_mib || param >= 100 * s.memory_mib,
+            Kind::Deep => param * 4 <= stack_kib || param >= 100 * stack_kib,
+            // One allocation fails or not, with nothing measured: 8 MiB
+            // either way is far from the libraries' few MiB.
+            Kind::Block => param + 8 <= s.memory_mib || param >= s.memory_mib + 8,
+            // Whole blocks: under an address-space limit of 32 or 48 MiB
+            // one or two fit and its peak stays well under 90% of the limit
+            // (RE); under 64 MiB three fit, past 90% (MLE).
+            Kind::Lumpy => param * 20 + 10 <= s.memory_mib || param >= 100,
+            Kind::Honest | Kind::Writer | Kind::Noisy | Kind::Loud | Kind::Exiter => true,
+        }
+    }
+
+    /// The parameters far from the limits of both runs.
+    fn params_for(self, runs: [&Settings; 2]) -> Vec<u64> {
+        let far: Vec<u64> = self
+            .params()
+            .iter()
+            .copied()
+            .filter(|&p| runs.iter().all(|s| self.far(p, s)))
+            .collect();
+        assert!(!far.is_empty(), "{self:?} has no parameter for {runs:?}");
+        far
+    }
 }
+
+/// One allocation of N MiB, touched; a program that checks malloc says
+/// so and exits (WA, with nothing measured near the limit).
+const BLOCK: &str = r#"
+static char *volatile sink;
+int main(void) {
+    long n = param();
+    char *p = malloc((size_t)n << 20);
+    if (!p) { puts("no memory"); return 0; }
+    memset(p, 1, (size_t)n << 20);
+    sink = p;
+    echo();
+    return 0;
+}"#;
+
+/// N blocks of 20 MiB, touched; abort when one cannot be had.
+const LUMPY: &str = r#"
+static char *volatile sink;
+int main(void) {
+    long n = param();
+    for (long i = 0; i < n; i++) {
+        char *p = malloc(20 << 20);
+        if (!p) abort();
+        memset(p, 1, 20 << 20);
+        sink = p;
+    }
+    echo();
+    return 0;
+}"#;
 
 const TIME_MS: [u64; 3] = [300, 600, 1000];
 /// `None`: the default (2 × time + 1 s).
 const WALL_MS: [Option<u64>; 3] = [None, Some(4000), Some(6000)];
-const MEMORY_MIB: [u64; 3] = [16, 32, 64];
+/// Not 16 MiB: under an address-space limit, a hog that aborts when
+/// malloc fails peaks at 14.3 to 14.5 MiB, about 90% of it, and is MLE
+/// or RE at random (the judge's 10% rule, not the cache).
+const MEMORY_MIB: [u64; 3] = [32, 48, 64];
 /// `None`: the default (as large as memory).
 const STACK_MIB: [Option<u64>; 3] = [None, Some(4), Some(8)];
 const OUTPUT_KIB: [u64; 3] = [64, 256, 1024];
@@ -423,9 +496,9 @@ fn answer() -> impl Strategy<Value = Answer> {
     ]
 }
 
-fn case(kind: Kind) -> impl Strategy<Value = Case> {
+fn case(params: Vec<u64>) -> impl Strategy<Value = Case> {
     (
-        prop::sample::select(kind.params()),
+        prop::sample::select(params),
         prop::collection::vec(prop::collection::vec(token(), 1..4), 1..3),
         answer(),
     )
@@ -492,30 +565,30 @@ fn perturbation() -> impl Strategy<Value = Perturbation> {
 }
 
 fn pair() -> impl Strategy<Value = Pair> {
-    prop::sample::select(&KINDS[..]).prop_flat_map(|kind| {
-        (
-            prop::collection::vec(case(kind), 1..=3),
-            prop::bool::weighted(0.3),
-            settings(),
-            perturbation(),
-        )
-            .prop_map(move |(cases, scored, settings, perturbation)| Pair {
+    (
+        prop::sample::select(&KINDS[..]),
+        prop::bool::weighted(0.3),
+        settings(),
+        perturbation(),
+    )
+        .prop_flat_map(|(kind, scored, settings, perturbation)| {
+            let perturbed = perturbation.settings(&settings);
+            let params = kind.params_for([&settings, &perturbed]);
+            prop::collection::vec(case(params), 1..=3).prop_map(move |cases| Pair {
                 kind,
                 cases,
                 scored,
-                settings,
-                perturbation,
+                settings: settings.clone(),
+                perturbation: perturbation.clone(),
             })
-    })
+        })
 }
 
-impl Pair {
-    /// The settings and cases of runs 2 and 3.
-    fn perturbed(&self) -> (Settings, Vec<Case>) {
-        let mut s = self.settings.clone();
-        let mut cases = self.cases.clone();
-        let n = cases.len();
-        match self.perturbation {
+impl Perturbation {
+    /// `s` with this change (none for a change of a file).
+    fn settings(&self, s: &Settings) -> Settings {
+        let mut s = s.clone();
+        match *self {
             Perturbation::Time(t) => s.time_ms = t,
             Perturbation::Wall(w) => s.wall_ms = w,
             Perturbation::Memory(m) => s.memory_mib = m,
@@ -525,13 +598,27 @@ impl Pair {
             Perturbation::Tolerance(t) => s.tolerance = t,
             Perturbation::Strict => s.strict = !s.strict,
             Perturbation::Sandbox => s.plain = !s.plain,
+            Perturbation::Answer(..) | Perturbation::Input(..) => {}
+        }
+        s
+    }
+}
+
+impl Pair {
+    /// The settings and cases of runs 2 and 3.
+    fn perturbed(&self) -> (Settings, Vec<Case>) {
+        let s = self.perturbation.settings(&self.settings);
+        let mut cases = self.cases.clone();
+        let n = cases.len();
+        match self.perturbation {
             Perturbation::Answer(i, a) => cases[i % n].answer = a,
             Perturbation::Input(i, p, t) => {
                 let case = &mut cases[i % n];
-                let params = self.kind.params();
+                let params = self.kind.params_for([&self.settings, &s]);
                 case.param = params[p % params.len()];
                 case.lines.last_mut().unwrap().push(Token::Int(t));
             }
+            _ => {}
         }
         (s, cases)
     }
@@ -761,4 +848,75 @@ fn the_cache_gives_what_a_fresh_run_gives() {
         REUSED.load(Ordering::Relaxed) > 0,
         "run 2 never reused a run: the test does not test the cache"
     );
+}
+
+/// One case of `kind` with `param`, judged under `settings`, then with
+/// `perturbation`: the case's verdict with the cache and without.
+fn regression(
+    kind: Kind,
+    param: u64,
+    settings: Settings,
+    perturbation: Perturbation,
+) -> (String, String) {
+    programs();
+    let pair = Pair {
+        kind,
+        cases: vec![Case {
+            param,
+            lines: vec![vec![Token::Int(7)]],
+            answer: Answer::Same,
+        }],
+        scored: false,
+        settings,
+        perturbation,
+    };
+    let (cached, fresh) = differential(&pair);
+    assert_eq!(
+        cached.0, fresh.0,
+        "the cache disagrees with a fresh run ({pair:?}):\n{}\n{}",
+        cached.1, fresh.1
+    );
+    let verdict = |o: &Seen| o.0["cases"][0]["verdict"].as_str().unwrap().to_string();
+    (verdict(&cached), verdict(&fresh))
+}
+
+/// Address-space limits, the stack given (so that it does not follow
+/// the memory limit into the key), as on a machine with no memory cgroup.
+fn address_space(memory_mib: u64) -> Settings {
+    Settings {
+        time_ms: 1000,
+        wall_ms: None,
+        memory_mib,
+        stack_mib: Some(8),
+        output_kib: 1024,
+        check: "tokens",
+        tolerance: None,
+        strict: false,
+        plain: true,
+    }
+}
+
+/// Found by the property test: a program that checks malloc printed
+/// "no memory" under a 32 MiB address-space limit (WA, nothing measured
+/// near the limit: it ended on its own), and that WA was reused under
+/// 64 MiB, where a fresh run has the memory and is AC.
+#[test]
+fn a_failed_allocation_is_not_reused_under_more_memory() {
+    let (cached, fresh) = regression(Kind::Block, 40, address_space(32), Perturbation::Memory(64));
+    assert_eq!((cached.as_str(), fresh.as_str()), ("AC", "AC"));
+}
+
+/// An address-space MLE is the judge's reading of a failure with the
+/// peak within 10% of the limit: blocks of 20 MiB peak at 61 MiB under
+/// 64 MiB (MLE) but at 41 MiB under 48 MiB, where the abort is RE. The
+/// MLE at 64 MiB was reused under 48 MiB.
+#[test]
+fn an_address_space_mle_is_not_reused_under_less_memory() {
+    let (cached, fresh) = regression(
+        Kind::Lumpy,
+        100,
+        address_space(64),
+        Perturbation::Memory(48),
+    );
+    assert_eq!((cached.as_str(), fresh.as_str()), ("RE", "RE"));
 }
