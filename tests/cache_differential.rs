@@ -679,23 +679,66 @@ fn judged(
     report
 }
 
-/// A message with every number (a measured time or memory figure, or a
-/// limit) replaced by `#`.
+/// A message with every measured figure (CPU time used, peak memory,
+/// how often the cgroup's limit was hit) replaced by `#`. Limits, exit
+/// codes and line numbers stay: a message naming the old limit is a
+/// disagreement.
 fn normalised(message: &str) -> String {
+    /// (text before, text after) a measured figure in the judge's messages.
+    const MEASURED: [(&str, &str); 5] = [
+        ("(", " used by"),
+        ("reached with ", " of CPU time"),
+        ("CPU time ", " ("),
+        ("peak memory ", ""),
+        ("hit (", " times)"),
+    ];
     let mut out = String::new();
-    let mut in_number = false;
-    for c in message.chars() {
-        if c.is_ascii_digit() || (in_number && c == '.') {
-            if !in_number {
-                out.push('#');
-            }
-            in_number = true;
-        } else {
-            in_number = false;
-            out.push(c);
-        }
+    let mut rest = message;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+        let (before, from) = rest.split_at(start);
+        out.push_str(before);
+        let digits = from
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(from.len());
+        let len = digits
+            + from[digits..]
+                .find(|c: char| !c.is_ascii_alphabetic())
+                .unwrap_or(from.len() - digits);
+        let (figure, after) = from.split_at(len);
+        let measured = MEASURED
+            .iter()
+            .any(|(pre, post)| out.ends_with(pre) && after.starts_with(post));
+        out.push_str(if measured { "#" } else { figure });
+        rest = after;
     }
+    out.push_str(rest);
     out
+}
+
+#[test]
+fn measured_figures_are_normalised_and_limits_kept() {
+    assert_eq!(
+        normalised(
+            "CPU time limit 0.300s exceeded (1.019s used by every process of the run, counted by its cgroup): killed"
+        ),
+        "CPU time limit 0.300s exceeded (# used by every process of the run, counted by its cgroup): killed"
+    );
+    assert_eq!(
+        normalised(
+            "memory limit 32MiB: the cgroup memory limit was hit (36 times); SIGKILL (signal 9)"
+        ),
+        "memory limit 32MiB: the cgroup memory limit was hit (# times); SIGKILL (signal 9)"
+    );
+    assert_eq!(
+        normalised(
+            "memory limit 64MiB: it failed with its peak memory 62.6MiB within 10% of the limit"
+        ),
+        "memory limit 64MiB: it failed with its peak memory # within 10% of the limit"
+    );
+    assert_eq!(
+        normalised("wall-clock limit 4.000s reached with 0.001s of CPU time: killed"),
+        "wall-clock limit 4.000s reached with # of CPU time: killed"
+    );
 }
 
 /// What runs 2 and 3 must agree on: per case, and for the run.
