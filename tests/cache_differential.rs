@@ -3,13 +3,16 @@
 //!
 //! Each generated case is a small random judge.toml problem (1 to 3
 //! cases, `cN.in`/`cN.ans`, maybe scored by one group a case) and a
-//! program from a fixed menu of honest and hostile C programs, each with a
-//! parameter per case read from the first line of its input: honest
-//! (copies the rest of its input), slow (spins N ms of CPU first),
-//! memory-hungry (allocates and touches N MiB), deeply recursive (N frames
-//! of 1 KiB), a writer (N bytes to a file in its working directory), noisy
-//! (N KiB on stderr), loud (N KiB of white space after its answer), and an
-//! exiter (exit code N). The judge runs it three times:
+//! program from a fixed menu of honest and hostile C programs, built once
+//! per test binary, each with a parameter per case read from the first
+//! line of its input: honest (copies the rest of its input), slow (spins
+//! N ms of CPU first), a sleeper (N ms of wall clock), memory-hungry
+//! (touches N MiB, a MiB at a time, and aborts when malloc fails), a block
+//! (one allocation of N MiB; prints "no memory" when malloc fails), lumpy
+//! (N blocks of 20 MiB), deeply recursive (N frames of 1 KiB), a writer (N
+//! bytes to a file in its working directory), noisy (N KiB on stderr),
+//! loud (N KiB of white space after its answer), and an exiter (exit code
+//! N). The judge runs it three times:
 //!
 //! 1. with the cache, cold (it fills the cache);
 //! 2. with the same cache after one *perturbation* of something a user can
@@ -20,22 +23,28 @@
 //! 3. the same as 2 with `--no-cache`;
 //!
 //! and runs 2 and 3 must agree on every case's verdict (strictly), its
-//! message (with measured figures normalised away), exit, diff and score,
-//! and on the run's verdict and scores.
+//! message (measured figures, and only those, normalised away), exit,
+//! diff and score, and on the run's verdict and scores.
 //!
 //! Not perturbed: `input-file`/`output-file` (only Polygon packages have
 //! them, judge.toml problems do not; `tests/run_cache.rs` covers them with
 //! a Polygon package), external checkers and their arguments (a check is
 //! kept apart by the checker's bytes and flags; `tests/run_cache.rs` edits
-//! a checker), and the file-size and process limits (no `judge run` flag
-//! for the file size; both in the key whole).
+//! a checker), the file-size and process limits and what output past its
+//! limit does (no `judge run` flag for the file size; all in the key
+//! whole), and interactive problems (kept whole, under the same limits
+//! only).
 //!
 //! Timing: a verdict near a limit may differ between two fresh runs, so
-//! every program's parameter is far from every limit it may run under:
-//! CPU time at most a quarter of the smallest time limit or endless,
-//! memory, stack depth, output, stderr and file size at most a quarter of
-//! the smallest limit or far past the largest. A disagreement is then a
-//! defect of the cache, not noise.
+//! each case's parameter is chosen far from every limit of both runs
+//! ([`Kind::far`]): CPU time at most a quarter of the time limit or
+//! endless, memory, stack depth and sleep likewise; output, stderr and
+//! file size at most a sixth of the smallest limit or far past the
+//! largest. 16 MiB is no memory limit here: a hog under an address-space
+//! limit of 16 MiB peaks at about 90% of it and is MLE or RE at random
+//! (the judge's 10% rule, not the cache). A disagreement is then a defect
+//! of the cache, not noise: the two found are kept as plain tests at the
+//! end.
 //!
 //! `CACHE_DIFF_CASES=2000` runs more cases (default 80),
 //! `CACHE_DIFF_SEED=N` another seed (the default is fixed, so CI sees the
@@ -84,9 +93,10 @@ enum Kind {
     Exiter,
     Block,
     Lumpy,
+    Sleeper,
 }
 
-const KINDS: [Kind; 10] = [
+const KINDS: [Kind; 11] = [
     Kind::Honest,
     Kind::Slow,
     Kind::Hog,
@@ -97,6 +107,7 @@ const KINDS: [Kind; 10] = [
     Kind::Exiter,
     Kind::Block,
     Kind::Lumpy,
+    Kind::Sleeper,
 ];
 
 impl Kind {
@@ -112,6 +123,7 @@ impl Kind {
             Kind::Exiter => "exiter",
             Kind::Block => "block",
             Kind::Lumpy => "lumpy",
+            Kind::Sleeper => "sleeper",
         }
     }
 
@@ -206,6 +218,7 @@ int main(void) {
             Kind::Exiter => "int main(void) { long n = param(); echo(); return (int)n; }",
             Kind::Block => BLOCK,
             Kind::Lumpy => LUMPY,
+            Kind::Sleeper => SLEEPER,
         }
     }
 
@@ -231,6 +244,8 @@ int main(void) {
             Kind::Block => &[1, 2, 20, 40, 1000],
             // blocks of 20 MiB.
             Kind::Lumpy => &[0, 1, 100],
+            // ms of wall clock, no CPU.
+            Kind::Sleeper => &[0, 50, 600_000],
         }
     }
 
@@ -239,8 +254,14 @@ int main(void) {
     /// it (then the limit stops it, and that is quick).
     fn far(self, param: u64, s: &Settings) -> bool {
         let stack_kib = s.stack_mib.unwrap_or(s.memory_mib) << 10;
+        let wall_ms = s.wall_ms.unwrap_or(2 * s.time_ms + 1000);
         match self {
-            Kind::Slow => param * 4 <= s.time_ms || param >= 100 * s.time_ms,
+            // Endless: stopped by the CPU limit, the wall limit far after
+            // it (or the message may name either).
+            Kind::Slow => {
+                param * 4 <= s.time_ms || (param >= 100 * s.time_ms && wall_ms >= 3 * s.time_ms)
+            }
+            Kind::Sleeper => param * 4 <= wall_ms || param >= 100 * wall_ms,
             Kind::Hog => param * 4 <= s.memory_mib || param >= 100 * s.memory_mib,
             Kind::Deep => param * 4 <= stack_kib || param >= 100 * stack_kib,
             // One allocation fails or not, with nothing measured: 8 MiB
@@ -281,6 +302,16 @@ int main(void) {
     return 0;
 }"#;
 
+/// Sleeps N ms (wall clock, no CPU).
+const SLEEPER: &str = r#"
+int main(void) {
+    long n = param();
+    struct timespec t = { n / 1000, (n % 1000) * 1000000L };
+    nanosleep(&t, NULL);
+    echo();
+    return 0;
+}"#;
+
 /// N blocks of 20 MiB, touched; abort when one cannot be had.
 const LUMPY: &str = r#"
 static char *volatile sink;
@@ -298,7 +329,7 @@ int main(void) {
 
 const TIME_MS: [u64; 3] = [300, 600, 1000];
 /// `None`: the default (2 × time + 1 s).
-const WALL_MS: [Option<u64>; 3] = [None, Some(4000), Some(6000)];
+const WALL_MS: [Option<u64>; 3] = [None, Some(1500), Some(4000)];
 /// Not 16 MiB: under an address-space limit, a hog that aborts when
 /// malloc fails peaks at 14.3 to 14.5 MiB, about 90% of it, and is MLE
 /// or RE at random (the judge's 10% rule, not the cache).
