@@ -14,6 +14,16 @@
 //!   least the old one. Memory is not reused downwards: an address-space
 //!   limit counts what a program reserves, which is not measured, so a
 //!   smaller limit may fail an allocation the run made.
+//! - Under an address-space memory limit (RLIMIT_AS: no memory cgroup),
+//!   memory is reused under the same limit only, however the run ended
+//!   (issue 40, found by `tests/cache_differential.rs`): an allocation
+//!   that failed leaves no trace, so a run that "ended on its own" may
+//!   have ended because of its limit (a program that checks malloc and
+//!   prints something else is WA there and AC with more), and an MLE
+//!   there is the judge's reading of a failure with the peak within 10%
+//!   of the limit, which a smaller limit may not repeat (whole blocks of
+//!   20 MiB peak at 61 MiB of 64, MLE, but at 41 of 48, RE). A memory
+//!   cgroup's limit fails no allocation: it kills, and says so.
 //! - A run a limit stopped stands under a tighter one, the other limits
 //!   unchanged: a time-out (CPU or wall) under a time and wall limit each
 //!   at most the old, an out-of-memory under a memory limit at most the
@@ -73,7 +83,7 @@ pub const RULES: [Rule; 5] = [
     },
     Rule {
         field: "limits.memory",
-        rule: "a run that ended on its own: a new limit at least the old (none is the largest), never smaller; a memory-limit stop: a new limit at most the old (not none); any other end: the same limit",
+        rule: "under an address-space limit (no memory cgroup): the same limit only; else a run that ended on its own: a new limit at least the old (none is the largest), never smaller; a memory-limit stop: a new limit at most the old (not none); any other end: the same limit",
     },
     Rule {
         field: "limits.output",
@@ -98,6 +108,10 @@ pub struct Measured {
     /// Memory evidence, a process cap reached, or a stop by an
     /// interactive partner: the run may have ended because of its limits.
     pub limited: bool,
+    /// Its memory limit was the address space's (RLIMIT_AS: no memory
+    /// cgroup measured the run), where a failed allocation leaves no
+    /// trace.
+    pub address_space: bool,
 }
 
 /// How a run ended, as the rules see it.
@@ -162,11 +176,12 @@ pub fn reusable(old: &RanUnder, run: &Measured, new: &RanUnder) -> bool {
             _ => false,
         };
     let memory = memory == old.memory
-        || match end {
-            Ended::OnItsOwn => at_least(memory, old.memory),
-            Ended::Memory => memory.is_some() && at_least(old.memory, memory),
-            _ => false,
-        };
+        || (!run.address_space
+            && match end {
+                Ended::OnItsOwn => at_least(memory, old.memory),
+                Ended::Memory => memory.is_some() && at_least(old.memory, memory),
+                _ => false,
+            });
     let output = output == old.output
         || match end {
             Ended::OnItsOwn => run.output_bytes <= output,
@@ -196,6 +211,7 @@ mod tests {
             output_bytes: 10,
             limit_hit,
             limited: false,
+            address_space: false,
         }
     }
 
@@ -251,6 +267,34 @@ mod tests {
         assert!(reusable(&old, &run, &less));
         assert!(!reusable(&less, &run, &old));
         assert!(!reusable(&old, &run, &none));
+    }
+
+    #[test]
+    fn under_an_address_space_limit_memory_is_reused_under_the_same_limit_only() {
+        let old = limits(1000);
+        let more = RanUnder {
+            memory: Some(1 << 30),
+            ..old
+        };
+        let less = RanUnder {
+            memory: Some(1 << 20),
+            ..old
+        };
+        let on_its_own = Measured {
+            address_space: true,
+            ..measured(10, None)
+        };
+        assert!(
+            !reusable(&old, &on_its_own, &more),
+            "malloc may have failed"
+        );
+        assert!(reusable(&old, &on_its_own, &limits(2000)), "time alone");
+        let out_of_memory = Measured {
+            address_space: true,
+            ..measured(10, Some(LimitHit::Memory))
+        };
+        assert!(!reusable(&old, &out_of_memory, &less), "the 10% rule");
+        assert!(reusable(&old, &out_of_memory, &old));
     }
 
     #[test]

@@ -98,6 +98,9 @@ impl StoredRun {
             output_bytes: self.stdout_bytes,
             limit_hit: self.limit_hit,
             limited: self.memory_evidence.is_some() || self.process_cap_hit || self.stopped,
+            // Only a memory cgroup measures a run's peak (`MemorySource::
+            // Cgroup`), and where one does, it carries the memory limit.
+            address_space: self.memory_source != MemorySource::Cgroup,
         }
     }
 
