@@ -47,7 +47,7 @@ pub fn links_stay_inside(root: &Path) -> Result<(), String> {
         let entry = match entry {
             Ok(entry) => entry,
             Err(e) => {
-                let at = e.path().map(|p| shown(p)).unwrap_or_default();
+                let at = e.path().map(&shown).unwrap_or_default();
                 return Err(format!(
                     "{}: {at}: cannot be checked ({e}): refused (the judge reads only what its link check has seen)",
                     root.display()
