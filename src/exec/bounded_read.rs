@@ -139,7 +139,14 @@ pub const PACKAGE_FILE_CAP: u64 = 1 << 30;
 /// never blocking, at most `cap` bytes, else an error saying which (the
 /// caller names the file). A missing file is `NotFound`.
 pub fn read_package_file(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
-    let read = read_regular(path, cap, Links::Follow).map_err(|e| match e {
+    read_whole(path, cap, Links::Follow)
+}
+
+/// A regular file's bytes as `std::fs::read` gives them, but bounded and
+/// never blocking: at most `cap` bytes, else an error; a missing file is
+/// `NotFound`; a link at the end refused when `links` says so.
+pub fn read_whole(path: &Path, cap: u64, links: Links) -> std::io::Result<Vec<u8>> {
+    let read = read_regular(path, cap, links).map_err(|e| match e {
         BoundedReadError::Io(e) => e,
         BoundedReadError::Missing => std::io::Error::from(std::io::ErrorKind::NotFound),
         other => std::io::Error::other(other.to_string()),

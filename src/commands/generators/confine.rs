@@ -90,19 +90,8 @@ impl Confine {
 /// A regular file's bytes (at most [`FILE_CAP`]), its last component
 /// never followed, never blocking on a FIFO.
 pub(super) fn read_no_follow(path: &Path) -> std::io::Result<Vec<u8>> {
-    use crate::exec::bounded_read::{BoundedReadError, Links, read_regular};
-    let read = read_regular(path, FILE_CAP, Links::Refuse).map_err(|e| match e {
-        BoundedReadError::Io(e) => e,
-        BoundedReadError::Missing => std::io::Error::from(std::io::ErrorKind::NotFound),
-        other => std::io::Error::other(other.to_string()),
-    })?;
-    if read.cut {
-        return Err(std::io::Error::other(format!(
-            "larger than {} MiB",
-            FILE_CAP >> 20
-        )));
-    }
-    Ok(read.bytes)
+    use crate::exec::bounded_read::{Links, read_whole};
+    read_whole(path, FILE_CAP, Links::Refuse)
 }
 
 /// A manifest's path under the data directory: relative, with no `..`,
