@@ -431,7 +431,7 @@ fn symlink_loop_in_cases_is_an_error_naming_the_path() {
     assert_eq!(ran.code, 2);
     assert!(
         ran.stderr
-            .contains("symbolic link loop (it leads back to cases/sum/loop)"),
+            .contains("cases/sum/loop: symbolic link loop (it leads back to cases/sum)"),
         "{}",
         ran.stderr
     );

@@ -107,10 +107,8 @@ impl Walk {
             {
                 use std::os::unix::fs::MetadataExt;
                 if !seen_dirs.insert((meta.dev(), meta.ino())) {
-                    self.errors.push(format!(
-                        "{}: a directory reached a second time through a symbolic link; walked once",
-                        e.path().display()
-                    ));
+                    self.errors
+                        .push(second_visit(e.path(), dir, (meta.dev(), meta.ino())));
                     walker.skip_current_dir();
                     continue;
                 }
@@ -402,6 +400,32 @@ fn never_read(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|ext| SHOWN.contains(&ext))
+}
+
+/// The error for a directory the walk reached before: a loop when it is
+/// one of the directories `path` lies in (naming the link to remove), else
+/// a directory reached twice through links.
+fn second_visit(path: &Path, root: &Path, id: (u64, u64)) -> String {
+    use std::os::unix::fs::MetadataExt;
+    let same = |p: &Path| std::fs::metadata(p).is_ok_and(|m| (m.dev(), m.ino()) == id);
+    let is_link = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
+    let below_root = |p: &Path| p.starts_with(root);
+    let ancestor = path.ancestors().skip(1).find(|p| same(p));
+    let link = path
+        .ancestors()
+        .take_while(|p| below_root(p))
+        .find(|p| is_link(p));
+    match (ancestor, link) {
+        (Some(ancestor), Some(link)) => format!(
+            "{}: symbolic link loop (it leads back to {}); remove the link",
+            link.display(),
+            ancestor.display()
+        ),
+        _ => format!(
+            "{}: a directory reached a second time through a symbolic link; walked once",
+            path.display()
+        ),
+    }
 }
 
 fn walk_error(e: &walkdir::Error) -> String {
