@@ -29,6 +29,7 @@
 use super::Judgement;
 use super::tool::{Tool, ToolContext, tool_limits};
 use crate::exec::{Exit, LimitHit, Limits, RunError, RunOutcome};
+use crate::text::stream::Text;
 use crate::verdict::Verdict;
 use serde::Deserialize;
 use std::ffi::OsString;
@@ -123,6 +124,9 @@ fn tool_failure(what: &str, outcome: &RunOutcome, limits: &Limits) -> Option<Str
 
 /// The first non-empty line of a tool's text, trimmed and cut to 300
 /// characters, with "…" when more lines follow.
+/// The most of a tool's standard output read for a message.
+const SAID_BYTES: usize = 64 << 10;
+
 pub fn said(text: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(text);
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
@@ -177,7 +181,7 @@ impl ExternalChecker {
         context: ToolContext<'_>,
         input: &Path,
         answer: Option<&Path>,
-        output: &[u8],
+        output: Text<'_>,
     ) -> Judgement {
         let ie = |message: String| Judgement::new(Verdict::InternalError, message);
         let what = format!("checker {}", self.tool.display);
@@ -195,9 +199,10 @@ impl ExternalChecker {
         // written, so no temp-and-rename here.
         let output_path = dir.path().join("output");
         let feedback = dir.path().join("feedback");
-        if let Err(e) =
-            std::fs::write(&output_path, output).and_then(|()| std::fs::create_dir(&feedback))
-        {
+        let written = std::fs::File::create(&output_path)
+            .and_then(|mut file| output.write_to(&mut std::io::BufWriter::new(&mut file)))
+            .and_then(|()| std::fs::create_dir(&feedback));
+        if let Err(e) = written {
             return ie(format!("cannot write the output for the checker: {e}"));
         }
         let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
@@ -240,7 +245,8 @@ impl ExternalChecker {
         };
         match self.protocol {
             Protocol::Testlib => {
-                let message = said(&outcome.stderr_tail).or_else(|| said(&outcome.stdout));
+                let message = said(&outcome.stderr_tail)
+                    .or_else(|| said(&outcome.stdout.text().head(SAID_BYTES)));
                 if let Some(judgement) = super::partial::testlib(code, &outcome.stderr_tail, &what)
                 {
                     return judgement;
@@ -417,7 +423,7 @@ impl InputValidator {
             })?;
         let message = |ended: &str| {
             telling_line(&outcome.stderr_tail)
-                .or_else(|| said(&outcome.stdout))
+                .or_else(|| said(&outcome.stdout.text().head(SAID_BYTES)))
                 .unwrap_or_else(|| format!("rejected ({ended})"))
         };
         // A Kattis validator killed by a signal (SIGABRT of a failed C

@@ -330,9 +330,12 @@ fn interactive_pass(
         // output limit, or the interactor's fault.
         use crate::exec::bounded_read::{Links, read_regular};
         judgement = match read_regular(&tout, limits.output, Links::Refuse) {
-            Ok(written) if !written.cut => {
-                checker.check(context, input, Some(answer), &written.bytes)
-            }
+            Ok(written) if !written.cut => checker.check(
+                context,
+                input,
+                Some(answer),
+                crate::text::stream::Text::Bytes(&written.bytes),
+            ),
             Ok(_) => Judgement::new(
                 Verdict::InternalError,
                 format!(
@@ -539,7 +542,12 @@ fn plain_pass(
         };
     }
     let output_path = feedback.with_file_name("output");
-    if let Err(e) = std::fs::write(&output_path, &outcome.stdout) {
+    let written = std::fs::File::create(&output_path).and_then(|mut file| {
+        outcome
+            .stdout
+            .write_to(&mut std::io::BufWriter::new(&mut file))
+    });
+    if let Err(e) = written {
         return ie(format!("cannot write the output for the validator: {e}"));
     }
     let mut dir = feedback.as_os_str().to_os_string();

@@ -14,6 +14,8 @@ pub mod external;
 pub mod feedback;
 pub mod interactive;
 pub mod mutate;
+#[cfg(test)]
+mod oracle;
 pub mod partial;
 pub mod text;
 pub mod tool;
@@ -21,6 +23,7 @@ pub use crate::text::whitespace;
 
 use crate::exec::{Exit, LimitHit, Limits, RunOutcome};
 use crate::puzzles::{CheckRequest, Figure, Puzzle};
+use crate::text::stream::Text;
 use crate::units::Size;
 use crate::verdict::Verdict;
 use external::ExternalChecker;
@@ -282,18 +285,18 @@ pub struct CheckPlan<'a> {
 
 /// Judge a finished run's output. The run must have finished normally
 /// (see [`classify_run`]).
-pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -> Judgement {
+pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: Text<'_>) -> Judgement {
     let read = |path: &Path, what: &str| read_package_file(path, what);
-    let answer = match files.answer {
-        Some(path) => match read(path, "answer file") {
-            Ok(bytes) => Some(bytes),
-            Err(j) => return j,
-        },
-        None => None,
-    };
     match plan.comparison {
         Comparison::Checker(checker) => match plan.tools {
-            Some(context) => checker.check(context, files.input, files.answer, output),
+            Some(context) => {
+                // The checker is given the answer's path: it must be a
+                // regular file (a FIFO would hold the checker) within the cap.
+                if let Some(Err(j)) = files.answer.map(|a| open_package_file(a, "answer file")) {
+                    return j;
+                }
+                checker.check(context, files.input, files.answer, output)
+            }
             None => Judgement::new(
                 Verdict::InternalError,
                 "an external checker needs a sandbox to run in (internal error)",
@@ -314,9 +317,20 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
                 Ok(bytes) => bytes,
                 Err(j) => return j,
             };
+            let answer = match files
+                .answer
+                .map(|path| read(path, "answer file"))
+                .transpose()
+            {
+                Ok(answer) => answer,
+                Err(j) => return j,
+            };
+            // A puzzle's output is a list of moves, parsed whole: held in
+            // memory (at most the output limit).
+            let output = output.to_vec();
             let report = puzzle.check(&CheckRequest {
                 input: &input,
-                output,
+                output: &output,
                 answer: answer.as_deref(),
                 lexmin: plan.lexmin,
                 strict: plan.strict,
@@ -331,7 +345,7 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
             }
         }
         text_mode => {
-            let Some(answer) = answer else {
+            let Some(answer_path) = files.answer else {
                 return Judgement::new(
                     Verdict::InternalError,
                     format!(
@@ -351,9 +365,24 @@ pub fn check_output(plan: CheckPlan<'_>, files: &CaseFiles<'_>, output: &[u8]) -
                     (unreachable_mode(), false)
                 }
             };
-            let finding = text::compare_folding(&answer, output, mode, plan.strict, fold);
-            let diff = (!finding.verdict.is_accepted())
-                .then(|| diff::first_hunk(&answer, output))
+            // Streamed from the file: an answer is never held whole.
+            let file = match open_package_file(answer_path, "answer file") {
+                Ok(file) => file,
+                Err(j) => return j,
+            };
+            let answer = match Text::file(&file) {
+                Ok(text) => text,
+                Err(e) => {
+                    return Judgement::new(
+                        Verdict::InternalError,
+                        format!("cannot read the answer file {}: {e}", answer_path.display()),
+                    );
+                }
+            };
+            let finding = text::compare_folding(answer, output, mode, plan.strict, fold);
+            let diff = (!finding.verdict.is_accepted()
+                && finding.verdict != Verdict::InternalError)
+                .then(|| diff::first_hunk_of(answer, output))
                 .flatten();
             Judgement {
                 verdict: finding.verdict,
@@ -397,6 +426,30 @@ fn read_package_file(path: &Path, what: &str) -> Result<Vec<u8>, Judgement> {
     }
 }
 
+/// A package's answer or input file opened to be streamed: as
+/// [`read_package_file`] checks it, without reading it.
+fn open_package_file(path: &Path, what: &str) -> Result<std::fs::File, Judgement> {
+    use crate::exec::bounded_read::{BoundedReadError, Links, open_regular};
+    let ie = |why: String| {
+        Judgement::new(
+            Verdict::InternalError,
+            format!("cannot read the {what} {}: {why}", path.display()),
+        )
+    };
+    match open_regular(path, Links::Follow) {
+        Ok((_, meta)) if meta.len() > PACKAGE_FILE_CAP => Err(ie(format!(
+            "it is larger than {}, the most the judge reads of a package file",
+            Size(PACKAGE_FILE_CAP)
+        ))),
+        Ok((file, _)) => Ok(file),
+        Err(BoundedReadError::Io(e)) => Err(ie(e.to_string())),
+        Err(BoundedReadError::Missing) => Err(ie(
+            std::io::Error::from_raw_os_error(libc::ENOENT).to_string()
+        )),
+        Err(e) => Err(ie(e.to_string())),
+    }
+}
+
 fn unreachable_mode() -> TextMode {
     // Comparison::Puzzle and Comparison::Checker are handled above; keep a harmless value for the
     // type checker rather than a panic.
@@ -417,7 +470,7 @@ mod tests {
             wall: Duration::from_millis(12),
             peak_rss_kib: Some(1000),
             memory_source: MemorySource::Rusage,
-            stdout: Vec::new(),
+            stdout: Default::default(),
             stderr_tail: Vec::new(),
             limit_hit: None,
             memory_evidence: None,

@@ -101,7 +101,7 @@ pub fn check(config_path: Option<&Path>, args: CheckArgs) -> Outcome {
             input: &args.input,
             answer: args.answer.as_deref(),
         },
-        &output,
+        crate::text::stream::Text::Bytes(&output),
     );
     let (code, word) = match judgement.verdict {
         Verdict::Accepted => (ExitCode::Ok, "ok"),

@@ -49,7 +49,7 @@ impl Runner for BuiltinRunner {
             wall,
             peak_rss_kib: None,
             memory_source: MemorySource::None,
-            stdout,
+            stdout: stdout.into(),
             stderr_tail: Vec::new(),
             limit_hit,
             memory_evidence: None,

@@ -66,6 +66,22 @@ pub fn bytes_digest(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
+/// [`bytes_digest`] of a streamed text.
+pub fn text_digest(text: crate::text::stream::Text<'_>) -> String {
+    let mut hasher = Sha256::new();
+    let mut stream = text.stream();
+    loop {
+        let chunk = stream.chunk();
+        if chunk.is_empty() {
+            break;
+        }
+        hasher.update(chunk);
+        let n = chunk.len();
+        stream.consume(n);
+    }
+    hex(&hasher.finalize())
+}
+
 /// A file up to this long is read whole to be hashed.
 const SMALL: u64 = 64 << 10;
 

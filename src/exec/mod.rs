@@ -11,6 +11,7 @@ pub mod beneath;
 pub mod bounded_read;
 pub mod builtin;
 pub mod cache_dir;
+pub mod captured;
 pub mod identity;
 pub mod interactive;
 pub mod interrupt;
@@ -204,8 +205,9 @@ pub struct RunOutcome {
     pub wall: Duration,
     pub peak_rss_kib: Option<u64>,
     pub memory_source: MemorySource,
-    /// Standard output, at most `Limits::output` bytes.
-    pub stdout: Vec<u8>,
+    /// Standard output, at most `Limits::output` bytes (spooled to a
+    /// file past [`captured::SPILL`]).
+    pub stdout: captured::Output,
     /// The last [`STDERR_TAIL`] bytes of standard error.
     pub stderr_tail: Vec<u8>,
     /// The limit that ended the run, if the judge ended it.

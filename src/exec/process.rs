@@ -313,9 +313,10 @@ pub fn launch_with(
         truncated: watched.truncated,
     };
     let (mut limit_hit, memory_evidence, process_cap_hit) = evidence.conclude();
+    let mut file_output = None;
     if let Some(path) = &output_path {
-        let (bytes, over) = crate::exec::output_file::read(path, limits.output)?;
-        watched.stdout = bytes;
+        let (output, over) = crate::exec::output_file::read(path, limits.output)?;
+        file_output = Some(output);
         if over && limit_hit.is_none() {
             limit_hit = Some(crate::exec::LimitHit::Output);
         }
@@ -328,6 +329,16 @@ pub fn launch_with(
         && exit == Exit::Signal(libc::SIGKILL)
         && limit_hit.is_none()
         && memory_evidence.is_none();
+    let stdout = match file_output {
+        Some(output) => output,
+        None => {
+            let mut capture = std::mem::take(&mut watched.stdout);
+            if let Some(e) = capture.error.take() {
+                return Err(RunError::Internal(e));
+            }
+            capture.finish()
+        }
+    };
     let (peak_rss_kib, memory_source) = match cgroup.as_ref().and_then(|c| c.peak_bytes) {
         Some(bytes) => (Some(bytes / 1024), MemorySource::Cgroup),
         None => (Some(usage.max_rss_kib), MemorySource::Rusage),
@@ -339,7 +350,7 @@ pub fn launch_with(
         wall,
         peak_rss_kib,
         memory_source,
-        stdout: std::mem::take(&mut watched.stdout),
+        stdout,
         stderr_tail,
         limit_hit,
         memory_evidence,

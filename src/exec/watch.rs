@@ -32,7 +32,7 @@ pub(super) struct Watch {
 /// What the event loop saw.
 #[derive(Default)]
 pub(super) struct Watched {
-    pub(super) stdout: Vec<u8>,
+    pub(super) stdout: super::captured::Capture,
     pub(super) stderr: VecDeque<u8>,
     stdout_open: bool,
     stderr_open: bool,
@@ -276,15 +276,30 @@ fn set_nonblocking(fd: &OwnedFd) -> rustix::io::Result<()> {
 
 /// Read all that is available now. False when the output limit is passed.
 fn read_stdout(fd: &OwnedFd, w: &mut Watched, limit: u64) -> bool {
-    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let mut spill = [0u8; 64 * 1024];
     loop {
-        // Read straight into the output's spare room (no buffer zeroed and
-        // copied a case): at least 4 KiB, as much again as it holds, and
-        // one byte past the limit to see it crossed.
-        let room = limit.saturating_sub(w.stdout.len());
-        w.stdout
-            .reserve(w.stdout.len().max(4096).min(room.saturating_add(1)));
-        match rustix::io::read(fd, rustix::buffer::spare_capacity(&mut w.stdout)) {
+        let read = if w.stdout.in_memory() {
+            // Read straight into the output's spare room (no buffer zeroed
+            // and copied a case): at least 4 KiB, as much again as it
+            // holds, and one byte past the limit to see it crossed.
+            let held = w.stdout.held_mut();
+            let room =
+                usize::try_from(limit.saturating_sub(held.len() as u64)).unwrap_or(usize::MAX);
+            held.reserve(held.len().max(4096).min(room.saturating_add(1)));
+            let read = rustix::io::read(fd, rustix::buffer::spare_capacity(held));
+            w.stdout.settle();
+            read
+        } else {
+            // Past the spill: through a buffer into the spool file.
+            match rustix::io::read(fd, &mut spill) {
+                Ok(n) => {
+                    w.stdout.push(&spill[..n]);
+                    Ok(n)
+                }
+                Err(e) => Err(e),
+            }
+        };
+        match read {
             Ok(0) => {
                 w.stdout_open = false;
                 return true;

@@ -134,7 +134,7 @@ pub fn run_job(plan: &Plan, job: &Job, slot: usize) -> CaseResult {
                         input: &job.case.input,
                         answer: job.case.answer.as_deref(),
                     },
-                    &outcome.stdout,
+                    outcome.stdout.text(),
                 )
             });
             let mut result = base_result(plan, job, judgement, Some(&outcome), problem);
@@ -247,7 +247,7 @@ fn cached_check(
     plan: &Plan,
     check_plan: CheckPlan<'_>,
     files: &CaseFiles<'_>,
-    output: &[u8],
+    output: crate::text::stream::Text<'_>,
 ) -> Judgement {
     let key = match (
         plan.cache.as_deref(),

@@ -34,7 +34,7 @@ impl Runner for FakeRunner {
             wall: Duration::from_millis(4),
             peak_rss_kib: Some(100),
             memory_source: MemorySource::Rusage,
-            stdout,
+            stdout: stdout.into(),
             stderr_tail: Vec::new(),
             limit_hit: name.starts_with("tle-").then_some(LimitHit::Wall),
             memory_evidence: None,

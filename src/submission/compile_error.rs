@@ -22,7 +22,7 @@ pub(super) fn compile_error(
     // The build directory's path means nothing to the user: show names.
     let mut text = String::from_utf8_lossy(&outcome.stderr_tail).into_owned();
     if text.trim().is_empty() {
-        let stdout = &outcome.stdout[outcome.stdout.len().saturating_sub(4096)..];
+        let stdout = &outcome.stdout.tail(4096)[..];
         text = String::from_utf8_lossy(stdout).into_owned();
     }
     let text = text.replace(&format!("{}/", places.dir), "");

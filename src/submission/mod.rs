@@ -482,7 +482,8 @@ impl Toolchain {
                 String::from_utf8_lossy(&outcome.stderr_tail).trim()
             )));
         }
-        let stdout = String::from_utf8_lossy(&outcome.stdout);
+        let stdout = outcome.stdout.text().head(4096);
+        let stdout = String::from_utf8_lossy(&stdout);
         let path = PathBuf::from(stdout.lines().next().unwrap_or("").trim());
         if !path.is_absolute() || !path.exists() {
             return Ok(Err(format!(

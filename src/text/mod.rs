@@ -6,6 +6,7 @@
 pub mod constants;
 pub mod format;
 pub mod glob;
+pub mod stream;
 pub mod whitespace;
 
 /// `text` without a leading UTF-8 byte order mark (some editors write one

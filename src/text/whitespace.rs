@@ -5,6 +5,8 @@
 //! final newline is missing. Used by the text comparisons and by the puzzle
 //! checkers in strict mode.
 
+use super::stream::{Stream, Text};
+
 /// Whether a character is invisible or reorders the text around it: the
 /// bidirectional controls (a right-to-left override can make a line read
 /// differently from its bytes, "Trojan Source"), zero-width characters,
@@ -177,51 +179,80 @@ impl std::fmt::Display for LayoutDifference {
 /// when they are identical. A missing final newline shows as `⏎` at the end
 /// of the found line; an extra empty line as `""`.
 pub fn layout_difference(expected: &[u8], found: &[u8]) -> Option<LayoutDifference> {
-    if expected == found {
-        return None;
-    }
-    // Line by line as they come: no list of lines (a text of 63 MiB of
-    // newlines would make one of 63 million).
-    let (mut exp_lines, mut found_lines) = (ended_lines(expected), ended_lines(found));
-    let mut line = 0;
-    loop {
-        line += 1;
-        let (e, f) = (exp_lines.next(), found_lines.next());
-        if e.is_none() && f.is_none() {
-            return None;
-        }
-        if e != f {
-            return Some(LayoutDifference {
-                line,
-                expected: e.map(show).unwrap_or_else(|| "(no line)".to_string()),
-                found: f.map(show).unwrap_or_else(|| "(no line)".to_string()),
-            });
-        }
-    }
+    layout_difference_of(Text::Bytes(expected), Text::Bytes(found))
 }
 
-/// A line and whether it ended with `\n`.
-type EndedLine<'a> = (&'a [u8], bool);
-
-fn ended_lines(text: &[u8]) -> impl Iterator<Item = EndedLine<'_>> {
-    let mut rest = text;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        Some(match rest.iter().position(|&b| b == b'\n') {
-            Some(i) => {
-                let line = &rest[..i];
-                rest = &rest[i + 1..];
-                (line, true)
+/// [`layout_difference`] of two streamed texts: line by line as they
+/// come, holding only the start of the lines that differ (a text of 63 MiB
+/// of newlines once made a list of 63 million lines).
+pub fn layout_difference_of(expected: Text<'_>, found: Text<'_>) -> Option<LayoutDifference> {
+    let (mut a, mut b) = (expected.stream(), found.stream());
+    let mut line = 1;
+    {
+        let (mut head_a, mut head_b) = (Vec::new(), Vec::new());
+        // The bytes the two lines agree on; whether both texts end there.
+        let both_end = loop {
+            let (ca, cb) = (a.chunk(), b.chunk());
+            let n = ca.len().min(cb.len());
+            if n == 0 {
+                break ca.is_empty() && cb.is_empty();
             }
-            None => (std::mem::take(&mut rest), false),
+            let agree = ca[..n]
+                .iter()
+                .zip(&cb[..n])
+                .take_while(|(x, y)| x == y && **x != b'\n')
+                .count();
+            let newline = agree < n && ca[agree] == b'\n' && cb[agree] == b'\n';
+            let room = SHOWN_LINE_BYTES.saturating_sub(head_a.len());
+            head_a.extend_from_slice(&ca[..agree.min(room)]);
+            head_b.extend_from_slice(&cb[..agree.min(room)]);
+            a.consume(agree);
+            b.consume(agree);
+            if newline {
+                a.consume(1);
+                b.consume(1);
+                head_a.clear();
+                head_b.clear();
+                line += 1;
+                continue;
+            }
+            if agree < n {
+                break false;
+            }
+        };
+        if both_end {
+            return None;
+        }
+        let e = rest_of_line(&mut a, head_a);
+        let f = rest_of_line(&mut b, head_b);
+        Some(LayoutDifference {
+            line,
+            expected: e.map(show).unwrap_or_else(|| "(no line)".to_string()),
+            found: f.map(show).unwrap_or_else(|| "(no line)".to_string()),
         })
-    })
+    }
 }
 
-fn show((line, ended): EndedLine<'_>) -> String {
-    let mut s = visible_cut(line, 60);
+/// The most of a line [`show`] needs: each shown character comes from at
+/// most 4 bytes, and 60 are shown.
+const SHOWN_LINE_BYTES: usize = 4 * 62;
+
+/// The rest of a line whose first bytes are `head`: its start (up to
+/// [`SHOWN_LINE_BYTES`]) and whether a newline ended it; `None` when the
+/// text had ended before the line began.
+fn rest_of_line(s: &mut Stream<'_>, mut head: Vec<u8>) -> Option<(Vec<u8>, bool)> {
+    let began = !head.is_empty();
+    let took = s.take_while(|b| b != b'\n', &mut head, SHOWN_LINE_BYTES);
+    let (skipped, _) = s.skip_while(|b| b != b'\n');
+    let ended = s.peek() == Some(b'\n');
+    if ended {
+        s.consume(1);
+    }
+    (began || took > 0 || skipped > 0 || ended).then_some((head, ended))
+}
+
+fn show((line, ended): (Vec<u8>, bool)) -> String {
+    let mut s = visible_cut(&line, 60);
     if !ended {
         s.push('⏎');
     }

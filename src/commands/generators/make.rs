@@ -533,7 +533,11 @@ fn run_generator(
                 false,
             ));
         }
-        files.insert("in".to_string(), outcome.stdout);
+        let bytes = outcome
+            .stdout
+            .into_bytes()
+            .map_err(|e| (format!("cannot read its standard output back: {e}"), false))?;
+        files.insert("in".to_string(), bytes);
     }
     Ok(files)
 }
@@ -565,5 +569,8 @@ fn run_solution(
     if outcome.limit_hit.is_some() || outcome.exit != Exit::Code(0) {
         return Err(format!("ended with {}", outcome.exit.describe()));
     }
-    Ok(outcome.stdout)
+    outcome
+        .stdout
+        .into_bytes()
+        .map_err(|e| format!("cannot read its standard output back: {e}"))
 }

@@ -430,7 +430,10 @@ fn finished(ran: &RunOutcome, what: &str) -> Result<Vec<u8>, Failure> {
             String::from_utf8_lossy(&ran.stderr_tail).trim()
         )));
     }
-    Ok(ran.stdout.clone())
+    ran.stdout
+        .bytes()
+        .map(std::borrow::Cow::into_owned)
+        .map_err(|e| Failure::Internal(format!("{what}: cannot read its output back: {e}")))
 }
 
 /// Write a test or an answer into the package: beneath its root,

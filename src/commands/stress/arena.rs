@@ -192,13 +192,19 @@ impl Arena<'_> {
                 input_path.display()
             )));
         }
-        write_file(answer_path, &outcome.stdout)?;
+        let answer = outcome.stdout.bytes().map_err(|e| {
+            Failure::Internal(format!(
+                "cannot read the reference {}'s output back: {e}",
+                against.label
+            ))
+        })?;
+        write_file(answer_path, &answer)?;
         let mine = self.run(&self.submission, input_path, Some(answer_path))?;
         Ok(
             (!mine.verdict.is_accepted() || short_of(&mine, None)).then_some(Finding {
                 submission: mine,
                 against: None,
-                answer: Some(outcome.stdout),
+                answer: Some(answer.into_owned()),
             }),
         )
     }

@@ -96,7 +96,12 @@ impl Generator {
                 String::from_utf8_lossy(&outcome.stderr_tail).trim()
             )));
         }
-        Ok(outcome.stdout)
+        outcome.stdout.into_bytes().map_err(|e| {
+            Failure::Internal(format!(
+                "the generator `{} {seed}`: cannot read its output back: {e}",
+                self.display
+            ))
+        })
     }
 }
 

@@ -145,7 +145,7 @@ fn output_judgement(
             input: &case.input,
             answer,
         },
-        output,
+        crate::text::stream::Text::Bytes(output),
     )
 }
 

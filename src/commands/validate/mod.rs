@@ -15,6 +15,7 @@
 mod folders;
 mod puzzle;
 
+use crate::text::stream::Text;
 use puzzle::validate_puzzle;
 
 use super::{Failure, Outcome, load_config, select};
@@ -412,7 +413,12 @@ fn validate_answers(
         let Some(answer) = tally.read(answer_path) else {
             continue;
         };
-        let judgement = checker.check(context, &case.input, Some(answer_path), &answer);
+        let judgement = checker.check(
+            context,
+            &case.input,
+            Some(answer_path),
+            Text::Bytes(&answer),
+        );
         match judgement.verdict {
             Verdict::Accepted => accepting.push(case),
             Verdict::InternalError | Verdict::Skipped => tally.error(format!(
@@ -474,7 +480,12 @@ fn probe_checker(
                 continue;
             }
             tried += 1;
-            let judgement = checker.check(context, &case.input, Some(answer_path), &m.bytes);
+            let judgement = checker.check(
+                context,
+                &case.input,
+                Some(answer_path),
+                Text::Bytes(&m.bytes),
+            );
             match judgement.verdict {
                 Verdict::Accepted => {
                     accepted.insert(m.kind);

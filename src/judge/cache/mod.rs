@@ -135,7 +135,7 @@ impl RunCache {
         checker: &str,
         input: &Path,
         answer: Option<&Path>,
-        output: &[u8],
+        output: crate::text::stream::Text<'_>,
     ) -> Option<Key> {
         let mut key = base_key("check");
         key.field("checker", checker.as_bytes())
@@ -143,7 +143,7 @@ impl RunCache {
         if let Some(answer) = answer {
             key.field("answer", identity::file(answer)?.as_bytes());
         }
-        key.field("output", identity::bytes_digest(output).as_bytes());
+        key.field("output", identity::text_digest(output).as_bytes());
         Some(key.bytes())
     }
 

@@ -119,9 +119,9 @@ pub fn disagreement(kept: &RunOutcome, again: &RunOutcome) -> Option<String> {
         return Some(format!(
             "the output differs (cached {} bytes, sha256 {}…; re-run {} bytes, sha256 {}…)",
             kept.stdout.len(),
-            &identity::bytes_digest(&kept.stdout)[..12],
+            &identity::text_digest(kept.stdout.text())[..12],
             again.stdout.len(),
-            &identity::bytes_digest(&again.stdout)[..12]
+            &identity::text_digest(again.stdout.text())[..12]
         ));
     }
     None

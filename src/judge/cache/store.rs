@@ -6,8 +6,8 @@
 //! the cache's size: eviction of the least recently used files, a pack
 //! and its index as one.
 
-use crate::exec::identity::bytes_digest;
-use std::io::Write;
+use crate::exec::identity::{bytes_digest, text_digest};
+use crate::text::stream::Text;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -20,6 +20,11 @@ pub fn sharded(dir: &Path, name: &str) -> PathBuf {
 /// Write `bytes` to `path` atomically (a temporary file in the same
 /// directory, renamed), making the directory (0700) when missing.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_text(path, Text::Bytes(bytes))
+}
+
+/// [`write_atomic`] of a streamed text.
+pub fn write_atomic_text(path: &Path, text: Text<'_>) -> std::io::Result<()> {
     use std::os::unix::fs::DirBuilderExt;
     let dir = path
         .parent()
@@ -35,7 +40,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         }
         Err(e) => return Err(e),
     };
-    temp.write_all(bytes)?;
+    text.write_to(&mut std::io::BufWriter::new(temp.as_file_mut()))?;
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
@@ -59,6 +64,36 @@ pub fn put_object(objects: &Path, bytes: &[u8]) -> std::io::Result<String> {
         write_atomic(&path, bytes)?;
     }
     Ok(name)
+}
+
+/// [`put_object`] of a streamed text (an output spooled to a file).
+pub fn put_object_text(objects: &Path, text: Text<'_>) -> std::io::Result<String> {
+    let name = text_digest(text);
+    let path = sharded(objects, &name);
+    if path.is_file() {
+        touch(&path);
+    } else {
+        write_atomic_text(&path, text)?;
+    }
+    Ok(name)
+}
+
+/// The object `name` as an open file (streamed when it is read), if it
+/// is there and its bytes have that digest.
+pub fn get_object_file(objects: &Path, name: &str) -> Option<(std::fs::File, u64)> {
+    if name.len() != 64 || !name.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let path = sharded(objects, name);
+    let file = std::fs::File::open(&path).ok()?;
+    let text = Text::file(&file).ok()?;
+    if text_digest(text) != name {
+        damaged(&path);
+        return None;
+    }
+    touch(&path);
+    let len = text.len();
+    Some((file, len))
 }
 
 /// The object `name`, if it is there and its bytes have that digest.

@@ -5,6 +5,7 @@
 use super::reuse::{self, Measured, RanUnder};
 use super::store;
 use crate::check::Judgement;
+use crate::exec::captured::Output;
 use crate::exec::{CpuSource, Exit, LimitHit, MemorySource, RunOutcome};
 use crate::score::Partial;
 use crate::verdict::Verdict;
@@ -53,6 +54,31 @@ impl Kept {
         }
     }
 
+    /// An output kept: in memory when short, else an object streamed
+    /// from the store.
+    fn put_output(objects: &Path, output: &Output) -> std::io::Result<Kept> {
+        match output {
+            Output::Held(bytes) => Kept::put(objects, bytes),
+            spooled => store::put_object_text(objects, spooled.text()).map(Kept::Object),
+        }
+    }
+
+    /// [`Kept::get`] of an output: a long one stays in its object's file.
+    fn get_output(self, objects: &Path) -> Option<Output> {
+        match self {
+            Kept::Object(name) => {
+                let (file, len) = store::get_object_file(objects, &name)?;
+                if len <= crate::exec::captured::SPILL as u64 {
+                    let mut bytes = Vec::new();
+                    Output::of_file(file, len).write_to(&mut bytes).ok()?;
+                    return Some(Output::Held(bytes));
+                }
+                Some(Output::of_file(file, len))
+            }
+            text => text.get(objects).map(Output::Held),
+        }
+    }
+
     fn get(self, objects: &Path) -> Option<Vec<u8>> {
         match self {
             Kept::Text(text) => Some(text.into_bytes()),
@@ -75,8 +101,8 @@ impl StoredRun {
             wall_ns: reuse::nanos(outcome.wall),
             peak_rss_kib: outcome.peak_rss_kib,
             memory_source: outcome.memory_source,
-            stdout: Kept::put(objects, &outcome.stdout).ok()?,
-            stdout_bytes: outcome.stdout.len() as u64,
+            stdout: Kept::put_output(objects, &outcome.stdout).ok()?,
+            stdout_bytes: outcome.stdout.len(),
             stderr: Kept::put(objects, &outcome.stderr_tail).ok()?,
             limit_hit: outcome.limit_hit,
             memory_evidence: outcome.memory_evidence.clone(),
@@ -107,9 +133,9 @@ impl StoredRun {
     /// The outcome, its outputs read back; `None` when an object is
     /// missing or damaged, or the output is not as long as it was.
     pub fn outcome(self, objects: &Path) -> Option<RunOutcome> {
-        let stdout = self.stdout.get(objects)?;
+        let stdout = self.stdout.get_output(objects)?;
         let stderr_tail = self.stderr.get(objects)?;
-        if stdout.len() as u64 != self.stdout_bytes {
+        if stdout.len() != self.stdout_bytes {
             return None;
         }
         Some(RunOutcome {

@@ -27,7 +27,7 @@ fn run(sandbox: &Sandbox, script: &str) -> (String, String) {
     )
     .expect("the run");
     (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stdout.bytes_lossy()).into_owned(),
         String::from_utf8_lossy(&out.stderr_tail).into_owned(),
     )
 }
