@@ -4,6 +4,24 @@
 use std::time::Duration;
 
 /// The plural ending of a count: `format!("{n} case{}", plural(n))`.
+/// How many terminal columns a text takes (a wide character two, a
+/// combining mark none), not how many characters it has.
+pub fn columns(text: &str) -> usize {
+    console::measure_text_width(text)
+}
+
+/// `text` padded with spaces on the right to `width` terminal columns
+/// ([`columns`]); a longer text as it is. `format!("{:<w$}")` pads by
+/// characters, which misaligns a table holding wide characters.
+pub fn pad(text: &str, width: usize) -> String {
+    let mut out = text.to_string();
+    out.extend(std::iter::repeat_n(
+        ' ',
+        width.saturating_sub(columns(text)),
+    ));
+    out
+}
+
 pub fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
@@ -73,6 +91,18 @@ pub fn unknown_key_among(key: &str, known: &[(&str, String)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn padding_counts_terminal_columns_not_characters() {
+        // 漢字 is two characters in four columns; é with a combining mark
+        // is two characters in one.
+        assert_eq!(pad("漢字", 6), "漢字  ");
+        assert_eq!(pad("e\u{301}", 3), "e\u{301}  ");
+        assert_eq!(pad("abc", 6), "abc   ");
+        assert_eq!(pad("abcdefg", 3), "abcdefg");
+        let rows = ["a.py", "漢字.py", "e\u{301}.py"].map(|n| format!("{}|", pad(n, 8)));
+        assert!(rows.iter().all(|r| columns(r) == 9), "{rows:?}");
+    }
 
     #[test]
     fn an_unknown_key_is_said_with_the_nearest_known_one() {

@@ -6,7 +6,7 @@ use super::super::submissions::Submission;
 use super::assess::Assessed;
 use crate::config::{Problem, Span};
 use crate::judge::{Report, Status, Verification};
-use crate::text::format::plural;
+use crate::text::format::{columns, pad, plural};
 use crate::text::whitespace::shown_name;
 use std::fmt::Write;
 
@@ -173,7 +173,7 @@ fn problem_rows(
             .unwrap_or(least)
             .max(least)
     };
-    let width = column(&|s| s.rel.chars().count(), 10);
+    let width = column(&|s| columns(&shown_name(&s.rel)), 10);
     // A scoring problem's expected and got scores sit beside the verdicts.
     let expected_text = |o: &crate::judge::SubmissionOutcome| match &o.expected_score {
         Some(score) if o.expected.is_empty() => format!("score {score}"),
@@ -182,14 +182,16 @@ fn problem_rows(
     };
     let expected_width = mine
         .iter()
-        .map(|&i| expected_text(&assessed[i].outcome).chars().count())
+        .map(|&i| columns(&expected_text(&assessed[i].outcome)))
         .max()
         .unwrap_or(8)
         .max(8);
     let _ = writeln!(
         text,
-        "        {:<width$}  {:<expected_width$}  {:<18}  slowest",
-        "submission", "expected", "got"
+        "        {}  {}  {}  slowest",
+        pad("submission", width),
+        pad("expected", expected_width),
+        pad("got", 18)
     );
     for &i in &mine {
         let (s, a) = (&all[i], &assessed[i]);
@@ -217,10 +219,11 @@ fn problem_rows(
         note(notes, o.status, &name, reason);
         let _ = writeln!(
             text,
-            "  {:<4}  {:<width$}  {:<expected_width$}  {got:<18}  {slow}",
-            o.status.word(),
-            shown_name(&s.rel),
-            expected_text(o),
+            "  {}  {}  {}  {}  {slow}",
+            pad(o.status.word(), 4),
+            pad(&shown_name(&s.rel), width),
+            pad(&expected_text(o), expected_width),
+            pad(&got, 18),
         );
         if context.verbose {
             case_lines(text, context.report, &s.label);

@@ -254,6 +254,12 @@ impl<'a> Page<'a> {
     }
 
     /// `problem/case`, cut to this page's share.
+    /// The program that ran a case (verify's reports hold several), made
+    /// safe to show like a name.
+    pub fn program(&self, case: &CaseResult) -> String {
+        text::line(case.program.as_deref().unwrap_or(""), self.name_bytes)
+    }
+
     pub fn name(&self, case: &CaseResult) -> String {
         text::line(&format!("{}/{}", case.problem, case.case), self.name_bytes)
     }

@@ -128,14 +128,19 @@ fn breakdown(counts: &BTreeMap<Verdict, usize>) -> String {
 
 fn slowest(page: &Page<'_>) -> Markup {
     let by_time = page.report.digest.slowest.as_slice();
+    // Which program ran a case, when a report holds several (verify).
+    let programs = by_time.iter().any(|(_, c)| c.program.is_some());
     html! {
         div.slowest {
             h3 { "Slowest cases" }
             table.slowest {
-                thead { tr { th { "case" } th { "verdict" } th.num { "CPU" } th { "of limit" } th.num { "wall" } th.num { "memory" } } }
+                thead { tr { @if programs { th { "program" } } th { "case" } th { "verdict" } th.num { "CPU" } th { "of limit" } th.num { "wall" } th.num { "memory" } } }
                 tbody {
                     @for (i, case) in by_time {
                         tr {
+                            @if programs {
+                                td { (page.program(case)) }
+                            }
                             td {
                                 @if page.links(*i) {
                                     a href=(page.href(*i)) { (page.name(case)) }
