@@ -20,7 +20,7 @@ for n in 1 5 10 100 1000 5000 10000 20000 40000 50000; do
   dir=secret; [ "$i" -le 1 ] && dir=sample
   awk -v n="$n" -v seed="$i" 'BEGIN { srand(seed); print n; s = 0;
     for (k = 0; k < n; k++) { x = int(rand() * 1000); printf "%d%s", x, (k + 1 < n ? " " : "\n"); s += x * x }
-    print s > "/dev/stderr" }' > "$out/data/$dir/$i.in" 2> "$out/data/$dir/$i.ans"
+    printf "%.0f\n", s > "/dev/stderr" }' > "$out/data/$dir/$i.in" 2> "$out/data/$dir/$i.ans"
 done
 cat > "$out/output_validator/validate.py" <<'P'
 import sys
@@ -42,7 +42,7 @@ for k in 1 2 3 4; do
     > "$out/submissions/accepted/py$k.py"
 done
 for k in 1 2; do
-  printf '#!/bin/sh\n# variant %s\nread n\ntr " " "\\n" | awk "{ s += \\$1 * \\$1 } END { print s }"\n' "$k" \
+  printf '#!/bin/sh\n# variant %s\nread n\ntr " " "\\n" | awk "{ s += \\$1 * \\$1 } END { printf \"%%.0f\\\\n\", s }"\n' "$k" \
     > "$out/submissions/accepted/sh$k.sh"
 done
 for k in 1 2 3; do
