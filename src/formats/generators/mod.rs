@@ -36,6 +36,7 @@ mod case;
 mod command;
 mod include;
 mod names;
+mod old;
 mod parse;
 #[cfg(test)]
 mod tests;
@@ -67,6 +68,12 @@ pub struct GenPlan {
     /// (BAPCtools then uses an accepted submission).
     pub needs_default_solution: bool,
     pub warnings: Vec<String>,
+    /// Entries that cannot be made, each left out with what is wrong (a
+    /// case, or a directory's settings file): BAPCtools' errors that
+    /// touch one case ("Rule contained errors. SKIPPED."), the rest of
+    /// the file is read and made. `judge gen` fails on them; `judge
+    /// verify` and `judge run` warn and judge `data/` as it is.
+    pub skipped: Vec<GenError>,
 }
 
 /// A case `include:`d into another directory.
@@ -123,6 +130,10 @@ pub enum CaseSource {
     Copy(PathBuf),
     /// `in: "…"` given inline.
     Inline,
+    /// An empty entry (`name:`), BAPCtools' old form of a hand-made case:
+    /// its files are already in `data/` and are used as they are (an
+    /// answer the judge made before, or none, is made by the solution).
+    Manual,
 }
 
 impl CaseSource {
@@ -147,13 +158,28 @@ impl CaseSource {
 
 /// A generators.yaml that cannot be read as BAPCtools reads it: the file,
 /// the line when it is known, the entry (`data/secret/a`) and what is wrong.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[error("{}{}: {}{message}", .file.display(), .line.map(|l| format!(":{l}")).unwrap_or_default(), .at.as_ref().map(|a| format!("data/{a}: ")).unwrap_or_default())]
 pub struct GenError {
     pub file: PathBuf,
     pub line: Option<usize>,
     pub at: Option<String>,
     pub message: String,
+}
+
+impl GenError {
+    /// `file:line` (or the file alone): where the error is.
+    pub fn place(&self) -> String {
+        match self.line {
+            Some(l) => format!("{}:{l}", self.file.display()),
+            None => self.file.display().to_string(),
+        }
+    }
+
+    /// The entry under `data/` (`secret/a`), when the error is one's.
+    pub fn entry(&self) -> Option<&str> {
+        self.at.as_deref()
+    }
 }
 
 /// The extensions a case may give inline (BAPCtools' known text data
