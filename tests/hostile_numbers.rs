@@ -94,9 +94,23 @@ fn problem_yaml_numbers_out_of_range_are_named_errors() {
 
 #[test]
 fn time_limit_files_out_of_range_are_named_errors() {
+    // A `.timelimit` problemtools does not read (and BAPCtools calls
+    // deprecated) is warned and passed over (issue 43): never a panic,
+    // never the whole package refused.
+    for text in ["1e300\n", "-3\n", "fast\n"] {
+        let s = Scratch::new();
+        package(&s, "name: Sum\n");
+        s.write("pkg/.timelimit", text);
+        let ran = s.run_judge(&["run", "pkg", "--submission", "cat"]);
+        let said = format!("exit {}\n{}{}", ran.code, ran.stdout, ran.stderr);
+        assert!(!said.contains("panicked"), "{text}: {said}");
+        assert_ne!(ran.code, 2, "{text}: {said}");
+        assert!(
+            said.contains(".timelimit: expected a number of seconds") && said.contains("not used"),
+            "{text}: {said}"
+        );
+    }
     for (file, text, key) in [
-        (".timelimit", "1e300\n", ".timelimit"),
-        (".timelimit", "-3\n", ".timelimit"),
         ("domjudge-problem.ini", "timelimit='1e300'\n", "timelimit"),
         ("domjudge-problem.ini", "timelimit=nan\n", "timelimit"),
     ] {
@@ -140,16 +154,10 @@ fn flags_out_of_range_are_usage_errors() {
 
 #[test]
 fn generators_yaml_numbers_out_of_range_are_named_errors() {
-    for (case, key) in [
-        (
-            "      - big:\n          generate: gen.sh {seed}\n          count: \"-9223372036854775808..=9223372036854775807\"\n",
-            "count",
-        ),
-        (
-            "      - big:\n          generate: gen.sh {seed}\n          retries: 4294967296\n",
-            "retries",
-        ),
-    ] {
+    for (case, key) in [(
+        "      - big:\n          generate: gen.sh {seed}\n          count: \"-9223372036854775808..=9223372036854775807\"\n",
+        "count",
+    )] {
         let s = Scratch::new();
         package(&s, "name: Sum\n");
         s.script("pkg/generators/gen.sh", "echo 1 2");
@@ -160,6 +168,28 @@ fn generators_yaml_numbers_out_of_range_are_named_errors() {
         let ran = s.run_judge(&["gen", "pkg"]);
         assert_config_error(&ran, "generators.yaml", key, case);
     }
+}
+
+#[test]
+fn a_retries_past_the_judges_cap_is_warned_and_capped() {
+    // BAPCtools takes any whole number above 0; the judge tries at most
+    // 1000 times, says so and makes the case (issue 43: not a refusal).
+    let s = Scratch::new();
+    package(&s, "name: Sum\n");
+    s.script("pkg/generators/gen.sh", "echo 1 2");
+    s.write(
+        "pkg/generators/generators.yaml",
+        "solution: /submissions/accepted/cat.sh\ndata:\n  secret:\n    data:\n      - big:\n          generate: gen.sh {seed}\n          retries: 4294967296\n",
+    );
+    let ran = s.run_judge(&["gen", "pkg"]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains(
+            "generators.yaml:7: data/secret/big: retries: 4294967296: more than the judge's 1000, 1000 used"
+        ),
+        "{}",
+        ran.stderr
+    );
 }
 
 #[test]
