@@ -83,7 +83,7 @@ pub(super) fn read(
         time_limit_from = ".timelimit";
     }
     if time_limit.is_none() {
-        time_limit = read_domjudge_ini(root)?;
+        time_limit = read_domjudge_ini(root, warnings);
         time_limit_from = "domjudge-problem.ini timelimit";
     }
     let inference = time_inference(limits, version).map_err(|e| at(&e))?;
@@ -155,15 +155,16 @@ fn time_inference(limits: &YamlLimits, version: FormatVersion) -> Result<TimeInf
 
 /// DOMjudge's `domjudge-problem.ini`: its `timelimit` (seconds, quoted or
 /// not). Its other keys (`name`, `color`, `externalid`, …) describe the
-/// problem in DOMjudge and are not used.
-fn read_domjudge_ini(root: &Path) -> Result<Option<Duration>, String> {
+/// problem in DOMjudge and are not used. A `timelimit` that is no number
+/// of seconds is warned and passed over, as a `.timelimit` is (BAPCtools
+/// calls the file deprecated, problemtools does not read it).
+fn read_domjudge_ini(root: &Path, warnings: &mut Vec<String>) -> Option<Duration> {
     let path = root.join("domjudge-problem.ini");
-    let Ok(text) = crate::exec::bounded_read::read_package_text(
+    let text = crate::exec::bounded_read::read_package_text(
         &path,
         crate::exec::bounded_read::DESCRIPTION_CAP,
-    ) else {
-        return Ok(None);
-    };
+    )
+    .ok()?;
     for (n, line) in text.lines().enumerate() {
         let Some((key, value)) = line.split_once('=') else {
             continue;
@@ -172,18 +173,20 @@ fn read_domjudge_ini(root: &Path) -> Result<Option<Duration>, String> {
             continue;
         }
         let value = value.trim().trim_matches(|c| c == '\'' || c == '"');
-        return match value.parse::<f64>().ok().and_then(crate::units::seconds) {
-            Some(d) => Ok(Some(d)),
-            None => Err(format!(
-                "{}:{}: timelimit: expected a number of seconds from {} to {}, found {value:?}",
+        let limit = value.parse::<f64>().ok().and_then(crate::units::seconds);
+        if limit.is_none() {
+            warnings.push(format!(
+                "{}:{}: timelimit: expected a number of seconds from {} to {}, found {:?}: not used",
                 path.display(),
                 n + 1,
                 crate::units::MIN_SECONDS,
-                crate::units::MAX_SECONDS
-            )),
-        };
+                crate::units::MAX_SECONDS,
+                crate::text::whitespace::shown_name(value)
+            ));
+        }
+        return limit;
     }
-    Ok(None)
+    None
 }
 
 /// A `.timelimit` file: one number of seconds. One that is not is warned
