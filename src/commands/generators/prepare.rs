@@ -5,7 +5,11 @@
 //! problem.yaml differ from what the data was last made from, or a file
 //! the manifest owns is gone or changed. Files the judge did not write are
 //! never replaced here (that is `judge gen --force`): they are said and
-//! used as they are.
+//! used as they are. Nothing about generating refuses the package here: a
+//! generators.yaml that cannot be read, an entry that cannot be made, a
+//! data directory out of the package are warnings naming the file, the
+//! line and the entry, and `data/` is judged as it is (`judge gen` is
+//! where they are errors).
 
 use super::confine::Confine;
 use super::{Options, has_generators, make_all, manifest};

@@ -12,10 +12,12 @@
 //!   dictionaries (numbered: `NN-key`, or `NN` for an empty key; cases are
 //!   numbered across the whole file, the width that of the total; groups
 //!   per directory, the width that of the directory's groups);
-//! - a value is a case when it is a string (a command) or a map with one of
-//!   `generate`, `copy`, `count`, `match` or an inline file (`in`, `ans`, …);
-//!   any other map is a directory (`data`, `test_group.yaml`, `include`,
-//!   `solution`, `random_salt`, `retries`);
+//! - a value is a case when it is empty (the old hand-made case), a string
+//!   (a command) or a map with one of `generate`, `copy`, `count`, `match`,
+//!   an inline file (`in`, `ans`, …) or the old `input`; any other map is a
+//!   directory (`data`, `test_group.yaml`, `include`, `solution`,
+//!   `random_salt`, `retries`); the older forms are read as the BAPCtools
+//!   that wrote them read them (`old.rs`);
 //! - `count: N` (1 to 100), `count: [values]` or `count: "A..=B"` makes one
 //!   case a value, named `-VALUE` (zero-padded to the widest value when the
 //!   values are consecutive), `{count}` the value;
@@ -29,7 +31,13 @@
 //!   its own name.
 //!
 //! An unknown key is a warning naming the file, the line, the case and the
-//! key; the rest of the file is read (as BAPCtools does).
+//! key; the rest of the file is read (as BAPCtools does). What is wrong
+//! with one case leaves that case out (`GenPlan::skipped`, BAPCtools'
+//! "Rule contained errors. SKIPPED."); what BAPCtools cannot parse the
+//! file past (the YAML, a `count`, an `include`, a list item's shape, a
+//! directory's name or solution, a path out of the package in
+//! `generators:`) is the `Err` of [`load`]: `judge gen` makes nothing then,
+//! `judge verify` and `judge run` judge `data/` as it is.
 
 mod builtin;
 mod case;
