@@ -155,20 +155,18 @@ fn flags_out_of_range_are_usage_errors() {
 
 #[test]
 fn generators_yaml_numbers_out_of_range_are_named_errors() {
-    for (case, key) in [(
-        "      - big:\n          generate: gen.sh {seed}\n          count: \"-9223372036854775808..=9223372036854775807\"\n",
-        "count",
-    )] {
-        let s = Scratch::new();
-        package(&s, "name: Sum\n");
-        s.script("pkg/generators/gen.sh", "echo 1 2");
-        s.write(
-            "pkg/generators/generators.yaml",
-            format!("solution: /submissions/accepted/cat.sh\ndata:\n  secret:\n    data:\n{case}"),
-        );
-        let ran = s.run_judge(&["gen", "pkg"]);
-        assert_config_error(&ran, "generators.yaml", key, case);
-    }
+    // A count BAPCtools cannot number the file past: the whole file's
+    // error (a `retries` past the cap is a warning, below).
+    let case = "      - big:\n          generate: gen.sh {seed}\n          count: \"-9223372036854775808..=9223372036854775807\"\n";
+    let s = Scratch::new();
+    package(&s, "name: Sum\n");
+    s.script("pkg/generators/gen.sh", "echo 1 2");
+    s.write(
+        "pkg/generators/generators.yaml",
+        format!("solution: /submissions/accepted/cat.sh\ndata:\n  secret:\n    data:\n{case}"),
+    );
+    let ran = s.run_judge(&["gen", "pkg"]);
+    assert_config_error(&ran, "generators.yaml", "count", case);
 }
 
 #[test]
