@@ -1,7 +1,9 @@
 //! Numbers a package file or a flag gives (issue 27, item 8): `1e300`,
 //! negatives, NaN, infinities and zero where a time, a size or a factor is
 //! read. Each is a configuration error (exit 2) naming the file and the key
-//! and the range expected; never a panic (`cannot convert float seconds to
+//! and the range expected (a time limit file's is a warning, the file
+//! passed over; a generators.yaml `retries` past 1000 is capped, said);
+//! never a panic (`cannot convert float seconds to
 //! Duration`, exit 101), never an allocation the size of the number.
 
 mod common;
@@ -93,18 +95,31 @@ fn problem_yaml_numbers_out_of_range_are_named_errors() {
 }
 
 #[test]
-fn time_limit_files_out_of_range_are_named_errors() {
-    for (file, text, key) in [
-        (".timelimit", "1e300\n", ".timelimit"),
-        (".timelimit", "-3\n", ".timelimit"),
-        ("domjudge-problem.ini", "timelimit='1e300'\n", "timelimit"),
-        ("domjudge-problem.ini", "timelimit=nan\n", "timelimit"),
+fn time_limit_files_out_of_range_are_warned_and_passed_over() {
+    // A `.timelimit` or `domjudge-problem.ini` timelimit (files
+    // problemtools does not read and BAPCtools calls deprecated) is warned
+    // and passed over (issue 43): never a panic, never the whole package
+    // refused.
+    for (file, text) in [
+        (".timelimit", "1e300\n"),
+        (".timelimit", "-3\n"),
+        (".timelimit", "fast\n"),
+        ("domjudge-problem.ini", "timelimit='1e300'\n"),
+        ("domjudge-problem.ini", "timelimit=nan\n"),
     ] {
         let s = Scratch::new();
         package(&s, "name: Sum\n");
         s.write(&format!("pkg/{file}"), text);
         let ran = s.run_judge(&["run", "pkg", "--submission", "cat"]);
-        assert_config_error(&ran, file, key, text);
+        let said = format!("exit {}\n{}{}", ran.code, ran.stdout, ran.stderr);
+        assert!(!said.contains("panicked"), "{text}: {said}");
+        assert_ne!(ran.code, 2, "{text}: {said}");
+        assert!(
+            said.contains(file)
+                && said.contains("expected a number of seconds")
+                && said.contains("not used"),
+            "{text}: {said}"
+        );
     }
 }
 
@@ -140,26 +155,40 @@ fn flags_out_of_range_are_usage_errors() {
 
 #[test]
 fn generators_yaml_numbers_out_of_range_are_named_errors() {
-    for (case, key) in [
-        (
-            "      - big:\n          generate: gen.sh {seed}\n          count: \"-9223372036854775808..=9223372036854775807\"\n",
-            "count",
+    // A count BAPCtools cannot number the file past: the whole file's
+    // error (a `retries` past the cap is a warning, below).
+    let case = "      - big:\n          generate: gen.sh {seed}\n          count: \"-9223372036854775808..=9223372036854775807\"\n";
+    let s = Scratch::new();
+    package(&s, "name: Sum\n");
+    s.script("pkg/generators/gen.sh", "echo 1 2");
+    s.write(
+        "pkg/generators/generators.yaml",
+        format!("solution: /submissions/accepted/cat.sh\ndata:\n  secret:\n    data:\n{case}"),
+    );
+    let ran = s.run_judge(&["gen", "pkg"]);
+    assert_config_error(&ran, "generators.yaml", "count", case);
+}
+
+#[test]
+fn a_retries_past_the_judges_cap_is_warned_and_capped() {
+    // BAPCtools takes any whole number above 0; the judge tries at most
+    // 1000 times, says so and makes the case (issue 43: not a refusal).
+    let s = Scratch::new();
+    package(&s, "name: Sum\n");
+    s.script("pkg/generators/gen.sh", "echo 1 2");
+    s.write(
+        "pkg/generators/generators.yaml",
+        "solution: /submissions/accepted/cat.sh\ndata:\n  secret:\n    data:\n      - big:\n          generate: gen.sh {seed}\n          retries: 4294967296\n",
+    );
+    let ran = s.run_judge(&["gen", "pkg"]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains(
+            "generators.yaml:7: data/secret/big: retries: 4294967296: more than the judge's 1000, 1000 used"
         ),
-        (
-            "      - big:\n          generate: gen.sh {seed}\n          retries: 4294967296\n",
-            "retries",
-        ),
-    ] {
-        let s = Scratch::new();
-        package(&s, "name: Sum\n");
-        s.script("pkg/generators/gen.sh", "echo 1 2");
-        s.write(
-            "pkg/generators/generators.yaml",
-            format!("solution: /submissions/accepted/cat.sh\ndata:\n  secret:\n    data:\n{case}"),
-        );
-        let ran = s.run_judge(&["gen", "pkg"]);
-        assert_config_error(&ran, "generators.yaml", key, case);
-    }
+        "{}",
+        ran.stderr
+    );
 }
 
 #[test]

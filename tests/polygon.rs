@@ -326,6 +326,16 @@ fn a_testset_script_makes_the_tests_without_cmd() {
         "{}",
         all(&ran)
     );
+    // Judging is not generating (issue 43): verify warns and judges the
+    // tests that are in the package.
+    let ran = s.run_judge(&["verify", pkg]);
+    assert_eq!(ran.code, 0, "{}", all(&ran));
+    assert!(
+        all(&ran).contains("problem.xml:13: script line 2")
+            && all(&ran).contains("the script is not used; the tests in the package are judged"),
+        "{}",
+        all(&ran)
+    );
     // A generated test no line makes: named, and doall.sh is not run.
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/polygon/multi/problem.xml"),

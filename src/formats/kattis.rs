@@ -151,6 +151,7 @@ pub fn load(root: &Path) -> Result<Package, String> {
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "problem".to_string());
     let kind = ProblemKind::read(&yaml, &yaml_path)?;
+    warnings.extend(kind.warnings.iter().cloned());
     let domjudge = submissions_json::is_domjudge(root);
     let file_writing = !domjudge
         && match version {
@@ -159,7 +160,7 @@ pub fn load(root: &Path) -> Result<Package, String> {
         };
     let constants = problem_yaml::constants(yaml.constants.as_ref(), &yaml_path, &mut warnings);
     let yaml_limits = yaml.limits.unwrap_or_default();
-    let limits = limits::read(root, &yaml_path, &yaml_limits, version)?;
+    let limits = limits::read(root, &yaml_path, &yaml_limits, version, &mut warnings)?;
     let validation = validation::read(
         root,
         &yaml_path,

@@ -58,7 +58,11 @@ fn make_one(ctx: &Ctx<'_>, inc: &Included, original: Option<&Made>) -> Made {
         made.time = start.elapsed();
         return made;
     }
-    let mut files = ctx.manifest.owned_files(ctx.data, &inc.from);
+    // A hand-made case's files are its author's, never the manifest's.
+    let mut files = match (&original.files, original.kind) {
+        (Ok(files), "manual") => files.clone(),
+        _ => ctx.manifest.owned_files(ctx.data, &inc.from),
+    };
     // A case included into invalid_input/ is an input alone: the format
     // has no answer there.
     if inc.path.starts_with("invalid_input") {

@@ -53,7 +53,9 @@ pub(super) type Digests = std::sync::Mutex<std::collections::HashMap<PathBuf, Ve
 /// One case made: its files, or why not; how, and how long it took.
 pub(super) struct Made {
     pub(super) path: PathBuf,
-    /// generate, judge (a built-in puzzle), copy, inline or include.
+    /// generate, judge (a built-in puzzle), copy, inline, manual (an empty
+    /// entry's files in `data/`), include, or skipped (an entry that
+    /// cannot be made).
     pub(super) kind: &'static str,
     pub(super) command: Option<String>,
     pub(super) seed: Option<u32>,
@@ -66,6 +68,25 @@ pub(super) struct Made {
     /// before validation, or an unchanged case validated when made).
     pub(super) validation: &'static str,
     pub(super) time: Duration,
+}
+
+impl Made {
+    /// An entry generators.yaml gives that cannot be made: a failure
+    /// naming the file, the line and the entry.
+    pub(super) fn skipped(error: &crate::formats::generators::GenError) -> Made {
+        Made {
+            path: error.entry().map(PathBuf::from).unwrap_or_default(),
+            kind: "skipped",
+            command: None,
+            seed: None,
+            from: None,
+            key: String::new(),
+            files: Err(format!("{error}: not made")),
+            cached: false,
+            validation: "not run",
+            time: Duration::ZERO,
+        }
+    }
 }
 
 /// Where a case's answer comes from when nothing else gives one.
@@ -145,6 +166,7 @@ impl Ctx<'_> {
                 }
             }
             CaseSource::Inline => part(b"inline"),
+            CaseSource::Manual => self.manual_key(case, &mut part),
         }
         for (ext, text) in &case.inline {
             part(ext.as_bytes());
@@ -239,6 +261,7 @@ impl Ctx<'_> {
             CaseSource::Builtin { .. } => "judge",
             CaseSource::Copy(_) => "copy",
             CaseSource::Inline => "inline",
+            CaseSource::Manual => "manual",
         };
         let mut made = Made {
             path: case.path.clone(),
@@ -311,6 +334,7 @@ impl Ctx<'_> {
                 files
             }
             CaseSource::Inline => BTreeMap::new(),
+            CaseSource::Manual => self.manual_files(case)?,
         };
         for (ext, text) in &case.inline {
             files.insert(ext.clone(), text.clone().into_bytes());
@@ -437,7 +461,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// `base.EXT` (the extension may have dots: `in.statement`).
-fn with_ext(base: &Path, ext: &str) -> PathBuf {
+pub(super) fn with_ext(base: &Path, ext: &str) -> PathBuf {
     let mut name = base.as_os_str().to_owned();
     name.push(".");
     name.push(ext);

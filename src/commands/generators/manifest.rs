@@ -103,6 +103,13 @@ impl Manifest {
             .collect()
     }
 
+    /// Whether the manifest owns `rel` as it wrote it (these bytes).
+    pub(super) fn owns(&self, rel: &str, bytes: &[u8]) -> bool {
+        self.files
+            .get(rel)
+            .is_some_and(|o| o.sha256 == sha256(bytes))
+    }
+
     /// The key a case was made with, if the manifest has it.
     pub(super) fn key_of(&self, path: &Path) -> Option<&str> {
         self.files
@@ -198,10 +205,21 @@ pub(super) fn write_cases(
 ) {
     for m in made {
         let Ok(files) = &m.files else { continue };
+        // A hand-made case's own files stay its author's: not written,
+        // not owned (only what the judge made for it is).
+        let theirs = |manifest: &Manifest, rel: &str| {
+            m.kind == "manual"
+                && read_no_follow(&data.join(rel)).is_ok_and(|b| !manifest.owns(rel, &b))
+        };
+        let files: Vec<(&str, &Vec<u8>)> = files
+            .iter()
+            .map(|(ext, bytes)| (ext.as_str(), bytes))
+            .filter(|(ext, _)| !theirs(manifest, &format!("{}.{ext}", m.path.display())))
+            .collect();
         // The input first: when it is someone else's (kept), the case's
         // other files are not written either (an answer made from another
         // input would not match it).
-        if let Some(input) = files.get("in") {
+        if let Some((_, input)) = files.iter().find(|(ext, _)| *ext == "in") {
             let rel = format!("{}.in", m.path.display());
             match manifest.write_owned(data, confine, &rel, input, &m.key, force) {
                 Ok(true) => summary.written += 1,

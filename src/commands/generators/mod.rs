@@ -18,6 +18,7 @@ mod confine;
 mod include;
 mod make;
 mod manifest;
+mod manual;
 mod polygon;
 mod prepare;
 pub use polygon::generate_polygon;
@@ -155,7 +156,10 @@ fn generate(
         }
         return report::dry_run(plan, &manifest::read(data));
     }
-    let (made, summary) = make_all(plan, problem, config, data, confine, Options::of(args))?;
+    let (mut made, summary) = make_all(plan, problem, config, data, confine, Options::of(args))?;
+    // The entries that cannot be made are this command's failures (the
+    // rest is made, as BAPCtools makes it).
+    made.extend(plan.skipped.iter().map(Made::skipped));
     report::finish(&plan.root, data, &made, &summary, json)
 }
 
@@ -264,9 +268,7 @@ fn make_all(
     manifest::sync(data);
     // What the data was made from, when every case was made: `judge
     // verify` and `judge run` then know it is up to date.
-    manifest.sources = made
-        .iter()
-        .all(|m| m.files.is_ok())
+    manifest.sources = (made.iter().all(|m| m.files.is_ok()) && plan.skipped.is_empty())
         .then(|| prepare::sources(&plan.root));
     manifest::save(data, confine, &manifest)?;
     Ok((made, summary))

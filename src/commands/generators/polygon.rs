@@ -58,6 +58,10 @@ pub fn generate_polygon(root: &Path) -> Outcome {
     for w in &warnings {
         crate::commands::stdout::note!("warning: {w}");
     }
+    // What cannot be generated is `judge gen`'s error (judging warns).
+    if let Some(e) = &desc.testset.script_error {
+        return Err(Failure::Usage(e.clone()));
+    }
     let all_known = desc
         .testset
         .tests

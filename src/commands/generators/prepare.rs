@@ -5,9 +5,14 @@
 //! problem.yaml differ from what the data was last made from, or a file
 //! the manifest owns is gone or changed. Files the judge did not write are
 //! never replaced here (that is `judge gen --force`): they are said and
-//! used as they are.
+//! used as they are. Nothing about generating refuses the package here: a
+//! generators.yaml that cannot be read, an entry that cannot be made, a
+//! data directory out of the package are warnings naming the file, the
+//! line and the entry, and `data/` is judged as it is (`judge gen` is
+//! where they are errors).
 
-use super::{Options, confine, has_generators, make_all, manifest};
+use super::confine::Confine;
+use super::{Options, has_generators, make_all, manifest};
 use crate::commands::Failure;
 use crate::config::Overrides;
 use crate::text::format::plural;
@@ -39,16 +44,32 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
         crate::commands::stdout::note!("{line}");
         return Ok(Some(line));
     }
-    let plan = crate::formats::generators::load(root).map_err(|e| Failure::Usage(e.to_string()))?;
+    // Nothing about generating makes judging impossible: what cannot be
+    // generated is warned (file, line, entry) and data/ is judged as it
+    // is; `judge gen` is where it is an error.
+    let plan = match crate::formats::generators::load(root) {
+        Ok(plan) => plan,
+        Err(e) => return Ok(Some(not_generated(&e.to_string()))),
+    };
     for w in &plan.warnings {
         crate::commands::stdout::say!("warning: {w}");
     }
-    let confine = confine::Confine::new(root).map_err(Failure::Usage)?;
-    let problem = || {
-        crate::config::package_problem(root, &Overrides::default())
-            .map_err(|e| Failure::Usage(e.to_string()))
+    for e in &plan.skipped {
+        crate::commands::stdout::say!("warning: {e}: left out (judge gen fails on it)");
+    }
+    let made = Confine::new(root)
+        .map_err(Failure::Usage)
+        .and_then(|confine| {
+            let problem = || {
+                crate::config::package_problem(root, &Overrides::default())
+                    .map_err(|e| Failure::Usage(e.to_string()))
+            };
+            make_all(&plan, problem, None, &data, &confine, Options::default())
+        });
+    let (made, summary) = match made {
+        Ok(made) => made,
+        Err(f) => return Ok(Some(not_generated(f.message()))),
     };
-    let (made, summary) = make_all(&plan, problem, None, &data, &confine, Options::default())?;
     for m in &made {
         if let Err(e) = &m.files {
             crate::commands::stdout::say!("data/{}: {e}", m.path.display());
@@ -59,11 +80,26 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
     }
     let failed = made.iter().filter(|m| m.files.is_err()).count();
     let cached = made.iter().filter(|m| m.cached).count();
+    let skipped = plan.skipped.len();
+    let kept = super::report::kept_from_data(&made);
     let line = format!(
-        "generated data/ from generators/generators.yaml first: {} case{}, {} made, {cached} unchanged, {failed} failed{}",
+        "generated data/ from generators/generators.yaml first: {} case{}, {} made, {cached} unchanged, {}{failed} failed{}{}",
         made.len(),
         plural(made.len()),
-        made.len() - cached - failed,
+        made.len() - cached - failed - kept,
+        if kept == 0 {
+            String::new()
+        } else {
+            format!("{kept} hand-made in data/, ")
+        },
+        if skipped == 0 {
+            String::new()
+        } else {
+            format!(
+                "; {skipped} entr{} left out",
+                if skipped == 1 { "y" } else { "ies" }
+            )
+        },
         if summary.refused.is_empty() {
             String::new()
         } else {
@@ -76,6 +112,17 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
     );
     crate::commands::stdout::say!("{line}");
     Ok(Some(line))
+}
+
+/// generators.yaml could not be read (or data/ not made from it): said,
+/// and data/ judged as it is.
+fn not_generated(why: &str) -> String {
+    crate::commands::stdout::say!("warning: {why}");
+    let line =
+        "data/ is judged as it is: nothing generated from generators/generators.yaml (judge gen says why)"
+            .to_string();
+    crate::commands::stdout::say!("{line}");
+    line
 }
 
 /// The hash of what a package's data is made from: every file under

@@ -58,19 +58,28 @@ pub(super) fn finish(
 ) -> Outcome {
     let failed: Vec<&Made> = made.iter().filter(|m| m.files.is_err()).collect();
     for m in &failed {
-        if let Err(e) = &m.files {
-            crate::commands::stdout::say!("data/{}: {e}", m.path.display());
+        match &m.files {
+            // Its message names the file, the line and the entry.
+            Err(e) if m.kind == "skipped" => crate::commands::stdout::say!("{e}"),
+            Err(e) => crate::commands::stdout::say!("data/{}: {e}", m.path.display()),
+            Ok(_) => {}
         }
     }
     for r in &summary.refused {
         crate::commands::stdout::say!("{r}");
     }
     let cached = made.iter().filter(|m| m.cached).count();
-    let fresh = made.len() - cached - failed.len();
+    let kept = kept_from_data(made);
+    let fresh = made.len() - cached - failed.len() - kept;
     crate::commands::stdout::say!(
-        "{} case{}: {fresh} made, {cached} unchanged (nothing run), {} failed; {} file{} written, {} already as made",
+        "{} case{}: {fresh} made, {cached} unchanged (nothing run), {}{} failed; {} file{} written, {} already as made",
         made.len(),
         plural(made.len()),
+        if kept == 0 {
+            String::new()
+        } else {
+            format!("{kept} hand-made in data/ (empty entries), ")
+        },
         failed.len(),
         summary.written,
         plural(summary.written),
@@ -105,6 +114,14 @@ pub(super) fn finish(
     } else {
         Ok(ExitCode::Failed)
     }
+}
+
+/// The hand-made cases of empty entries that were read (their files are
+/// the author's; only a missing answer is made for them).
+pub(super) fn kept_from_data(made: &[Made]) -> usize {
+    made.iter()
+        .filter(|m| m.kind == "manual" && m.files.is_ok())
+        .count()
 }
 
 fn json_case<'a>(m: &'a Made, data: &Path) -> JsonCase<'a> {
@@ -147,6 +164,10 @@ pub(super) fn dry_run(plan: &GenPlan, manifest: &Manifest) -> Outcome {
             }
             CaseSource::Copy(p) => format!("copy: {}", p.display()),
             CaseSource::Inline => "inline".to_string(),
+            CaseSource::Manual => format!(
+                "kept: data/{}.in as it is (an empty entry)",
+                case.path.display()
+            ),
         };
         let before = manifest.key_of(&case.path).is_some();
         crate::commands::stdout::outln!(
@@ -165,5 +186,12 @@ pub(super) fn dry_run(plan: &GenPlan, manifest: &Manifest) -> Outcome {
     for (path, _) in &plan.group_files {
         crate::commands::stdout::outln!("data/{}: group settings", path.display());
     }
-    Ok(ExitCode::Ok)
+    for e in &plan.skipped {
+        crate::commands::stdout::outln!("{e}: not made");
+    }
+    Ok(if plan.skipped.is_empty() {
+        ExitCode::Ok
+    } else {
+        ExitCode::Failed
+    })
 }

@@ -1,6 +1,13 @@
 //! One case of a generators.yaml: its keys, its `count` values and names,
 //! and where its input comes from (a generator command with its seed, the
-//! built-in puzzle generator, a copy, inline text).
+//! built-in puzzle generator, a copy, inline text, or the hand-made files
+//! already in `data/`).
+//!
+//! What is wrong with one case leaves that case out (`GenPlan::skipped`)
+//! and the rest of the file is read, as BAPCtools handles a case's
+//! `ParseError` ("Rule contained errors. SKIPPED."); only a bad `count`
+//! stops the file, as it stops BAPCtools (the cases after it could not be
+//! numbered).
 
 use super::builtin::BuiltinGen;
 use super::command::{args_with_seed, seed_count, split_words};
@@ -12,6 +19,16 @@ use super::{
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// A case's entry as read, before its name: its keys, what it inherits,
+/// its inline and linked files, whether it is an empty (hand-made) entry.
+pub(super) struct Entry {
+    map: serde_norway::Mapping,
+    inherited: Inherited,
+    inline: BTreeMap<String, String>,
+    links: BTreeMap<String, String>,
+    manual: bool,
+}
+
 impl Parser<'_> {
     pub(super) fn case(
         &mut self,
@@ -22,32 +39,131 @@ impl Parser<'_> {
         numbered: bool,
     ) -> Result<(), GenError> {
         let at = dir.join(key).display().to_string();
-        let map = match value {
-            Yaml::Null => {
-                return Err(self.err(
+        let values = count_values(value).map_err(|e| self.err(&at, Some("count"), &e))?;
+        let has_count = value.as_mapping().is_some_and(|m| m.contains_key("count"));
+        let consecutive = values
+            .iter()
+            .max()
+            .zip(values.iter().min())
+            .is_some_and(|(hi, lo)| hi - lo == values.len() as i64 - 1);
+        let padding = if consecutive {
+            values
+                .iter()
+                .map(|v| v.to_string().len())
+                .max()
+                .unwrap_or(1)
+        } else {
+            0
+        };
+        let entry = self.entry(dir, key, value, parent, &at);
+        if key.ends_with(".in") {
+            let warning = self.err(
+                &at,
+                Some(key),
+                "a case's name should not end with .in (BAPCtools says so): read without it",
+            );
+            self.plan.warnings.push(warning.to_string());
+        }
+        for &count in &values {
+            // Numbered whether or not it can be made: the cases after it
+            // keep their numbers (BAPCtools numbers every entry).
+            let mut name = if numbered {
+                self.numbered += 1;
+                numbered_name(key, self.numbered, self.numbered_total)
+            } else {
+                key.to_string()
+            };
+            if has_count {
+                name = format!("{name}-{count:0padding$}");
+            }
+            let name = name.strip_suffix(".in").unwrap_or(&name).to_string();
+            let path = dir.join(&name);
+            let twice = self.paths.insert(path.clone(), path.clone()).is_some();
+            self.remember(key, Known::Case(path.clone()));
+            let Ok(entry) = &entry else { continue };
+            let case = if twice {
+                Err(self.err(
                     &at,
                     Some(key),
-                    "an empty case (a case must be generated, copied or given)",
-                ));
+                    &format!(
+                        "data/{} is there twice: the second left out",
+                        path.display()
+                    ),
+                ))
+            } else {
+                self.one(entry, (dir, key, &name), (count, has_count), &at)
+            };
+            match case {
+                Ok(case) => {
+                    self.plan.needs_default_solution |= case.default_solution;
+                    self.plan.cases.push(case);
+                }
+                Err(e) => self.plan.skipped.push(e),
+            }
+        }
+        if let Err(e) = entry {
+            self.plan.skipped.push(e);
+        }
+        Ok(())
+    }
+
+    /// One case of an entry (one `count` value), named.
+    fn one(
+        &mut self,
+        entry: &Entry,
+        (dir, key, name): (&Path, &str, &str),
+        (count, has_count): (i64, bool),
+        at: &str,
+    ) -> Result<GenCase, GenError> {
+        if !valid_name(name) || name == "test_group" {
+            return Err(self.err(at, Some(key), &format!("{name:?}: not a valid case name")));
+        }
+        let source = if entry.manual {
+            CaseSource::Manual
+        } else {
+            self.source(
+                &entry.map,
+                &entry.inline,
+                &entry.links,
+                &entry.inherited,
+                (count, has_count),
+                at,
+            )?
+        };
+        Ok(GenCase {
+            path: dir.join(name),
+            source,
+            solution: entry.inherited.solution.clone(),
+            default_solution: entry.inherited.default_solution,
+            inline: entry.inline.clone(),
+            links: entry.links.clone(),
+            retries: entry.inherited.retries,
+        })
+    }
+
+    /// A case's entry: its value read as a map (an empty entry, a command
+    /// and the old `input:` key as BAPCtools read them), then its keys.
+    fn entry(
+        &mut self,
+        dir: &Path,
+        key: &str,
+        value: &Yaml,
+        parent: &Inherited,
+        at: &str,
+    ) -> Result<Entry, GenError> {
+        let mut manual = false;
+        let map = match value {
+            Yaml::Null => {
+                manual = true;
+                self.empty_entry(at, key);
+                serde_norway::Mapping::new()
             }
             Yaml::String(command) if command.trim().is_empty() => {
-                return Err(self.err(&at, Some(key), "an empty command"));
+                return Err(self.err(at, Some(key), "an empty command"));
             }
-            Yaml::String(command) => {
-                let mut m = serde_norway::Mapping::new();
-                match command.trim().strip_suffix(".in") {
-                    // The old form of `copy:`.
-                    Some(copy) if !command.trim().contains(' ') => {
-                        m.insert(Yaml::from("copy"), Yaml::from(copy));
-                    }
-                    _ => {
-                        m.insert(Yaml::from("generate"), Yaml::from(command.clone()));
-                    }
-                }
-                m
-            }
-            Yaml::Mapping(m) => m.clone(),
-            _ => return Err(self.err(&at, Some(key), "expected a command or a map")),
+            Yaml::String(command) => self.bare_command(command, at, key),
+            Yaml::Mapping(m) => self.old_input(m, at)?,
+            _ => return Err(self.err(at, Some(key), "expected a command or a map")),
         };
         let mut inherited = parent.clone();
         let mut inline = BTreeMap::new();
@@ -58,25 +174,32 @@ impl Parser<'_> {
             .is_some_and(|c| c.as_os_str() == "sample");
         for (k, v) in &map {
             let k = k.as_str().unwrap_or("");
-            if self.inherit(k, v, &at, &mut inherited)? {
+            if self.inherit(k, v, at, &mut inherited)? {
                 continue;
             }
             match k {
-                "generate" | "copy" | "count" | "type" => {}
+                "generate" | "copy" | "count" => {}
+                "type" => self.old_type(at, v),
+                "visualizer" => self.old_visualizer(at),
                 "match" => {
                     // Not silently: BAPCtools checks the input against these
                     // patterns; the judge does not (yet).
                     let warning = self.err(
-                        &at,
+                        at,
                         Some("match"),
                         "match: the input is not checked against these patterns",
                     );
                     self.plan.warnings.push(warning.to_string());
                 }
                 "yaml" => {
+                    // A map, or its text (BAPCtools writes either).
                     let text = match v {
                         Yaml::Mapping(_) => serde_norway::to_string(v).unwrap_or_default(),
-                        _ => return Err(self.err(&at, Some(k), "yaml: expected a map")),
+                        Yaml::String(text) if text.is_empty() || text.ends_with('\n') => {
+                            text.clone()
+                        }
+                        Yaml::String(text) => format!("{text}\n"),
+                        _ => return Err(self.err(at, Some(k), "yaml: expected a map or text")),
                     };
                     inline.insert("yaml".to_string(), text);
                 }
@@ -84,7 +207,7 @@ impl Parser<'_> {
                     // BAPCtools refuses the case; the key is said and
                     // ignored here (the rest of the case is made).
                     let warning = self.err(
-                        &at,
+                        at,
                         Some(k),
                         &format!(
                             "{ext}: only a sample case has a statement or download file, ignored"
@@ -101,12 +224,12 @@ impl Parser<'_> {
                         inline.insert(ext.to_string(), text);
                     }
                     Yaml::Mapping(m) if m.len() == 1 && m.contains_key("link") => {
-                        let target = self.link(ext, m.get("link"), &at)?;
+                        let target = self.link(ext, m.get("link"), at)?;
                         links.insert(ext.to_string(), target);
                     }
                     _ => {
                         return Err(self.err(
-                            &at,
+                            at,
                             Some(k),
                             &format!(
                                 "{ext}: expected text{}",
@@ -120,16 +243,18 @@ impl Parser<'_> {
                     }
                 },
                 "data" | "testdata.yaml" | "test_group.yaml" | "include" => {
-                    return Err(self.err(
-                        &at,
+                    // BAPCtools: "key … is reserved. SKIPPED."
+                    let warning = self.err(
+                        at,
                         Some(k),
-                        &format!("a case must not have the key {k:?} (it is a directory's)"),
-                    ));
+                        &format!("{k}: a directory's key in a case, ignored"),
+                    );
+                    self.plan.warnings.push(warning.to_string());
                 }
                 // Warned and ignored, as BAPCtools does.
                 other => {
                     let warning = self.err(
-                        &at,
+                        at,
                         Some(other),
                         &format!(
                             "unknown case key {other:?}, ignored (expected generate, copy, count, in, ans, …, solution, random_salt, retries)"
@@ -139,59 +264,13 @@ impl Parser<'_> {
                 }
             }
         }
-        let values = count_values(&Yaml::Mapping(map.clone()))
-            .map_err(|e| self.err(&at, Some("count"), &e))?;
-        let has_count = map.contains_key("count");
-        let consecutive = values
-            .iter()
-            .max()
-            .zip(values.iter().min())
-            .is_some_and(|(hi, lo)| hi - lo == values.len() as i64 - 1);
-        let padding = if consecutive {
-            values
-                .iter()
-                .map(|v| v.to_string().len())
-                .max()
-                .unwrap_or(1)
-        } else {
-            0
-        };
-        for &count in &values {
-            let mut name = if numbered {
-                self.numbered += 1;
-                numbered_name(key, self.numbered, self.numbered_total)
-            } else {
-                key.to_string()
-            };
-            if has_count {
-                name = format!("{name}-{count:0padding$}");
-            }
-            let name = name.strip_suffix(".in").unwrap_or(&name).to_string();
-            if !valid_name(&name) || name == "test_group" {
-                return Err(self.err(&at, Some(key), &format!("{name:?}: not a valid case name")));
-            }
-            let source = self.source(&map, &inline, &links, &inherited, (count, has_count), &at)?;
-            let path = dir.join(&name);
-            if self.paths.insert(path.clone(), path.clone()).is_some() {
-                return Err(self.err(
-                    &at,
-                    Some(key),
-                    &format!("data/{} is there twice", path.display()),
-                ));
-            }
-            self.remember(key, Known::Case(path.clone()));
-            self.plan.needs_default_solution |= inherited.default_solution;
-            self.plan.cases.push(GenCase {
-                path,
-                source,
-                solution: inherited.solution.clone(),
-                default_solution: inherited.default_solution,
-                inline: inline.clone(),
-                links: links.clone(),
-                retries: inherited.retries,
-            });
-        }
-        Ok(())
+        Ok(Entry {
+            map,
+            inherited,
+            inline,
+            links,
+            manual,
+        })
     }
 
     fn source(

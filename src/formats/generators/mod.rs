@@ -12,10 +12,12 @@
 //!   dictionaries (numbered: `NN-key`, or `NN` for an empty key; cases are
 //!   numbered across the whole file, the width that of the total; groups
 //!   per directory, the width that of the directory's groups);
-//! - a value is a case when it is a string (a command) or a map with one of
-//!   `generate`, `copy`, `count`, `match` or an inline file (`in`, `ans`, …);
-//!   any other map is a directory (`data`, `test_group.yaml`, `include`,
-//!   `solution`, `random_salt`, `retries`);
+//! - a value is a case when it is empty (the old hand-made case), a string
+//!   (a command) or a map with one of `generate`, `copy`, `count`, `match`,
+//!   an inline file (`in`, `ans`, …) or the old `input`; any other map is a
+//!   directory (`data`, `test_group.yaml`, `include`, `solution`,
+//!   `random_salt`, `retries`); the older forms are read as the BAPCtools
+//!   that wrote them read them (`old.rs`);
 //! - `count: N` (1 to 100), `count: [values]` or `count: "A..=B"` makes one
 //!   case a value, named `-VALUE` (zero-padded to the widest value when the
 //!   values are consecutive), `{count}` the value;
@@ -29,13 +31,20 @@
 //!   its own name.
 //!
 //! An unknown key is a warning naming the file, the line, the case and the
-//! key; the rest of the file is read (as BAPCtools does).
+//! key; the rest of the file is read (as BAPCtools does). What is wrong
+//! with one case leaves that case out (`GenPlan::skipped`, BAPCtools'
+//! "Rule contained errors. SKIPPED."); what BAPCtools cannot parse the
+//! file past (the YAML, a `count`, an `include`, a list item's shape, a
+//! directory's name or solution, a path out of the package in
+//! `generators:`) is the `Err` of [`load`]: `judge gen` makes nothing then,
+//! `judge verify` and `judge run` judge `data/` as it is.
 
 mod builtin;
 mod case;
 mod command;
 mod include;
 mod names;
+mod old;
 mod parse;
 #[cfg(test)]
 mod tests;
@@ -67,6 +76,12 @@ pub struct GenPlan {
     /// (BAPCtools then uses an accepted submission).
     pub needs_default_solution: bool,
     pub warnings: Vec<String>,
+    /// Entries that cannot be made, each left out with what is wrong (a
+    /// case, or a directory's settings file): BAPCtools' errors that
+    /// touch one case ("Rule contained errors. SKIPPED."), the rest of
+    /// the file is read and made. `judge gen` fails on them; `judge
+    /// verify` and `judge run` warn and judge `data/` as it is.
+    pub skipped: Vec<GenError>,
 }
 
 /// A case `include:`d into another directory.
@@ -123,6 +138,10 @@ pub enum CaseSource {
     Copy(PathBuf),
     /// `in: "…"` given inline.
     Inline,
+    /// An empty entry (`name:`), BAPCtools' old form of a hand-made case:
+    /// its files are already in `data/` and are used as they are (an
+    /// answer the judge made before, or none, is made by the solution).
+    Manual,
 }
 
 impl CaseSource {
@@ -147,13 +166,28 @@ impl CaseSource {
 
 /// A generators.yaml that cannot be read as BAPCtools reads it: the file,
 /// the line when it is known, the entry (`data/secret/a`) and what is wrong.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[error("{}{}: {}{message}", .file.display(), .line.map(|l| format!(":{l}")).unwrap_or_default(), .at.as_ref().map(|a| format!("data/{a}: ")).unwrap_or_default())]
 pub struct GenError {
     pub file: PathBuf,
     pub line: Option<usize>,
     pub at: Option<String>,
     pub message: String,
+}
+
+impl GenError {
+    /// `file:line` (or the file alone): where the error is.
+    pub fn place(&self) -> String {
+        match self.line {
+            Some(l) => format!("{}:{l}", self.file.display()),
+            None => self.file.display().to_string(),
+        }
+    }
+
+    /// The entry under `data/` (`secret/a`), when the error is one's.
+    pub fn entry(&self) -> Option<&str> {
+        self.at.as_deref()
+    }
 }
 
 /// The extensions a case may give inline (BAPCtools' known text data

@@ -30,11 +30,13 @@ pub(super) fn count_numbered(data: Option<&Yaml>) -> usize {
     total
 }
 
-/// Whether a value is a case (not a directory).
+/// Whether a value is a case (not a directory): an empty entry, a
+/// command, or a map with a key only a case has. `input` is the old name
+/// of `generate` (BAPCtools' `is_testcase` before 2023 tested it).
 pub(super) fn is_case(value: &Yaml) -> bool {
     match value {
         Yaml::Null | Yaml::String(_) => true,
-        Yaml::Mapping(m) => ["generate", "copy", "count", "match"]
+        Yaml::Mapping(m) => ["generate", "copy", "count", "match", "input"]
             .iter()
             .chain(TEXT_EXTENSIONS.iter())
             .any(|k| m.contains_key(*k)),

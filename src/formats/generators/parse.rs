@@ -1,6 +1,7 @@
 //! The walk over a generators.yaml: directories, cases, counts, includes.
 
 use super::names::{count_numbered, is_case, numbered_name, valid_name};
+use super::old::DEPRECATED_ROOT_DIRECTORIES;
 use super::{GenError, GenPlan, Yaml};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -122,7 +123,7 @@ impl Parser<'_> {
 
     /// The line of `key:` inside the entry `at` (`secret/group/case`):
     /// each name of the path found in turn, then the key after it; else
-    /// the first `key:` in the file.
+    /// the entry's line; else the first `key:` in the file.
     pub(super) fn line_in(&self, at: &str, key: &str) -> Option<usize> {
         let text = self.text?;
         let lines: Vec<&str> = text.lines().collect();
@@ -143,10 +144,32 @@ impl Parser<'_> {
                 from += i + 1;
             }
         }
-        lines[from..]
+        // The key inside the entry (the lines after it indented deeper
+        // than its name); else the entry's own line (a command or a flow
+        // map `{in: …}` on it), else the first `key:`.
+        let end = match from.checked_sub(1).map(|i| lines[i]) {
+            Some(entry) if !at.is_empty() => {
+                let indent = |l: &str| l.len() - l.trim_start().len();
+                // The name's column: after a list item's `- `.
+                let t = entry.trim_start();
+                let name = indent(entry)
+                    + t.strip_prefix('-')
+                        .map_or(0, |r| 1 + r.len() - r.trim_start().len());
+                lines[from..]
+                    .iter()
+                    .position(|l| {
+                        let t = l.trim_start();
+                        !t.is_empty() && !t.starts_with('#') && indent(l) <= name
+                    })
+                    .map_or(lines.len(), |i| from + i)
+            }
+            _ => lines.len(),
+        };
+        lines[from..end]
             .iter()
             .position(|l| starts(l, key))
             .map(|i| from + i + 1)
+            .or_else(|| (from > 0 && !at.is_empty()).then_some(from))
             .or_else(|| self.line_of(key))
     }
 
@@ -195,82 +218,122 @@ impl Parser<'_> {
         }
     }
 
-    /// The keys every directory and case pass down.
+    /// The keys every directory and case pass down. A value of the wrong
+    /// kind is warned and the one from above kept, as BAPCtools'
+    /// `YamlParser.extract` does ("incompatible value … SKIPPED"); a
+    /// solution that is no path from the problem root, or leads outside
+    /// the package, is an error.
     pub(super) fn inherit(
-        &self,
+        &mut self,
         key: &str,
         value: &Yaml,
         at: &str,
         into: &mut Inherited,
     ) -> Result<bool, GenError> {
+        let kept = |p: &Self, what: &str| {
+            p.err(
+                at,
+                Some(key),
+                &format!("{key}: {what}: ignored, the one above applies"),
+            )
+            .to_string()
+        };
         match key {
-            "solution" => {
-                into.solution = self.solution(value, at)?;
-                into.default_solution = false;
-            }
-            "random_salt" => {
-                into.random_salt = match value {
-                    Yaml::Null => String::new(),
-                    Yaml::String(s) => s.clone(),
-                    _ => return Err(self.err(at, Some(key), "random_salt: expected text")),
+            "solution" => match value {
+                Yaml::Null | Yaml::String(_) => {
+                    into.solution = self.solution(value, at)?;
+                    into.default_solution = false;
                 }
-            }
-            "retries" => {
-                into.retries = match value {
-                    Yaml::Null => 1,
-                    v => v
-                        .as_u64()
-                        .filter(|n| *n <= MAX_RETRIES)
-                        .map(|n| n.max(1) as u32)
-                        .ok_or_else(|| {
-                            self.err(
+                _ => {
+                    let warning = kept(self, "expected a path");
+                    self.plan.warnings.push(warning);
+                }
+            },
+            "random_salt" => match value {
+                Yaml::Null => {}
+                Yaml::String(s) => into.random_salt = s.clone(),
+                _ => {
+                    let warning = kept(self, "expected text");
+                    self.plan.warnings.push(warning);
+                }
+            },
+            "retries" => match value {
+                Yaml::Null => {}
+                v => match v.as_u64().filter(|n| *n >= 1) {
+                    Some(n) if n <= MAX_RETRIES => into.retries = n as u32,
+                    Some(n) => {
+                        into.retries = MAX_RETRIES as u32;
+                        let warning = self
+                            .err(
                                 at,
                                 Some(key),
-                                &format!(
-                                    "retries: {v:?}: out of range (expected a whole number from 1 to {MAX_RETRIES})"
-                                ),
+                                &format!("retries: {n}: more than the judge's {MAX_RETRIES}, {MAX_RETRIES} used"),
                             )
-                        })?,
-                }
-            }
+                            .to_string();
+                        self.plan.warnings.push(warning);
+                    }
+                    None => {
+                        let warning = kept(
+                            self,
+                            &format!("{}: expected a whole number above 0", shown(v)),
+                        );
+                        self.plan.warnings.push(warning);
+                    }
+                },
+            },
             _ => return Ok(false),
         }
         Ok(true)
     }
 
+    /// The root's `generators:` map. A bad name or list is warned and that
+    /// generator left out (BAPCtools: "key … is invalid. SKIPPED", "missing
+    /// dependencies. SKIPPED"); a file outside the package is an error.
     fn generators(&mut self, value: &Yaml) -> Result<(), GenError> {
         let Yaml::Mapping(map) = value else {
-            return Err(self.err(
-                "",
-                Some("generators"),
-                "generators: expected a map from names to their files",
-            ));
+            let warning = self.message(
+                "generators",
+                "generators: expected a map from names to their files, ignored",
+            );
+            self.plan.warnings.push(warning);
+            return Ok(());
         };
         for (name, files) in map {
             let name = name.as_str().unwrap_or("").to_string();
-            let bad = |what: &str| self.err("", Some(&name), &format!("generators.{name}: {what}"));
-            if name.is_empty() || name.starts_with('/') || !valid_name(&name) {
-                return Err(bad("not a valid generator name"));
-            }
-            let Yaml::Sequence(list) = files else {
-                return Err(bad("expected a list of files"));
+            let bad = |p: &Self, what: &str| {
+                p.err("", Some(&name), &format!("generators.{name}: {what}"))
             };
-            if list.is_empty() {
-                return Err(bad("no files"));
-            }
-            let files = list
-                .iter()
-                .map(|f| f.as_str())
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| bad("files are strings"))?;
+            let files = match files {
+                _ if name.is_empty() || name.starts_with('/') || !valid_name(&name) => {
+                    Err("not a valid generator name")
+                }
+                Yaml::Sequence(list) if list.is_empty() => Err("no files"),
+                Yaml::Sequence(list) => list
+                    .iter()
+                    .map(|f| f.as_str())
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or("files are strings"),
+                _ => Err("expected a list of files"),
+            };
+            let files = match files {
+                Ok(files) => files,
+                Err(what) => {
+                    let warning = bad(self, &format!("{what}: left out")).to_string();
+                    self.plan.warnings.push(warning);
+                    continue;
+                }
+            };
             if let Some(out) = files
                 .iter()
                 .find(|f| !super::names::stays_inside(&self.plan.generators_dir, f))
             {
-                return Err(bad(&format!(
-                    "{}: outside the package (judge gen reads only inside it)",
-                    crate::text::whitespace::shown_name(out)
-                )));
+                return Err(bad(
+                    self,
+                    &format!(
+                        "{}: outside the package (judge gen reads only inside it)",
+                        crate::text::whitespace::shown_name(out)
+                    ),
+                ));
             }
             let files: Vec<PathBuf> = files
                 .iter()
@@ -304,11 +367,24 @@ impl Parser<'_> {
                         self.plan.group_files.push((dir.join(key), text));
                     }
                     Yaml::Mapping(_) | Yaml::Null => {}
-                    _ => return Err(self.err(&at, Some(key), &format!("{key}: expected a map"))),
+                    // That file is left out, the directory's cases made.
+                    _ => {
+                        let error = self.err(
+                            &at,
+                            Some(key),
+                            &format!(
+                                "{key}: expected a map: data/{} is not written",
+                                dir.join(key).display()
+                            ),
+                        );
+                        self.plan.skipped.push(error);
+                    }
                 },
-                "data" | "type" | "include" => {}
+                "data" | "include" => {}
+                "type" => self.old_type(&at, v),
                 "generators" | "version" | "parallel" | "gitignore_generated" | "visualizer"
                     if root => {}
+                "visualizer" => self.old_visualizer(&at),
                 // BAPCtools warns about an unknown key and reads the rest
                 // (its `identity` test problem has `unknown_key:` to
                 // test exactly that).
@@ -385,10 +461,32 @@ impl Parser<'_> {
                         "a case or group of a map needs a name (only list items may have an empty key)",
                     ));
                 }
-                if is_case(value) {
-                    if at_root {
-                        return Err(self.err(key, Some(key), "a case must be inside a directory"));
+                if at_root {
+                    if let Some((_, now)) =
+                        DEPRECATED_ROOT_DIRECTORIES.iter().find(|(o, _)| *o == key)
+                    {
+                        // BAPCtools: "key … is deprecated, use … instead. SKIPPED."
+                        let warning = self.err(
+                            key,
+                            Some(key),
+                            &format!("{key}: the old name of {now} (BAPCtools: deprecated, skipped), not made: name it {now}"),
+                        );
+                        self.plan.warnings.push(warning.to_string());
+                        continue;
                     }
+                    if is_case(value) {
+                        // BAPCtools reads only directories there: "found
+                        // unknown … key".
+                        let warning = self.err(
+                            key,
+                            Some(key),
+                            "a case at the top of data: (a case must be inside a directory: sample, secret, …), not made",
+                        );
+                        self.plan.warnings.push(warning.to_string());
+                        continue;
+                    }
+                }
+                if is_case(value) {
                     self.case(dir, key, value, inherited, numbered)?;
                 } else {
                     let name = if numbered {
@@ -423,4 +521,11 @@ impl Parser<'_> {
     pub(super) fn remember(&mut self, key: &str, known: Known) {
         self.keys.entry(key.to_string()).or_default().push(known);
     }
+}
+
+/// A yaml value as written, for a message (`-3`, `x`, `[1, 2]`).
+fn shown(value: &Yaml) -> String {
+    serde_norway::to_string(value)
+        .map(|t| t.trim().to_string())
+        .unwrap_or_else(|_| format!("{value:?}"))
 }

@@ -11,6 +11,13 @@ fn plan(text: &str) -> Result<GenPlan, GenError> {
     )
 }
 
+/// The one entry a plan leaves out (the rest of the file is read).
+fn skipped(text: &str) -> GenError {
+    let p = plan(text).unwrap();
+    assert_eq!(p.skipped.len(), 1, "{:?}", p.skipped);
+    p.skipped[0].clone()
+}
+
 fn paths(p: &GenPlan) -> Vec<String> {
     p.cases
         .iter()
@@ -165,10 +172,9 @@ fn builtin_puzzle_commands_are_recognized() {
     };
     assert_eq!((builtin.count, builtin.seed), (2, None));
     assert_eq!(builtin.spec(*s).seed, u64::from(*s));
-    let e = plan("data:\n  secret:\n    data:\n      a: judge gen chess --length 5\n").unwrap_err();
+    let e = skipped("data:\n  secret:\n    data:\n      a: judge gen chess --length 5\n");
     assert!(e.to_string().contains("unknown puzzle"), "{e}");
-    let e =
-        plan("data:\n  secret:\n    data:\n      a: judge gen rotation --lenght 5\n").unwrap_err();
+    let e = skipped("data:\n  secret:\n    data:\n      a: judge gen rotation --lenght 5\n");
     assert!(e.to_string().contains("unknown option \"--lenght\""), "{e}");
 }
 
@@ -201,27 +207,97 @@ fn unknown_keys_are_warnings_and_bad_shapes_errors_naming_them() {
         "{:?}",
         p.warnings
     );
-    let e = plan("data:\n  secret:\n    data:\n      a: g.py {seed} {seed:2}\n").unwrap_err();
+    // What is wrong with one case leaves it out, named with its line;
+    // the rest is read (BAPCtools: "Rule contained errors. SKIPPED.").
+    let e = skipped("data:\n  secret:\n    data:\n      a: g.py {seed} {seed:2}\n      b: g.py\n");
     assert!(
         e.to_string().contains("{seed} may appear at most once"),
         "{e}"
     );
+    assert_eq!(e.line, Some(4), "{e}");
     let e = plan("data:\n  secret:\n    solution: sol.py\n").unwrap_err();
     assert!(
         e.to_string()
             .contains("must be a path from the problem root"),
         "{e}"
     );
-    let e = plan("data:\n  a: g.py\n").unwrap_err();
+    // BAPCtools reads only directories at the top of data: a case there
+    // is warned ("unknown key") and not made.
+    let p = plan("data:\n  a: g.py\n").unwrap();
+    assert!(p.cases.is_empty() && p.skipped.is_empty());
     assert!(
-        e.to_string().contains("a case must be inside a directory"),
-        "{e}"
+        p.warnings
+            .iter()
+            .any(|w| w.contains("generators.yaml:2: data/a: a case at the top of data:")),
+        "{:?}",
+        p.warnings
     );
-    let e = plan("data:\n  secret:\n    data:\n      a: /bin/gen {seed}\n").unwrap_err();
+    let e = skipped("data:\n  secret:\n    data:\n      a: /bin/gen {seed}\n");
     assert!(
         e.to_string().contains("must be relative to generators/"),
         "{e}"
     );
-    let e = plan("data:\n  secret:\n    data:\n      a: g.py 'open\n").unwrap_err();
+    let e = skipped("data:\n  secret:\n    data:\n      a: g.py 'open\n");
     assert!(e.to_string().contains("no closing quotation"), "{e}");
+}
+
+#[test]
+fn old_forms_are_read_as_bapctools_read_them() {
+    // An empty entry: the hand-made case whose files are in data/; a
+    // command that is a `.in` path: copy; `input:`: the command; the
+    // old markers and keys: read past. Each said, with its line.
+    let p = plan(
+        "data:\n  sample:\n    type: directory\n    data:\n      - one:\n      - two: manual/two.in\n  secret:\n    visualizer: /vis.py\n    data:\n      three:\n        type: testcase\n        input: g.py {seed}\n",
+    )
+    .unwrap();
+    assert_eq!(paths(&p), ["sample/1-one", "sample/2-two", "secret/three"]);
+    assert_eq!(p.cases[0].source, CaseSource::Manual);
+    assert_eq!(
+        p.cases[1].source,
+        CaseSource::Copy(PathBuf::from("generators/manual/two"))
+    );
+    assert_eq!(p.cases[2].source.command(), Some("g.py {seed}"));
+    assert_eq!(p.cases[2].source.seed(), Some(seed("", 1, "g.py {seed}")));
+    assert!(p.skipped.is_empty(), "{:?}", p.skipped);
+    for (line, said) in [
+        (3, "data/sample: type: directory: BAPCtools' old marker"),
+        (
+            5,
+            "data/sample/one: an empty entry, BAPCtools' old form of a hand-made case",
+        ),
+        (
+            6,
+            "data/sample/two: manual/two.in: the old form of copy: manual/two",
+        ),
+        (8, "data/secret: visualizer: BAPCtools' old visualizer key"),
+        (
+            11,
+            "data/secret/three: type: testcase: BAPCtools' old marker",
+        ),
+        (12, "data/secret/three: input: the old name of generate:"),
+    ] {
+        let want = format!("generators.yaml:{line}: {said}");
+        assert!(
+            p.warnings.iter().any(|w| w.starts_with(&want)),
+            "{want}\n{:#?}",
+            p.warnings
+        );
+    }
+    // Wrong kinds of inherited values are warned and the one above kept.
+    let p = plan(
+        "random_salt: a\ndata:\n  secret:\n    random_salt: 5\n    retries: -1\n    solution: [x]\n    data:\n      a: g.py {seed}\n",
+    )
+    .unwrap();
+    assert_eq!(p.cases[0].source.seed(), Some(seed("a", 1, "g.py {seed}")));
+    assert_eq!(p.cases[0].retries, 1);
+    assert!(p.cases[0].default_solution);
+    assert_eq!(p.warnings.len(), 3, "{:#?}", p.warnings);
+    // An entry left out keeps its number: the next case is still 3.
+    let p = plan(
+        "data:\n  secret:\n    data:\n      - a: g.py\n      - b: {generate: 7}\n      - c: g.py 2\n",
+    )
+    .unwrap();
+    assert_eq!(paths(&p), ["secret/1-a", "secret/3-c"]);
+    assert_eq!(p.skipped.len(), 1);
+    assert_eq!(p.skipped[0].line, Some(5), "{}", p.skipped[0]);
 }

@@ -45,6 +45,7 @@ pub(super) fn read(
     path: &Path,
     limits: &YamlLimits,
     version: FormatVersion,
+    warnings: &mut Vec<String>,
 ) -> Result<PackageLimits, String> {
     let at = |what: &str| at(path, what);
     let seconds = |v: Option<f64>, key: &str| -> Result<Option<Duration>, String> {
@@ -78,11 +79,11 @@ pub(super) fn read(
     let mut time_limit = seconds(limits.time_limit, "time_limit")?;
     let mut time_limit_from = "problem.yaml limits.time_limit";
     if time_limit.is_none() {
-        time_limit = read_timelimit_file(root)?;
+        time_limit = read_timelimit_file(root, warnings);
         time_limit_from = ".timelimit";
     }
     if time_limit.is_none() {
-        time_limit = read_domjudge_ini(root)?;
+        time_limit = read_domjudge_ini(root, warnings);
         time_limit_from = "domjudge-problem.ini timelimit";
     }
     let inference = time_inference(limits, version).map_err(|e| at(&e))?;
@@ -154,15 +155,16 @@ fn time_inference(limits: &YamlLimits, version: FormatVersion) -> Result<TimeInf
 
 /// DOMjudge's `domjudge-problem.ini`: its `timelimit` (seconds, quoted or
 /// not). Its other keys (`name`, `color`, `externalid`, …) describe the
-/// problem in DOMjudge and are not used.
-fn read_domjudge_ini(root: &Path) -> Result<Option<Duration>, String> {
+/// problem in DOMjudge and are not used. A `timelimit` that is no number
+/// of seconds is warned and passed over, as a `.timelimit` is (BAPCtools
+/// calls the file deprecated, problemtools does not read it).
+fn read_domjudge_ini(root: &Path, warnings: &mut Vec<String>) -> Option<Duration> {
     let path = root.join("domjudge-problem.ini");
-    let Ok(text) = crate::exec::bounded_read::read_package_text(
+    let text = crate::exec::bounded_read::read_package_text(
         &path,
         crate::exec::bounded_read::DESCRIPTION_CAP,
-    ) else {
-        return Ok(None);
-    };
+    )
+    .ok()?;
     for (n, line) in text.lines().enumerate() {
         let Some((key, value)) = line.split_once('=') else {
             continue;
@@ -171,42 +173,45 @@ fn read_domjudge_ini(root: &Path) -> Result<Option<Duration>, String> {
             continue;
         }
         let value = value.trim().trim_matches(|c| c == '\'' || c == '"');
-        return match value.parse::<f64>().ok().and_then(crate::units::seconds) {
-            Some(d) => Ok(Some(d)),
-            None => Err(format!(
-                "{}:{}: timelimit: expected a number of seconds from {} to {}, found {value:?}",
+        let limit = value.parse::<f64>().ok().and_then(crate::units::seconds);
+        if limit.is_none() {
+            warnings.push(format!(
+                "{}:{}: timelimit: expected a number of seconds from {} to {}, found {:?}: not used",
                 path.display(),
                 n + 1,
                 crate::units::MIN_SECONDS,
-                crate::units::MAX_SECONDS
-            )),
-        };
+                crate::units::MAX_SECONDS,
+                crate::text::whitespace::shown_name(value)
+            ));
+        }
+        return limit;
     }
-    Ok(None)
+    None
 }
 
-/// A `.timelimit` file: one number of seconds.
-fn read_timelimit_file(root: &Path) -> Result<Option<Duration>, String> {
+/// A `.timelimit` file: one number of seconds. One that is not is warned
+/// and passed over (problemtools does not read the file, BAPCtools calls
+/// it deprecated): the limit then comes from where it would without it.
+fn read_timelimit_file(root: &Path, warnings: &mut Vec<String>) -> Option<Duration> {
     let path = root.join(".timelimit");
-    let Ok(text) = crate::exec::bounded_read::read_package_text(
+    let text = crate::exec::bounded_read::read_package_text(
         &path,
         crate::exec::bounded_read::DESCRIPTION_CAP,
-    ) else {
-        return Ok(None);
-    };
-    match text
+    )
+    .ok()?;
+    let limit = text
         .trim()
         .parse::<f64>()
         .ok()
-        .and_then(crate::units::seconds)
-    {
-        Some(d) => Ok(Some(d)),
-        None => Err(format!(
-            "{}: expected a number of seconds from {} to {}, found {:?}",
+        .and_then(crate::units::seconds);
+    if limit.is_none() {
+        warnings.push(format!(
+            "{}: expected a number of seconds from {} to {}, found {:?}: not used",
             path.display(),
             crate::units::MIN_SECONDS,
             crate::units::MAX_SECONDS,
-            text.trim()
-        )),
+            crate::text::whitespace::shown_name(text.trim())
+        ));
     }
+    limit
 }

@@ -261,6 +261,8 @@ pub(super) struct ProblemKind {
     pub scoring: bool,
     /// `validation`'s words.
     pub validation: Vec<String>,
+    /// What of `type` and `validation` is passed over.
+    pub warnings: Vec<String>,
 }
 
 impl ProblemKind {
@@ -308,16 +310,21 @@ impl ProblemKind {
         // Legacy: `validation: custom interactive` (and `custom multi-pass`).
         kind.interactive |= kind.says("interactive");
         kind.multi_pass |= kind.says("multi-pass");
-        if let Some(word) = kind.validation.iter().find(|w| {
-            !matches!(
+        // problemtools reports an unknown word as an error and judges the
+        // submissions all the same (BAPCtools: `validation` is deprecated,
+        // SKIPPED): warned and passed over.
+        let known = |w: &String| {
+            matches!(
                 w.as_str(),
                 "default" | "custom" | "score" | "interactive" | "multi-pass"
             )
-        }) {
-            return Err(at(&format!(
-                "validation: unknown word {word:?} (expected default or custom, and interactive, multi-pass or score)"
+        };
+        for word in kind.validation.iter().filter(|w| !known(w)) {
+            kind.warnings.push(at(&format!(
+                "validation: unknown word {word:?} (expected default or custom, and interactive, multi-pass or score): passed over"
             )));
         }
+        kind.validation.retain(known);
         Ok(kind)
     }
 

@@ -52,10 +52,15 @@ fn a_domjudge_ini_gives_the_time_limit_when_nothing_else_does() {
         ("problem.yaml", ""),
         ("domjudge-problem.ini", "timelimit = soon\n"),
     ]);
+    // Warned and passed over (issue 43): the limit is then derived.
+    let p = load(dir.path()).unwrap();
+    assert_eq!(p.limits.time_limit, None);
     assert!(
-        load(dir.path())
-            .unwrap_err()
-            .contains("domjudge-problem.ini:1: timelimit")
+        p.warnings
+            .iter()
+            .any(|w| w.contains("domjudge-problem.ini:1: timelimit") && w.contains("not used")),
+        "{:?}",
+        p.warnings
     );
 }
 

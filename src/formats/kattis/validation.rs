@@ -54,7 +54,13 @@ pub(super) fn read(
     }
     let passes = if multi_pass {
         match validation_passes {
-            Some(0) => return Err(at("limits.validation_passes: at least 1 pass")),
+            // BAPCtools: "should be >= 2 … SKIPPED", the default used.
+            Some(0) => {
+                warnings.push(at(
+                    "limits.validation_passes: 0: at least 1 pass; the default 2 is used",
+                ));
+                2
+            }
             Some(n) => n,
             None => 2,
         }

@@ -114,6 +114,11 @@ pub fn model(root: &Path) -> Result<Model, ModelError> {
         message,
     };
     let (desc, mut warnings) = describe(root).map_err(ModelError::Read)?;
+    if let Some(e) = &desc.testset.script_error {
+        warnings.push(format!(
+            "{e}: the script is not used; the tests in the package are judged (judge gen fails on it)"
+        ));
+    }
     let file = root.join(PROBLEM_XML);
     let name = std::fs::canonicalize(root)
         .ok()

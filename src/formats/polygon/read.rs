@@ -69,6 +69,10 @@ pub struct Testset {
     pub answer_pattern: String,
     pub tests: Vec<Test>,
     pub groups: Vec<Group>,
+    /// The generation script could not be read (named with its lines):
+    /// `judge gen` refuses it; `verify` and `run` warn and judge the tests
+    /// that are in the package, as if there were no script.
+    pub script_error: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -317,7 +321,7 @@ fn testset(cx: &Ctx<'_>, set: &Element, warnings: &mut Vec<String>) -> Result<Te
     }
     let count_el = need("test-count")?;
     let count: usize = cx.number(count_el, &count_el.text, "test-count")?;
-    super::script::apply(cx.file, set, count, &mut tests, warnings)?;
+    let script_error = super::script::apply(cx.file, set, count, &mut tests, warnings)?;
     if count != tests.len() {
         return Err(cx.err(
             count_el,
@@ -352,6 +356,7 @@ fn testset(cx: &Ctx<'_>, set: &Element, warnings: &mut Vec<String>) -> Result<Te
         answer_pattern,
         tests,
         groups,
+        script_error,
     })
 }
 

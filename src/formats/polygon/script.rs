@@ -200,49 +200,52 @@ pub fn assign(
 /// tests themselves (those no line makes are manual). A `cmd` in
 /// problem.xml is kept; a script line that differs from it is a warning.
 /// A generated test left without a command is a warning (`judge gen`
-/// cannot make it).
+/// cannot make it). A script that cannot be read is not used: its error
+/// is returned (`judge gen` refuses it; judging reads the tests that are
+/// in the package, each test of an empty `<tests>` then a manual one).
 pub(super) fn apply(
     file: &Path,
     set: &Element,
     count: usize,
     tests: &mut Vec<Test>,
     warnings: &mut Vec<String>,
-) -> Result<(), String> {
+) -> Result<Option<String>, String> {
     let script = set
         .child("script")
         .or_else(|| set.child("generator").and_then(|g| g.child("script")));
     if let Some(script) = script {
         let at = format!("{}:{}", file.display(), script.line);
-        let lines = parse(&script.text, &at)?;
+        if tests.is_empty() && count > MAX_TESTS {
+            let line = set.child("test-count").map_or(set.line, |c| c.line);
+            return Err(format!(
+                "{}:{line}: <test-count>: {count}: more than the {MAX_TESTS} tests a testset may have",
+                file.display()
+            ));
+        }
         let manual: Vec<usize> = tests
             .iter()
             .filter(|t| t.method == Method::Manual)
             .map(|t| t.index)
             .collect();
-        let made = assign(&lines, &manual, count, &at)?;
+        let made =
+            match parse(&script.text, &at).and_then(|lines| assign(&lines, &manual, count, &at)) {
+                Ok(made) => made,
+                Err(e) => {
+                    if tests.is_empty() {
+                        tests.extend((1..=count).map(|index| manual_test(index, Method::Manual)));
+                    }
+                    return Ok(Some(e));
+                }
+            };
         if tests.is_empty() {
-            if count > MAX_TESTS {
-                let line = set.child("test-count").map_or(set.line, |c| c.line);
-                return Err(format!(
-                    "{}:{line}: <test-count>: {count}: more than the {MAX_TESTS} tests a testset may have",
-                    file.display()
-                ));
-            }
-            for index in 1..=count {
-                tests.push(Test {
-                    index,
-                    method: if made.contains_key(&index) {
-                        Method::Generated
-                    } else {
-                        Method::Manual
-                    },
-                    cmd: None,
-                    from_file: None,
-                    sample: false,
-                    group: None,
-                    points: None,
-                });
-            }
+            tests.extend((1..=count).map(|index| {
+                let method = if made.contains_key(&index) {
+                    Method::Generated
+                } else {
+                    Method::Manual
+                };
+                manual_test(index, method)
+            }));
         }
         for t in tests.iter_mut() {
             let Some(m) = made.get(&t.index) else {
@@ -283,7 +286,20 @@ pub(super) fn apply(
             bare.join(", ")
         ));
     }
-    Ok(())
+    Ok(None)
+}
+
+/// A test of a script-made `<tests>`: its index and method alone.
+fn manual_test(index: usize, method: Method) -> Test {
+    Test {
+        index,
+        method,
+        cmd: None,
+        from_file: None,
+        sample: false,
+        group: None,
+        points: None,
+    }
 }
 
 #[cfg(test)]

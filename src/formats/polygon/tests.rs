@@ -67,6 +67,7 @@ fn groups_become_subtasks_with_their_policies_and_dependencies() {
         dependencies: deps.iter().map(|d| d.to_string()).collect(),
     };
     let set = Testset {
+        script_error: None,
         time_limit: std::time::Duration::from_secs(1),
         memory: 256 << 20,
         input_pattern: "tests/%02d".into(),
