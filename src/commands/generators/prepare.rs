@@ -5,7 +5,8 @@
 //! problem.yaml differ from what the data was last made from, or a file
 //! the manifest owns is gone or changed. Files the judge did not write are
 //! never replaced here (that is `judge gen --force`): they are said and
-//! used as they are.
+//! used as they are. A Polygon package's missing tests are built into the
+//! judge's cache (`polygon::prepare_polygon`).
 
 use super::{Options, confine, has_generators, make_all, manifest};
 use crate::commands::Failure;
@@ -15,9 +16,12 @@ use sha2::{Digest, Sha256};
 use std::path::Path;
 
 /// Make `root`'s data when a generators.yaml makes it and it is missing or
-/// stale; the line that says what was done (`None`: no generators.yaml).
+/// stale, or build the tests a standard Polygon package declares and does
+/// not hold (into the judge's cache); the line that says what was done
+/// (`None`: nothing to make).
 pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
-    if !has_generators(root) {
+    let polygon = crate::formats::polygon::is_package(root);
+    if !polygon && !has_generators(root) {
         return Ok(None);
     }
     // Once a run: a command may look a package up more than once.
@@ -29,6 +33,9 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
             return Ok(None);
         }
         done.push(key);
+    }
+    if polygon {
+        return super::polygon::prepare_polygon(root);
     }
     let data = root.join("data");
     let manifest = manifest::read(&data);

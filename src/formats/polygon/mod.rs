@@ -35,9 +35,11 @@ use crate::check::interactive::Interaction;
 use crate::check::tool::DEFAULT_TOOL_TIME_LIMIT;
 use crate::expect::Expectation;
 use crate::verdict::Verdict;
+pub use languages::{language_of_type, solution_language};
 use read::Description;
 pub use scoring::case_name;
 use std::path::{Path, PathBuf};
+pub use view::{built_map, built_store};
 
 /// The file that makes a directory a Polygon package.
 pub const PROBLEM_XML: &str = "problem.xml";
