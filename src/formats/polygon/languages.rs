@@ -47,7 +47,7 @@ pub fn language_of_type(kind: &str) -> Option<&'static str> {
     let kind = kind.to_ascii_lowercase();
     let starts = |p: &str| kind.starts_with(p);
     Some(match () {
-        _ if starts("cpp.") || kind == "cpp" => "cpp",
+        _ if starts("cpp.") || kind == "cpp" => cpp_dialect(&kind),
         _ if starts("c.") || kind == "c" => "c",
         _ if starts("python.pypy3")
             || starts("pypy.3")
@@ -84,44 +84,47 @@ pub fn language_of_type(kind: &str) -> Option<&'static str> {
     })
 }
 
-/// The language a solution of Polygon type `kind` is built in: the one
-/// the type names (`python.2` → Python 2, whether or not it is installed:
-/// a missing interpreter is then the machine's, said as "not installed"),
-/// else the file's by its extension. `python.pypy3` is PyPy 3 when
-/// `pypy3` runs here, else CPython 3, with the note saying so.
-pub fn solution_language(
-    toolchain: &crate::submission::Toolchain,
-    path: &Path,
-    kind: Option<&str>,
-) -> Result<(crate::submission::Language, Option<String>), String> {
-    let by_extension = || {
-        toolchain.language_of(path).cloned().ok_or_else(|| {
-            format!(
-                "{}: no language of the judge's builds this file{}",
-                path.display(),
-                kind.map(|k| format!(" (Polygon type {k:?})"))
-                    .unwrap_or_default()
-            )
-        })
+/// The C++ of a Polygon type: the dialect its compiler's name ends with
+/// (`g++11`, `msys2-g++23`, `clang++20`); Polygon's old `cpp.g++` (GNU
+/// C++ 4, gnu++98 by default) is gnu++11, which still has what such
+/// sources use (`gets`) and compiles their C++11; a type that names no
+/// dialect (`cpp.ms2017`) the judge's C++ (gnu++17).
+fn cpp_dialect(kind: &str) -> &'static str {
+    let Some(at) = kind.rfind("++") else {
+        return "cpp";
     };
-    let Some(name) = kind.and_then(language_of_type) else {
-        return by_extension().map(|l| (l, None));
-    };
-    let named = |name: &str| toolchain.language_named(name).ok().cloned();
-    if name == "pypy3" && !runs("pypy3") {
-        if let Some(cpython) = named("python3") {
-            return Ok((
-                cpython,
-                Some(format!(
-                    "Polygon type {:?} is PyPy 3, and pypy3 is not installed here: run with CPython 3 (its times are not PyPy's)",
-                    kind.unwrap_or_default()
-                )),
-            ));
-        }
+    let digits: String = kind[at + 2..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    match digits.as_str() {
+        "" | "98" | "03" | "0x" | "11" => "cpp11",
+        "14" | "1y" => "cpp14",
+        "17" | "1z" => "cpp",
+        "20" | "2a" => "cpp20",
+        _ => "cpp23",
     }
-    match named(name) {
-        Some(language) => Ok((language, None)),
-        None => by_extension().map(|l| (l, None)),
+}
+
+/// The judge's language name for a solution of Polygon type `kind`, with
+/// a note when the type's own language is not what runs: the one the
+/// type names (`python.2` → Python 2 whether or not it is installed: a
+/// missing interpreter is then the machine's, said as "not installed",
+/// never a compile error), `python.pypy3` PyPy 3 when `pypy3` runs here,
+/// else CPython 3 with the note. `None`: the type names no language of
+/// the judge's (the file's extension decides).
+pub fn solution_language(kind: Option<&str>) -> (Option<&'static str>, Option<String>) {
+    let Some(kind) = kind else {
+        return (None, None);
+    };
+    match language_of_type(kind) {
+        Some("pypy3") if !runs("pypy3") => (
+            Some("python3"),
+            Some(format!(
+                "Polygon type {kind:?} is PyPy 3, and pypy3 is not installed here: run with CPython 3 (its times are not PyPy's)"
+            )),
+        ),
+        other => (other, None),
     }
 }
 

@@ -95,6 +95,8 @@ pub struct Model {
     pub submissions: PathBuf,
     /// Solution tags as expected verdicts, by path under `solutions/`.
     pub expectations: Vec<(String, Expectation)>,
+    /// Each solution's language as its problem.xml type names it.
+    pub languages: Vec<crate::expect::SubmissionRule>,
     pub warnings: Vec<String>,
 }
 
@@ -198,6 +200,14 @@ pub fn model(root: &Path) -> Result<Model, ModelError> {
         io_files = crate::exec::IoFiles::default();
     }
     let expectations = expectations(root, &desc, &file, &mut warnings);
+    // Only for the solutions verified (a rule alone would make one
+    // expected to get anything).
+    let mut languages = solution_languages(&desc, &mut warnings);
+    languages.retain(|r| {
+        expectations
+            .iter()
+            .any(|(rel, _)| globset::escape(rel) == r.pattern)
+    });
     Ok(Model {
         name,
         package,
@@ -209,8 +219,35 @@ pub fn model(root: &Path) -> Result<Model, ModelError> {
         io_files,
         submissions: root.join("solutions"),
         expectations,
+        languages,
         warnings,
     })
+}
+
+/// Each solution built in the language its type names (a `python.2`
+/// source is Python 2, never Python 3 failing on a `print` statement), as
+/// a rule on its path; a type of no language of the judge's leaves the
+/// file's extension to decide.
+fn solution_languages(
+    desc: &Description,
+    warnings: &mut Vec<String>,
+) -> Vec<crate::expect::SubmissionRule> {
+    let mut rules = Vec::new();
+    for s in &desc.solutions {
+        let Some(rel) = s.source.path.strip_prefix("solutions/") else {
+            continue;
+        };
+        let (name, note) = languages::solution_language(s.source.kind.as_deref());
+        if let Some(note) = note {
+            warnings.push(format!("solution {}: {note}", s.source.path));
+        }
+        if let Some(name) = name {
+            let mut rule = crate::expect::SubmissionRule::new(&globset::escape(rel));
+            rule.language = Some(name.to_string());
+            rules.push(rule);
+        }
+    }
+    rules
 }
 
 /// Each grouped test's validator arguments (`--group G`), keyed by its

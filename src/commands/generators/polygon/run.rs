@@ -216,22 +216,17 @@ fn main_solution(root: &Path, desc: &Description) -> Option<MainSolution> {
     let main = desc.solutions.iter().find(|s| s.tag == "main")?;
     let path = root.join(&main.source.path);
     let toolchain = crate::config::toolchain(None);
-    let source = match crate::formats::polygon::solution_language(
-        &toolchain,
-        &path,
-        main.source.kind.as_deref(),
-    ) {
-        Ok((language, note)) => {
-            if let Some(note) = note {
-                crate::commands::stdout::note!(
-                    "note: the main solution {}: {note}",
-                    main.source.path
-                );
-            }
-            Ok(Source::file(&path, language))
-        }
-        Err(e) => Err(e),
+    let (name, note) = crate::formats::polygon::solution_language(main.source.kind.as_deref());
+    if let Some(note) = note {
+        crate::commands::stdout::note!("note: the main solution {}: {note}", main.source.path);
+    }
+    let language = match name {
+        Some(name) => toolchain.language_named(name).ok(),
+        None => toolchain.language_of(&path),
     };
+    let source = language
+        .map(|l| Source::file(&path, l.clone()))
+        .ok_or_else(|| "no language of the judge's builds this file".to_string());
     let set = &desc.testset;
     let time = set.time_limit.saturating_mul(MAIN_TIME_FACTOR);
     Some(MainSolution {
