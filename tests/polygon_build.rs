@@ -263,3 +263,118 @@ fn a_python_2_solution_without_python_2_is_not_run_never_a_compile_error() {
     let ran = run(cmd);
     assert_eq!(ran.code, 0, "{}", all(&ran));
 }
+
+/// A checker speaking testlib's protocol (`check IN OUT ANS`): `quitp`'s
+/// `points X` line on standard error and exit 7, as testlib writes it.
+/// The full answer gets `FULL` points, the output `half` gets `HALF`.
+const POINTS_CHECKER: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) {
+    char out[64] = "", ans[64] = "";
+    FILE *o = fopen(argv[2], "r"), *a = fopen(argv[3], "r");
+    if (!o || !a) { fprintf(stderr, "FAIL cannot open\n"); return 3; }
+    if (fscanf(o, "%63s", out) != 1) { fprintf(stderr, "wrong answer empty\n"); return 1; }
+    if (fscanf(a, "%63s", ans) != 1) { fprintf(stderr, "FAIL no answer\n"); return 3; }
+    if (strcmp(out, ans) == 0) { fprintf(stderr, "points FULL all of it\n"); return 7; }
+    if (strcmp(out, "half") == 0) { fprintf(stderr, "points HALF half of it\n"); return 7; }
+    fprintf(stderr, "wrong answer %s\n", out);
+    return 1;
+}
+"#;
+
+fn points_package(s: &Scratch, judging: &str, full: &str, half: &str) -> PathBuf {
+    s.write(
+        "points/problem.xml",
+        format!(
+            r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<problem revision="1" short-name="points">
+    <judging{judging}>
+        <testset name="tests">
+            <time-limit>2000</time-limit>
+            <memory-limit>268435456</memory-limit>
+            <test-count>2</test-count>
+            <input-path-pattern>tests/%02d</input-path-pattern>
+            <answer-path-pattern>tests/%02d.a</answer-path-pattern>
+            <tests>
+                <test method="manual" group="1" points="10.0"/>
+                <test method="manual" group="1" points="10.0"/>
+            </tests>
+            <groups>
+                <group name="1" points-policy="each-test"/>
+            </groups>
+        </testset>
+    </judging>
+    <assets>
+        <checker type="testlib"><source path="files/check.c" type="c.gcc"/></checker>
+        <solutions>
+            <solution tag="main"><source path="solutions/sum.c" type="c.gcc"/></solution>
+        </solutions>
+    </assets>
+</problem>
+"#
+        ),
+    );
+    s.write(
+        "points/files/check.c",
+        POINTS_CHECKER.replace("FULL", full).replace("HALF", half),
+    );
+    s.write("points/solutions/sum.c", SUM);
+    s.write("points/half.sh", "#!/bin/sh\necho half\n");
+    for (n, (input, answer)) in [("1 2\n", "3\n"), ("5 5\n", "10\n")].iter().enumerate() {
+        s.write(&format!("points/tests/0{}", n + 1), input);
+        s.write(&format!("points/tests/0{}.a", n + 1), answer);
+    }
+    s.path().join("points")
+}
+
+#[test]
+fn a_checkers_points_are_the_tests_points_as_polygon_reads_them() {
+    let s = Scratch::new();
+    // quitp(10) on a test of 10 points is 10 points; quitp(5) is 5.
+    let root = points_package(&s, "", "10", "5");
+    let pkg = root.to_str().unwrap();
+    let ran = judge(&s, &["verify", pkg]);
+    let out = all(&ran);
+    assert_eq!(ran.code, 0, "{out}");
+    assert!(out.contains("score 20/20"), "{out}");
+    let half = root.join("half.sh");
+    let ran = judge(&s, &["run", pkg, "--submission", half.to_str().unwrap()]);
+    let out = all(&ran);
+    assert!(out.contains("10/20"), "{out}");
+    assert!(!out.contains("IE"), "{out}");
+    // treat-points-from-checker-as-percent: quitp(100) is all of a test's
+    // points, quitp(50) half.
+    let root = points_package(
+        &s,
+        " treat-points-from-checker-as-percent=\"true\"",
+        "100",
+        "50",
+    );
+    let ran = judge(&s, &["verify", pkg]);
+    let out = all(&ran);
+    assert_eq!(ran.code, 0, "{out}");
+    assert!(out.contains("score 20/20"), "{out}");
+    assert!(
+        !out.contains("treat-points"),
+        "no longer warned as not done: {out}"
+    );
+    let ran = judge(&s, &["run", pkg, "--submission", half.to_str().unwrap()]);
+    assert!(all(&ran).contains("10/20"), "{}", all(&ran));
+    // Past 100 percent is the checker's fault, named.
+    points_package(
+        &s,
+        " treat-points-from-checker-as-percent=\"true\"",
+        "150",
+        "50",
+    );
+    let ran = judge(
+        &s,
+        &[
+            "run",
+            root.to_str().unwrap(),
+            "--submission",
+            root.join("solutions/sum.c").to_str().unwrap(),
+        ],
+    );
+    assert!(all(&ran).contains("150 percent"), "{}", all(&ran));
+}

@@ -294,13 +294,6 @@ pub(super) fn check(file: &Path, root: &Element, warnings: &mut Vec<String>) {
                 judging.line
             ));
         }
-        if judging.attr("treat-points-from-checker-as-percent") == Some("true") {
-            warnings.push(format!(
-                "{}:{}: <judging treat-points-from-checker-as-percent=\"true\">: points a checker prints are not read; a test scores its points when accepted",
-                file.display(),
-                judging.line
-            ));
-        }
     }
     if let Some(runs) = root
         .child("assets")

@@ -157,9 +157,22 @@ pub fn model(root: &Path) -> Result<Model, ModelError> {
         warnings: Vec::new(),
     };
     let tool_time = DEFAULT_TOOL_TIME_LIMIT;
-    let compared =
-        checker::comparison(root, desc.checker.as_ref(), &file, tool_time, &mut warnings)
-            .map_err(whole)?;
+    // Polygon reads a checker's `quitp(x)` as x points of the test, or x
+    // percent of them with treat-points-from-checker-as-percent.
+    let points = if desc.checker_points_percent {
+        crate::check::external::TestlibPoints::Percent
+    } else {
+        crate::check::external::TestlibPoints::Points
+    };
+    let compared = checker::comparison(
+        root,
+        desc.checker.as_ref(),
+        &file,
+        tool_time,
+        points,
+        &mut warnings,
+    )
+    .map_err(whole)?;
     let comparison = match &desc.interactor {
         Some(interactor) => Comparison::Interactive(Interaction {
             tool: checker::tool(root, interactor, &file, "interactor").map_err(whole)?,
