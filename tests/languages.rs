@@ -20,7 +20,7 @@ fn data() -> PathBuf {
 fn source_of(language: &Language) -> Option<PathBuf> {
     let dir = match language.name.as_str() {
         "cgmp" => "c",
-        "cppgmp" => "cpp",
+        "cppgmp" | "cpp11" | "cpp14" | "cpp20" | "cpp23" => "cpp",
         "python3numpy" | "pypy3" => "python3",
         "javaalgs4" => "java",
         other => other,

@@ -84,6 +84,20 @@ pub struct ExternalChecker {
     pub time_limit: Duration,
     /// Kattis: arguments after the feedback directory (`validator_flags`).
     pub flags: Vec<String>,
+    /// What testlib's `quitp(x)` means.
+    pub points: TestlibPoints,
+}
+
+/// What a testlib checker's `quitp(x, …)` gives a test: a fraction of its
+/// points (judge.toml's and Kattis' reading: a checker cannot know what
+/// its case is worth), or, as Polygon reads it, x points, or x percent of
+/// the test's points (Polygon's `treat-points-from-checker-as-percent`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TestlibPoints {
+    #[default]
+    Fraction,
+    Points,
+    Percent,
 }
 
 /// Why a tool run did not give an answer the protocol defines, or `None`
@@ -168,7 +182,8 @@ impl ExternalChecker {
         fields
             .field("tool", self.tool.identity(sandbox)?.as_bytes())
             .field("protocol", self.protocol.name().as_bytes())
-            .field("time", &self.time_limit.as_nanos().to_le_bytes());
+            .field("time", &self.time_limit.as_nanos().to_le_bytes())
+            .field("points", format!("{:?}", self.points).as_bytes());
         for flag in &self.flags {
             fields.field("flag", flag.as_bytes());
         }
@@ -247,7 +262,8 @@ impl ExternalChecker {
             Protocol::Testlib => {
                 let message = said(&outcome.stderr_tail)
                     .or_else(|| said(&outcome.stdout.text().head(SAID_BYTES)));
-                if let Some(judgement) = super::partial::testlib(code, &outcome.stderr_tail, &what)
+                if let Some(judgement) =
+                    super::partial::testlib(code, &outcome.stderr_tail, &what, self.points)
                 {
                     return judgement;
                 }

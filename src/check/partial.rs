@@ -55,17 +55,25 @@ pub fn with_kattis_score(mut judgement: Judgement, feedback: &Path, what: &str) 
 
 /// testlib's partial credit: `quitp(x, …)` exits 7 and writes `points x
 /// …`; `quitf(_pc(k), …)` writes `partially correct (k) …` (exit k, or
-/// 50 + k where testlib is built for TESTSYS). The judge reads `quitp`'s x
-/// as a fraction of the case's points (0 to 1) and `_pc(k)` as k percent:
-/// a checker cannot know how many points its case is worth. None: not a
+/// 50 + k where testlib is built for TESTSYS). `_pc(k)` is k percent of
+/// the case's points; `quitp`'s x is what `points` says: a fraction (0 to
+/// 1: judge.toml's and Kattis' reading, a checker cannot know how many
+/// points its case is worth), x points (Polygon's reading), or x percent
+/// (Polygon's `treat-points-from-checker-as-percent`). None: not a
 /// partial result.
-pub(super) fn testlib(code: i32, stderr: &[u8], what: &str) -> Option<Judgement> {
+pub(super) fn testlib(
+    code: i32,
+    stderr: &[u8],
+    what: &str,
+    points: super::external::TestlibPoints,
+) -> Option<Judgement> {
+    use super::external::TestlibPoints;
     let text = String::from_utf8_lossy(stderr);
     let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
-    let (fraction, rest) = if let Some(rest) = line.strip_prefix("partially correct (") {
+    let (partial, rest) = if let Some(rest) = line.strip_prefix("partially correct (") {
         let (k, rest) = rest.split_once(')')?;
         let k: f64 = k.trim().parse().ok()?;
-        (k / 100.0, rest.trim())
+        (Partial::Fraction(k / 100.0), rest.trim())
     } else if code == 7 {
         let Some(rest) = line.strip_prefix("points ") else {
             return Some(Judgement::new(
@@ -75,7 +83,14 @@ pub(super) fn testlib(code: i32, stderr: &[u8], what: &str) -> Option<Judgement>
         };
         let (x, rest) = rest.split_once(' ').unwrap_or((rest, ""));
         match x.parse::<f64>() {
-            Ok(x) if x.is_finite() => (x, rest.trim()),
+            Ok(x) if x.is_finite() => (
+                match points {
+                    TestlibPoints::Fraction => Partial::Fraction(x),
+                    TestlibPoints::Points => Partial::Points(x),
+                    TestlibPoints::Percent => Partial::Fraction(x / 100.0),
+                },
+                rest.trim(),
+            ),
             _ => {
                 return Some(Judgement::new(
                     Verdict::InternalError,
@@ -86,30 +101,35 @@ pub(super) fn testlib(code: i32, stderr: &[u8], what: &str) -> Option<Judgement>
     } else {
         return None;
     };
-    if !(0.0..=1.0).contains(&fraction) {
-        return Some(Judgement::new(
-            Verdict::InternalError,
-            format!(
-                "{what} gave {} of the case's points; the judge reads testlib's partial credit as 0 to 1 (quitp) or 0 to 100 percent (_pc)",
-                crate::text::format::number(fraction)
+    let bad = match partial {
+        Partial::Fraction(f) if !(0.0..=1.0).contains(&f) => Some(match points {
+            TestlibPoints::Percent => format!(
+                "{what} gave {} percent of the test's points (treat-points-from-checker-as-percent); expected 0 to 100",
+                crate::text::format::number(f * 100.0)
             ),
-        ));
+            _ => format!(
+                "{what} gave {} of the case's points; the judge reads testlib's partial credit as 0 to 1 (quitp) or 0 to 100 percent (_pc)",
+                crate::text::format::number(f)
+            ),
+        }),
+        Partial::Points(p) if p < 0.0 => Some(format!(
+            "{what} gave {} points, fewer than none",
+            crate::text::format::number(p)
+        )),
+        _ => None,
+    };
+    if let Some(message) = bad {
+        return Some(Judgement::new(Verdict::InternalError, message));
     }
     let mut judgement = Judgement::new(
         Verdict::Accepted,
         if rest.is_empty() {
-            format!(
-                "partially correct: {}",
-                Partial::Fraction(fraction).describe()
-            )
+            format!("partially correct: {}", partial.describe())
         } else {
-            format!(
-                "partially correct ({}): {rest}",
-                Partial::Fraction(fraction).describe()
-            )
+            format!("partially correct ({}): {rest}", partial.describe())
         },
     );
-    judgement.partial = Some(Partial::Fraction(fraction));
+    judgement.partial = Some(partial);
     Some(judgement)
 }
 
@@ -119,26 +139,34 @@ mod tests {
 
     #[test]
     fn testlib_points_and_percentages() {
-        let j = testlib(7, b"points 0.25 half of it\n", "checker c").unwrap();
+        use crate::check::external::TestlibPoints::{self, Fraction as F};
+        let j = testlib(7, b"points 0.25 half of it\n", "checker c", F).unwrap();
         assert_eq!(
             (j.verdict, j.partial),
             (Verdict::Accepted, Some(Partial::Fraction(0.25)))
         );
         assert!(j.message.contains("half of it"), "{}", j.message);
-        let j = testlib(90, b"partially correct (40) most\n", "checker c").unwrap();
+        let j = testlib(90, b"partially correct (40) most\n", "checker c", F).unwrap();
         assert_eq!(j.partial, Some(Partial::Fraction(0.4)));
-        let j = testlib(40, b"partially correct (40) most\n", "checker c").unwrap();
+        let j = testlib(40, b"partially correct (40) most\n", "checker c", F).unwrap();
         assert_eq!(
             j.partial,
             Some(Partial::Fraction(0.4)),
             "exit k without TESTSYS"
         );
-        assert!(testlib(0, b"ok fine\n", "checker c").is_none());
-        assert!(testlib(1, b"wrong answer\n", "checker c").is_none());
-        let j = testlib(7, b"points 3 too many\n", "checker c").unwrap();
+        assert!(testlib(0, b"ok fine\n", "checker c", F).is_none());
+        assert!(testlib(1, b"wrong answer\n", "checker c", F).is_none());
+        let j = testlib(7, b"points 3 too many\n", "checker c", F).unwrap();
         assert_eq!(j.verdict, Verdict::InternalError);
         assert!(j.message.contains("0 to 1"), "{}", j.message);
-        let j = testlib(7, b"nothing useful\n", "checker c").unwrap();
+        let j = testlib(7, b"nothing useful\n", "checker c", F).unwrap();
+        assert_eq!(j.verdict, Verdict::InternalError);
+        // Polygon's readings: x points, or x percent.
+        let j = testlib(7, b"points 10 all of it\n", "c", TestlibPoints::Points).unwrap();
+        assert_eq!(j.partial, Some(Partial::Points(10.0)));
+        let j = testlib(7, b"points 40\n", "c", TestlibPoints::Percent).unwrap();
+        assert_eq!(j.partial, Some(Partial::Fraction(0.4)));
+        let j = testlib(7, b"points 140\n", "c", TestlibPoints::Percent).unwrap();
         assert_eq!(j.verdict, Verdict::InternalError);
     }
 

@@ -48,6 +48,7 @@ pub(super) fn problem(root: &Path, overrides: &Overrides) -> Result<Problem, Con
     problem.io_files = model.io_files;
     problem.submissions = model.submissions;
     problem.expectations = model.expectations;
+    problem.submission_rules = model.languages;
     problem.warnings.extend(model.warnings);
     Ok(problem)
 }

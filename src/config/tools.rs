@@ -69,6 +69,7 @@ pub(super) fn checker(
             protocol: table.checker_protocol.unwrap_or_default(),
             time_limit,
             flags: Vec::new(),
+            points: Default::default(),
         });
     }
     if let Some(package) = package
@@ -79,6 +80,7 @@ pub(super) fn checker(
             protocol: table.checker_protocol.unwrap_or(Protocol::Kattis),
             time_limit,
             flags: package.validator_flags.clone(),
+            points: Default::default(),
         });
     }
     Err((

@@ -49,7 +49,9 @@ pub(super) fn program(language: &str) -> Option<(&'static str, &'static str)> {
             "hello.cob",
             "IDENTIFICATION DIVISION.\nPROGRAM-ID. HELLO.\nPROCEDURE DIVISION.\n    STOP RUN.\n",
         ),
-        "cpp" => ("hello.cpp", "int main() { return 0; }\n"),
+        "cpp" | "cpp11" | "cpp14" | "cpp20" | "cpp23" => {
+            ("hello.cpp", "int main() { return 0; }\n")
+        }
         "cppgmp" => (
             "hello.cpp",
             "#include <gmpxx.h>\nint main() { mpz_class x = 1; return x == 1 ? 0 : 1; }\n",

@@ -9,7 +9,8 @@
 //! generators.yaml that cannot be read, an entry that cannot be made, a
 //! data directory out of the package are warnings naming the file, the
 //! line and the entry, and `data/` is judged as it is (`judge gen` is
-//! where they are errors).
+//! where they are errors). A Polygon package's missing tests are built
+//! into the judge's cache (`polygon::prepare_polygon`).
 
 use super::confine::Confine;
 use super::{Options, has_generators, make_all, manifest};
@@ -20,9 +21,12 @@ use sha2::{Digest, Sha256};
 use std::path::Path;
 
 /// Make `root`'s data when a generators.yaml makes it and it is missing or
-/// stale; the line that says what was done (`None`: no generators.yaml).
+/// stale, or build the tests a standard Polygon package declares and does
+/// not hold (into the judge's cache); the line that says what was done
+/// (`None`: nothing to make).
 pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
-    if !has_generators(root) {
+    let polygon = crate::formats::polygon::is_package(root);
+    if !polygon && !has_generators(root) {
         return Ok(None);
     }
     // Once a run: a command may look a package up more than once.
@@ -34,6 +38,9 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
             return Ok(None);
         }
         done.push(key);
+    }
+    if polygon {
+        return super::polygon::prepare_polygon(root);
     }
     let data = root.join("data");
     let manifest = manifest::read(&data);

@@ -203,7 +203,11 @@ pub(super) fn assess(
     // case accepted.
     let by_score = score.is_some() && e.origin == Origin::NamedFolder("partially_accepted");
     let checked = score_check(e, score.as_ref());
-    if let Some(g) = graded.iter().find(|g| g.verdict == Verdict::InternalError) {
+    if graded.is_empty() {
+        // Judged on nothing: never "as expected", whatever it expects.
+        out.status = Status::Fail;
+        out.reason = Some("judged on no case: nothing shows what it gets".to_string());
+    } else if let Some(g) = graded.iter().find(|g| g.verdict == Verdict::InternalError) {
         out.status = Status::InternalError;
         out.reason = Some(format!("{}: {}", g.case, g.message));
         out.case = Some(g.case.clone());

@@ -154,8 +154,21 @@ fn cases_and_submissions(
         let selected = super::select(selection_config, &selection, overrides)?;
         warnings.extend(selected.warnings);
         let problem_cases = selected.cases.into_iter().next().unwrap_or_default();
+        // A submission judged on no case is never as expected: a problem
+        // with no tests to judge is an error.
         if problem_cases.is_empty() {
-            warnings.push(format!("{}: no cases to judge", problem.name));
+            for w in &warnings {
+                crate::commands::stdout::say!("warning: {w}");
+            }
+            return Err(Failure::Usage(format!(
+                "{}: no cases to judge{}",
+                problem.name,
+                if args.filter.is_some() {
+                    " (--filter left none)"
+                } else {
+                    ""
+                }
+            )));
         }
         cases.push(problem_cases.to_vec());
         let mut found = submissions::discover(problem, i, toolchain, &mut warnings)?;

@@ -59,6 +59,7 @@ pub fn comparison(
     checker: Option<&Checker>,
     file: &Path,
     time_limit: Duration,
+    points: crate::check::external::TestlibPoints,
     warnings: &mut Vec<String>,
 ) -> Result<Comparison, String> {
     let external = |tool: Tool| {
@@ -67,6 +68,7 @@ pub fn comparison(
             protocol: Protocol::Testlib,
             time_limit,
             flags: Vec::new(),
+            points,
         })
     };
     let Some(checker) = checker else {

@@ -284,23 +284,15 @@ pub(super) fn check(file: &Path, root: &Element, warnings: &mut Vec<String>) {
             added - MAX_WARNINGS
         ));
     }
-    if let Some(judging) = root.child("judging") {
-        if let Some(runs) = judging.attr("run-count")
-            && runs.trim() != "1"
-        {
-            warnings.push(format!(
-                "{}:{}: <judging run-count=\"{runs}\">: each test is run once by the judge (Polygon's several runs of a multi-run problem are not done)",
-                file.display(),
-                judging.line
-            ));
-        }
-        if judging.attr("treat-points-from-checker-as-percent") == Some("true") {
-            warnings.push(format!(
-                "{}:{}: <judging treat-points-from-checker-as-percent=\"true\">: points a checker prints are not read; a test scores its points when accepted",
-                file.display(),
-                judging.line
-            ));
-        }
+    if let Some(judging) = root.child("judging")
+        && let Some(runs) = judging.attr("run-count")
+        && runs.trim() != "1"
+    {
+        warnings.push(format!(
+            "{}:{}: <judging run-count=\"{runs}\">: each test is run once by the judge (Polygon's several runs of a multi-run problem are not done)",
+            file.display(),
+            judging.line
+        ));
     }
     if let Some(runs) = root
         .child("assets")

@@ -35,9 +35,11 @@ use crate::check::interactive::Interaction;
 use crate::check::tool::DEFAULT_TOOL_TIME_LIMIT;
 use crate::expect::Expectation;
 use crate::verdict::Verdict;
+pub use languages::{language_of_type, solution_language};
 use read::Description;
 pub use scoring::case_name;
 use std::path::{Path, PathBuf};
+pub use view::{built_map, built_store};
 
 /// The file that makes a directory a Polygon package.
 pub const PROBLEM_XML: &str = "problem.xml";
@@ -93,6 +95,8 @@ pub struct Model {
     pub submissions: PathBuf,
     /// Solution tags as expected verdicts, by path under `solutions/`.
     pub expectations: Vec<(String, Expectation)>,
+    /// Each solution's language as its problem.xml type names it.
+    pub languages: Vec<crate::expect::SubmissionRule>,
     pub warnings: Vec<String>,
 }
 
@@ -158,9 +162,22 @@ pub fn model(root: &Path) -> Result<Model, ModelError> {
         warnings: Vec::new(),
     };
     let tool_time = DEFAULT_TOOL_TIME_LIMIT;
-    let compared =
-        checker::comparison(root, desc.checker.as_ref(), &file, tool_time, &mut warnings)
-            .map_err(whole)?;
+    // Polygon reads a checker's `quitp(x)` as x points of the test, or x
+    // percent of them with treat-points-from-checker-as-percent.
+    let points = if desc.checker_points_percent {
+        crate::check::external::TestlibPoints::Percent
+    } else {
+        crate::check::external::TestlibPoints::Points
+    };
+    let compared = checker::comparison(
+        root,
+        desc.checker.as_ref(),
+        &file,
+        tool_time,
+        points,
+        &mut warnings,
+    )
+    .map_err(whole)?;
     let comparison = match &desc.interactor {
         Some(interactor) => Comparison::Interactive(Interaction {
             tool: checker::tool(root, interactor, &file, "interactor").map_err(whole)?,
@@ -201,6 +218,14 @@ pub fn model(root: &Path) -> Result<Model, ModelError> {
         io_files = crate::exec::IoFiles::default();
     }
     let expectations = expectations(root, &desc, &file, &mut warnings);
+    // Only for the solutions verified (a rule alone would make one
+    // expected to get anything).
+    let mut languages = solution_languages(&desc, &mut warnings);
+    languages.retain(|r| {
+        expectations
+            .iter()
+            .any(|(rel, _)| globset::escape(rel) == r.pattern)
+    });
     Ok(Model {
         name,
         package,
@@ -212,8 +237,35 @@ pub fn model(root: &Path) -> Result<Model, ModelError> {
         io_files,
         submissions: root.join("solutions"),
         expectations,
+        languages,
         warnings,
     })
+}
+
+/// Each solution built in the language its type names (a `python.2`
+/// source is Python 2, never Python 3 failing on a `print` statement), as
+/// a rule on its path; a type of no language of the judge's leaves the
+/// file's extension to decide.
+fn solution_languages(
+    desc: &Description,
+    warnings: &mut Vec<String>,
+) -> Vec<crate::expect::SubmissionRule> {
+    let mut rules = Vec::new();
+    for s in &desc.solutions {
+        let Some(rel) = s.source.path.strip_prefix("solutions/") else {
+            continue;
+        };
+        let (name, note) = languages::solution_language(s.source.kind.as_deref());
+        if let Some(note) = note {
+            warnings.push(format!("solution {}: {note}", s.source.path));
+        }
+        if let Some(name) = name {
+            let mut rule = crate::expect::SubmissionRule::new(&globset::escape(rel));
+            rule.language = Some(name.to_string());
+            rules.push(rule);
+        }
+    }
+    rules
 }
 
 /// Each grouped test's validator arguments (`--group G`), keyed by its

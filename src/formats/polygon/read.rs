@@ -94,6 +94,9 @@ pub struct Description {
     pub short_name: Option<String>,
     /// `input-file` when not the standard input.
     pub input_file: Option<String>,
+    /// `treat-points-from-checker-as-percent="true"`: a checker's
+    /// `quitp(x)` is x percent of the test's points, not x points.
+    pub checker_points_percent: bool,
     pub output_file: Option<String>,
     pub testset: Testset,
     pub resources: Vec<String>,
@@ -250,6 +253,8 @@ pub(super) fn read(
     Ok(Description {
         short_name: root.attr("short-name").map(str::to_string),
         input_file: file_name("input-file"),
+        checker_points_percent: judging.attr("treat-points-from-checker-as-percent")
+            == Some("true"),
         output_file: file_name("output-file"),
         testset,
         resources,

@@ -1,14 +1,74 @@
 //! The cases of a Polygon package as the judge's case walk reads them:
 //! a directory outside the package (in the judge's cache directory, one a
 //! package, named by a digest of its path) of links `NN.in` → the test's
-//! input (`tests/NN`) and `NN.ans` → its answer (`tests/NN.a`). The package
-//! itself is never written to. Rebuilt on every load: a link is replaced
-//! only when it leads elsewhere, anything not a test's is removed.
+//! input (`tests/NN`) and `NN.ans` → its answer (`tests/NN.a`), or, for a
+//! test the package declares and does not hold, → what `judge verify` /
+//! `run` built for it (the built map beside the view: each test's input
+//! and answer in the store of built tests, named by the key of what made
+//! them). The package itself is never written to. Rebuilt on every load: a
+//! link is replaced only when it leads elsewhere, anything not a test's is
+//! removed. A test with no input, or with no answer, is not judged (named
+//! in a warning): no case is checked against an answer that does not
+//! exist.
 
 use super::read::{Description, Method, format_pattern};
 use super::scoring::case_name;
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+/// The store of built tests: each file named by the hex key of what made
+/// it (the generator's sources and command, or the main solution's source
+/// and the input).
+pub fn built_store() -> PathBuf {
+    crate::exec::cache_dir().join("polygon").join("built")
+}
+
+/// The built map of the package at `root`: `in INDEX KEY` and `ans INDEX
+/// KEY` lines, one a built file of a test the package does not hold.
+pub fn built_map(root: &Path) -> Result<PathBuf, String> {
+    Ok(crate::exec::cache_dir()
+        .join("polygon")
+        .join(format!("{}.built", package_digest(root)?)))
+}
+
+fn package_digest(root: &Path) -> Result<String, String> {
+    let real = std::fs::canonicalize(root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let digest = Sha256::digest(real.as_os_str().as_encoded_bytes());
+    Ok(digest.iter().take(12).map(|b| format!("{b:02x}")).collect())
+}
+
+/// The built map as (kind, index) → the built file; a line that does not
+/// read, or a file no longer in the store, is left out.
+fn read_built(root: &Path) -> HashMap<(bool, usize), PathBuf> {
+    let mut out = HashMap::new();
+    let Ok(map) = built_map(root) else {
+        return out;
+    };
+    let Ok(text) = crate::exec::bounded_read::read_package_file(&map, 16 << 20) else {
+        return out;
+    };
+    let store = built_store();
+    for line in String::from_utf8_lossy(&text).lines() {
+        let mut words = line.split(' ');
+        let (Some(kind), Some(index), Some(key), None) =
+            (words.next(), words.next(), words.next(), words.next())
+        else {
+            continue;
+        };
+        let (Ok(index), true) = (
+            index.parse::<usize>(),
+            !key.is_empty() && key.bytes().all(|b| b.is_ascii_hexdigit()),
+        ) else {
+            continue;
+        };
+        let file = store.join(key);
+        if file.is_file() && matches!(kind, "in" | "ans") {
+            out.insert((kind == "in", index), file);
+        }
+    }
+    out
+}
 
 /// Make the view of `root`'s tests; a test whose input is missing (a
 /// standard package's generated test) is named in a warning and left out.
@@ -18,8 +78,8 @@ pub fn make(
     warnings: &mut Vec<String>,
 ) -> Result<PathBuf, String> {
     let real = std::fs::canonicalize(root).map_err(|e| format!("{}: {e}", root.display()))?;
-    let digest = Sha256::digest(real.as_os_str().as_encoded_bytes());
-    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    let hex = package_digest(root)?;
+    let built = read_built(root);
     let base = crate::exec::cache_dir().join("polygon");
     let view = base.join(hex);
     create_private(&base)?;
@@ -37,6 +97,14 @@ pub fn make(
         let input = real.join(pattern(&set.input_pattern, test.index)?);
         let answer = real.join(pattern(&set.answer_pattern, test.index)?);
         let name = case_name(test.index, count);
+        let input = match built.get(&(true, test.index)) {
+            Some(made) if !input.is_file() => made.clone(),
+            _ => input,
+        };
+        let answer = match built.get(&(false, test.index)) {
+            Some(made) if !answer.is_file() => made.clone(),
+            _ => answer,
+        };
         if !input.is_file() {
             missing.push(match (&test.method, &test.cmd) {
                 (Method::Generated, Some(cmd)) => format!("{} (`{cmd}`)", test.index),
@@ -44,8 +112,8 @@ pub fn make(
             });
             continue;
         }
-        wanted.push((format!("{name}.in"), input));
         if answer.is_file() {
+            wanted.push((format!("{name}.in"), input));
             wanted.push((format!("{name}.ans"), answer));
         } else {
             unanswered.push(test.index.to_string());
@@ -53,7 +121,7 @@ pub fn make(
     }
     if !missing.is_empty() {
         warnings.push(format!(
-            "{}: {} no input file ({}): not judged; a standard package's generated tests are made by `judge gen` on the package (or use the full package)",
+            "{}: {} no input file ({}), and none was built: not judged (`judge verify` and `judge run` build a standard package's tests; `judge gen` writes them into the package)",
             root.display(),
             some_tests(&missing),
             set.input_pattern
@@ -61,7 +129,7 @@ pub fn make(
     }
     if !unanswered.is_empty() {
         warnings.push(format!(
-            "{}: {} no answer file ({}): a standard package's answers are made by its main solution in `judge gen` on the package",
+            "{}: {} no answer file ({}), and none was built: not judged (no case is checked against an answer that does not exist; `judge verify` and `judge run` make a standard package's answers with its main solution)",
             root.display(),
             some_tests(&unanswered),
             set.answer_pattern

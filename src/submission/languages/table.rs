@@ -70,6 +70,12 @@ const ROWS: &[Row] = &[
     row("cobol", "COBOL", &["cob", "cbl"], "cobc -x -free -O2 -o {bin} {src}", "{bin}", "gnucobol3"),
     row("cpp", "C++", &["cpp", "cc", "cxx", "c++", "C"],
         "g++ -O2 -std=gnu++17 -o {bin} {files}", "{bin}", "g++"),
+    // C++ in a dialect of its own, by name only (a Polygon solution's
+    // type, `cpp.g++11` … `cpp.gcc14-64-msys2-g++23`).
+    row("cpp11", "C++11", &[], "g++ -O2 -std=gnu++11 -o {bin} {files}", "{bin}", "g++"),
+    row("cpp14", "C++14", &[], "g++ -O2 -std=gnu++14 -o {bin} {files}", "{bin}", "g++"),
+    row("cpp20", "C++20", &[], "g++ -O2 -std=gnu++20 -o {bin} {files}", "{bin}", "g++"),
+    row("cpp23", "C++23", &[], "g++ -O2 -std=gnu++23 -o {bin} {files}", "{bin}", "g++"),
     row("cppgmp", "C++ with GMP", &[],
         "g++ -O2 -std=gnu++17 -o {bin} {files} -lgmpxx -lgmp", "{bin}", "libgmp-dev"),
     Row { tool: "crystal",

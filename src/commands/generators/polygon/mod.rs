@@ -1,0 +1,224 @@
+//! `judge gen PACKAGE` for a Polygon package: each generated test's input
+//! made by running its `cmd` (the first word names an executable of
+//! `<files><executables>`, built from its source; the rest are its
+//! arguments, from which a testlib generator takes its random seed). The
+//! commands are problem.xml's `cmd` attributes or its testset's script
+//! (`crate::formats::polygon::script`).
+//!
+//! - A test with `from-file` is one of the files a generator writes in one
+//!   run: each distinct such command runs once, in an empty working
+//!   directory of its own, and each of its tests takes its file from
+//!   there (a file it did not write is a failure naming that test). Other
+//!   tests are the command's standard output.
+//! - A full package (the test's input is in `tests/`): the generated input
+//!   is compared with it, and a difference is reported (the command
+//!   fails): the package's tests are not what its generators make.
+//! - A standard package (the input is missing): the input is written where
+//!   the input path pattern says, and its answer by the `main` solution
+//!   (run as the setter's program, like the generators), as Polygon's
+//!   `doall` scripts do. Manual tests must be in the package; any test
+//!   without an answer (a standard package holds its manual tests' inputs
+//!   only) gets the main solution's, run with problem.xml's
+//!   `input-file`/`output-file` in its working directory when it names
+//!   them. An interactive problem's missing answers are named, not made.
+//! - A generator that fails on a test is that test's failure (named, exit
+//!   1); the other tests are still made.
+//!
+//! A `doall.sh`/`doall.bat` script is a package program and is not run
+//! (named): the commands in problem.xml make the same tests.
+//!
+//! The programs are `run`'s; `built` builds the same tests into the
+//! judge's cache for `judge verify` and `judge run`.
+
+mod built;
+mod run;
+
+pub use built::prepare_polygon;
+
+use super::super::{Failure, Outcome};
+use crate::exec::beneath::Beneath;
+use crate::exec::sandbox::{Sandbox, SandboxOptions};
+use crate::formats::polygon::read::{Method, Test, format_pattern};
+use run::Makers;
+use std::path::Path;
+use std::sync::Arc;
+
+/// What `judge gen` did to the package's tests.
+#[derive(Default)]
+struct Tally {
+    written: usize,
+    same: usize,
+    /// Answers made for tests whose input was already in the package.
+    answered: usize,
+    differ: Vec<String>,
+    failed: Vec<String>,
+}
+
+/// `judge gen POLYGON_PACKAGE`.
+pub fn generate_polygon(root: &Path) -> Outcome {
+    let (desc, warnings) = crate::formats::polygon::describe(root).map_err(Failure::Usage)?;
+    for w in &warnings {
+        crate::commands::stdout::note!("warning: {w}");
+    }
+    // What cannot be generated is `judge gen`'s error (judging warns).
+    if let Some(e) = &desc.testset.script_error {
+        return Err(Failure::Usage(e.clone()));
+    }
+    name_doall(root, &desc);
+    let sandbox = Arc::new(
+        Sandbox::new(SandboxOptions::default()).map_err(|e| Failure::Internal(e.to_string()))?,
+    );
+    // Every test and answer is written beneath the package's root, never
+    // through a link (a dangling `tests/01.a -> /etc/cron.d/x` is refused).
+    let package = Beneath::new(root).map_err(|e| Failure::Usage(e.to_string()))?;
+    let mut makers = Makers::new(root, &desc, &sandbox);
+    let set = &desc.testset;
+    let mut tally = Tally::default();
+    for test in &set.tests {
+        let input =
+            root.join(format_pattern(&set.input_pattern, test.index).map_err(Failure::Usage)?);
+        let answer =
+            root.join(format_pattern(&set.answer_pattern, test.index).map_err(Failure::Usage)?);
+        gen_one(&mut makers, &package, test, &input, &answer, &mut tally)?;
+    }
+    for d in tally.differ.iter().chain(&tally.failed) {
+        crate::commands::stdout::note!("{d}");
+    }
+    crate::commands::stdout::outln!(
+        "{}: {} generated tests: {} written, {} the same as the package's, {} different, {} not made; {} answers made for the package's own inputs",
+        root.display(),
+        tally.written + tally.same + tally.differ.len() + tally.failed.len(),
+        tally.written,
+        tally.same,
+        tally.differ.len(),
+        tally.failed.len(),
+        tally.answered
+    );
+    Ok(if tally.differ.is_empty() && tally.failed.is_empty() {
+        crate::verdict::ExitCode::Ok
+    } else {
+        crate::verdict::ExitCode::Failed
+    })
+}
+
+/// `doall.sh`/`doall.bat` are package programs: named, never run.
+fn name_doall(root: &Path, desc: &crate::formats::polygon::read::Description) {
+    let all_known = desc
+        .testset
+        .tests
+        .iter()
+        .all(|t| t.method == Method::Manual || t.cmd.is_some());
+    for script in ["doall.sh", "doall.bat"] {
+        if root.join(script).is_file() {
+            crate::commands::stdout::note!(
+                "note: {}: not run (a package program); {}",
+                root.join(script).display(),
+                if all_known {
+                    "the tests are made from the commands problem.xml gives them (cmd attributes, <script>)"
+                } else {
+                    "some generated tests have no command in problem.xml: only this script makes them"
+                }
+            );
+        }
+    }
+}
+
+/// One test of `judge gen`: a generated one made and compared with the
+/// package's (or written where it is missing), a missing answer made by
+/// the main solution. A generator that fails on one test is that test's
+/// failure: the others are still made (a usage error, Ctrl-C, stops them
+/// all).
+fn gen_one(
+    makers: &mut Makers<'_>,
+    package: &Beneath,
+    test: &Test,
+    input: &Path,
+    answer: &Path,
+    tally: &mut Tally,
+) -> Result<(), Failure> {
+    let (Method::Generated, Some(cmd)) = (test.method, &test.cmd) else {
+        if test.method == Method::Generated && !input.is_file() {
+            tally.failed.push(format!(
+                "test {}: generated, but problem.xml gives it no cmd and no <script> line makes it; {} is not in the package (doall.sh/doall.bat, a package program, is not run)",
+                test.index,
+                input.display()
+            ));
+            return Ok(());
+        }
+        if !input.is_file() {
+            return Err(Failure::Usage(format!(
+                "test {}: a manual test, and {} is not in the package",
+                test.index,
+                input.display()
+            )));
+        }
+        // A standard package holds its manual tests' inputs only: their
+        // answers are the main solution's, as doall makes them.
+        tally.answered += make_answer(makers, package, input, answer, test.index)?;
+        return Ok(());
+    };
+    let made = match makers.input(cmd, test.from_file.as_deref(), test.index) {
+        Ok(made) => made,
+        Err(Failure::Usage(m)) => {
+            tally.failed.push(m);
+            return Ok(());
+        }
+        Err(other) => return Err(other),
+    };
+    if input.is_file() {
+        let have = package
+            .read(input, super::confine::FILE_CAP)
+            .map_err(|e| Failure::Usage(format!("cannot read: {e}")))?
+            .bytes;
+        if have == made {
+            tally.same += 1;
+            tally.answered += make_answer(makers, package, input, answer, test.index)?;
+        } else {
+            tally.differ.push(format!(
+                "test {} (`{cmd}`): the generated input differs from {} ({})",
+                test.index,
+                input.display(),
+                run::first_difference(&have, &made)
+            ));
+        }
+        return Ok(());
+    }
+    write(package, input, &made)?;
+    tally.written += 1;
+    make_answer(makers, package, input, answer, test.index)?;
+    Ok(())
+}
+
+/// Write a test's answer by the main solution when the package has none
+/// (1 when made, 0 when the answer was there). A problem with
+/// `input-file`/`output-file` has its main solution read and write those
+/// files in its working directory, as the contest system runs it.
+fn make_answer(
+    makers: &Makers<'_>,
+    package: &Beneath,
+    input: &Path,
+    answer: &Path,
+    index: usize,
+) -> Result<usize, Failure> {
+    if answer.is_file() {
+        return Ok(0);
+    }
+    if makers.main().is_some_and(|m| m.interactive) {
+        crate::commands::stdout::note!(
+            "test {index}: no answer ({}); not made: an interactive problem's main solution talks to its interactor, and its output is no answer",
+            answer.display()
+        );
+        return Ok(0);
+    }
+    let out = makers.answer(input, index)?;
+    write(package, answer, &out)?;
+    Ok(1)
+}
+
+/// Write a test or an answer into the package: beneath its root,
+/// atomically, never through a link.
+fn write(package: &Beneath, path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    package
+        .write(path, bytes, 0o644, true)
+        .map_err(|e| Failure::Usage(format!("cannot write: {e}")))
+}
