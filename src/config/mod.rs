@@ -10,6 +10,11 @@
 //! them into [`Problem`]s is `resolve`, a problem's checker and validators
 //! `tools`.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
+
 mod case_settings;
 pub use case_settings::with_case_input_args;
 mod error;

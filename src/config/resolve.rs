@@ -248,12 +248,14 @@ fn solution(table: &ProblemTable, base: Option<&Path>) -> Result<Option<String>,
         let command = s.get_ref().clone();
         match (base, shlex::split(&command)) {
             (Some(base), Some(words))
-                if !words.is_empty() && words[0].contains('/') && !words[0].starts_with('/') =>
+                if words
+                    .first()
+                    .is_some_and(|w| w.contains('/') && !w.starts_with('/')) =>
             {
-                let program = base.join(&words[0]);
-                let rest: Vec<String> = words[1..].to_vec();
-                let mut all = vec![program.to_string_lossy().into_owned()];
-                all.extend(rest);
+                let mut all: Vec<String> = words;
+                if let Some(first) = all.first_mut() {
+                    *first = base.join(&*first).to_string_lossy().into_owned();
+                }
                 shlex::try_join(all.iter().map(String::as_str)).unwrap_or(command)
             }
             _ => command,

@@ -12,6 +12,11 @@
 //! Adding a format means a folder here with its reader into the model, and
 //! one arm in [`detect`] (ARCHITECTURE.md, "Adding a format").
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
+)]
+
 pub mod generators;
 pub mod kattis;
 pub mod polygon;

@@ -85,7 +85,7 @@ pub(super) fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 pub(in crate::config) fn line_col_of_bytes(bytes: &[u8], offset: usize) -> (usize, usize) {
-    let before = &bytes[..offset.min(bytes.len())];
+    let before = bytes.get(..offset).unwrap_or(bytes);
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
     let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
     (line, column)

@@ -55,7 +55,7 @@ impl BuiltinGen {
             turns: None,
             impossible: false,
         };
-        let mut rest = words[3..].iter();
+        let mut rest = words.get(3..).unwrap_or_default().iter();
         while let Some(word) = rest.next() {
             let (flag, inline) = match word.split_once('=') {
                 Some((f, v)) => (f, Some(v.to_string())),

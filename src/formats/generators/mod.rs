@@ -226,6 +226,8 @@ const IMAGE_EXTENSIONS: [&str; 4] = ["png", "jpg", "svg", "pdf"];
 pub const DATA_EXTENSIONS: [&str; 15] = concat(TEXT_EXTENSIONS, IMAGE_EXTENSIONS);
 
 /// Two lists of extensions as one (`N` is `A + B`, checked when compiled).
+// Only ever evaluated at compile time: an index out of bounds fails the build.
+#[allow(clippy::indexing_slicing)]
 const fn concat<const A: usize, const B: usize, const N: usize>(
     a: [&'static str; A],
     b: [&'static str; B],
@@ -258,7 +260,12 @@ pub fn seed(salt: &str, count_value: i64, command: &str) -> u32 {
     text.push_str(command.trim());
     let digest = Sha512::digest(text.as_bytes());
     // The big-endian number modulo 2^31: its last 31 bits.
-    let last = u32::from_be_bytes([digest[60], digest[61], digest[62], digest[63]]);
+    let tail: [u8; 4] = digest
+        .as_slice()
+        .last_chunk::<4>()
+        .copied()
+        .unwrap_or_default();
+    let last = u32::from_be_bytes(tail);
     last & 0x7fff_ffff
 }
 

@@ -140,14 +140,14 @@ impl Parser<'_> {
         };
         let mut from = 0;
         for name in at.split('/').filter(|n| !n.is_empty()) {
-            if let Some(i) = lines[from..].iter().position(|l| starts(l, name)) {
+            if let Some(i) = lines.iter().skip(from).position(|l| starts(l, name)) {
                 from += i + 1;
             }
         }
         // The key inside the entry (the lines after it indented deeper
         // than its name); else the entry's own line (a command or a flow
         // map `{in: …}` on it), else the first `key:`.
-        let end = match from.checked_sub(1).map(|i| lines[i]) {
+        let end = match from.checked_sub(1).and_then(|i| lines.get(i)) {
             Some(entry) if !at.is_empty() => {
                 let indent = |l: &str| l.len() - l.trim_start().len();
                 // The name's column: after a list item's `- `.
@@ -155,8 +155,9 @@ impl Parser<'_> {
                 let name = indent(entry)
                     + t.strip_prefix('-')
                         .map_or(0, |r| 1 + r.len() - r.trim_start().len());
-                lines[from..]
+                lines
                     .iter()
+                    .skip(from)
                     .position(|l| {
                         let t = l.trim_start();
                         !t.is_empty() && !t.starts_with('#') && indent(l) <= name
@@ -165,8 +166,10 @@ impl Parser<'_> {
             }
             _ => lines.len(),
         };
-        lines[from..end]
+        lines
             .iter()
+            .take(end)
+            .skip(from)
             .position(|l| starts(l, key))
             .map(|i| from + i + 1)
             .or_else(|| (from > 0 && !at.is_empty()).then_some(from))

@@ -167,8 +167,8 @@ pub fn make(
 /// many and how many more.
 fn some_tests(tests: &[String]) -> String {
     const SHOWN: usize = 8;
-    if tests.len() == 1 {
-        return format!("test {} has", tests[0]);
+    if let [one] = tests {
+        return format!("test {one} has");
     }
     if tests.len() <= SHOWN {
         return format!("tests {} have", tests.join(", "));
@@ -176,7 +176,7 @@ fn some_tests(tests: &[String]) -> String {
     format!(
         "{} tests ({}, … and {} more) have",
         tests.len(),
-        tests[..SHOWN].join(", "),
+        tests.get(..SHOWN).unwrap_or(tests).join(", "),
         tests.len() - SHOWN
     )
 }
