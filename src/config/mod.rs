@@ -25,12 +25,8 @@ mod scoring;
 mod tools;
 pub use crate::units;
 
-use crate::cases::CaseSettings;
-use crate::check::Comparison;
-use crate::check::external::InputValidator;
-use crate::exec::Limits;
-use crate::expect::Expectation;
 use crate::formats::kattis;
+pub use crate::formats::model::Problem;
 use crate::puzzles::{self, Puzzle};
 use crate::submission::Language;
 pub use crate::units::{Size, Span, parse_memory, parse_processes, parse_tolerance};
@@ -39,7 +35,6 @@ use resolve::{Sources, line_col_of_bytes, resolve, resolve_languages, resolve_wi
 use schema::{ProblemTable, RootTable};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 /// Built-in defaults (README "judge.toml"): defined once, by the layer
@@ -70,115 +65,6 @@ pub enum CheckKind {
     Tokens,
     Puzzle,
     Checker,
-}
-
-/// A problem as the judge works with it: everything resolved.
-#[derive(Clone)]
-pub struct Problem {
-    pub name: String,
-    /// The built-in puzzle, if the problem is one.
-    pub puzzle: Option<&'static dyn Puzzle>,
-    /// The cases root (absolute or relative to the working directory).
-    pub cases: PathBuf,
-    pub comparison: Comparison,
-    /// Demand the lexicographically smallest shortest answer (puzzles).
-    pub lexmin: bool,
-    /// White-space differences are PE instead of AC.
-    pub strict: bool,
-    pub limits: Limits,
-    /// Where the time limit comes from (`judge.toml time_limit`,
-    /// `problem.yaml limits.time_limit`, …), for reports.
-    pub time_limit_from: String,
-    /// A package without a time limit: how `judge verify` derives one
-    /// from the accepted submissions.
-    pub time_inference: Option<kattis::TimeInference>,
-    /// The reference solution's command line, if the problem names one.
-    pub solution: Option<String>,
-    /// Only these subdirectories of `cases` hold cases, in this order (a
-    /// package's `sample` and `secret`); empty: the whole tree.
-    pub case_groups: Vec<String>,
-    /// External input validators (`validator`, a package's
-    /// `input_validators/`), for `judge validate`.
-    pub validators: Vec<InputValidator>,
-    /// A package's `answer_validators/` (2025-09): each answer file on
-    /// standard input, its input's path as the first argument.
-    pub answer_validators: Vec<InputValidator>,
-    /// The Kattis-style package the problem comes from, if any.
-    pub package: Option<PathBuf>,
-    /// That package's format version (what `judge validate` holds its
-    /// files to).
-    pub package_format: Option<kattis::FormatVersion>,
-    /// Whose verdicts its submission folders speak: a package's are
-    /// DOMjudge's when it is a DOMjudge problem, else Kattis'; a
-    /// judge.toml problem's are the judge's own.
-    pub dialect: crate::expect::Dialect,
-    /// The package's 2025-09 constants, replaced in its submissions'
-    /// files (its validators carry their own).
-    pub constants: Option<Arc<crate::text::constants::Constants>>,
-    /// What a package's groups change for their cases: each group's
-    /// directory (canonical), nearest first.
-    pub groups: Vec<(PathBuf, Arc<CaseSettings>)>,
-    /// Things a user should know about the configuration (shown as warnings).
-    pub warnings: Vec<String>,
-    /// The `submissions/<expected verdict>/` tree `judge verify` reads.
-    pub submissions: PathBuf,
-    /// Expected verdicts declared in judge.toml, by submission path
-    /// relative to `submissions` (`accepted/slow.cpp`).
-    pub expectations: Vec<(String, Expectation)>,
-    /// A package's `submissions/submissions.yaml` entries, in file order.
-    pub submission_rules: Vec<crate::expect::SubmissionRule>,
-    /// A scoring problem's plan: a package's grading, or judge.toml's
-    /// `[problem.NAME.group.*]` tables.
-    pub scoring: Option<crate::score::ScoringPlan>,
-    /// Files the program reads and writes instead of the standard streams
-    /// (a Polygon package's `input-file`/`output-file`).
-    pub io_files: crate::exec::IoFiles,
-}
-
-impl std::fmt::Debug for Problem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Problem")
-            .field("name", &self.name)
-            .field("puzzle", &self.puzzle.map(|p| p.name()))
-            .field("cases", &self.cases)
-            .field("comparison", &self.comparison)
-            .field("lexmin", &self.lexmin)
-            .field("strict", &self.strict)
-            .field("limits", &self.limits)
-            .field("solution", &self.solution)
-            .field("case_groups", &self.case_groups)
-            .field("validators", &self.validators)
-            .field("answer_validators", &self.answer_validators)
-            .field("package", &self.package)
-            .field("constants", &self.constants)
-            .field("groups", &self.groups)
-            .field("submissions", &self.submissions)
-            .field("expectations", &self.expectations)
-            .finish()
-    }
-}
-
-impl Problem {
-    /// What the group of the case with input `input` changes, if anything.
-    pub fn settings_for(&self, input: &Path) -> Option<Arc<CaseSettings>> {
-        if self.groups.is_empty() {
-            return None;
-        }
-        let dir = std::fs::canonicalize(input.parent()?).ok()?;
-        // The case itself first (its own NAME.yaml), then its groups, the
-        // nearest first.
-        let path = dir.join(input.file_name()?);
-        self.groups
-            .iter()
-            .find(|(group, _)| path.starts_with(group))
-            .map(|(_, settings)| Arc::clone(settings))
-    }
-
-    /// Whether some case has settings of its own (a 2025-09 `NAME.yaml`),
-    /// so that the cases of one directory may differ.
-    pub fn has_case_settings(&self) -> bool {
-        self.groups.iter().any(|(path, _)| !path.is_dir())
-    }
 }
 
 /// A whole judge.toml, resolved.
@@ -346,6 +232,7 @@ pub fn package_problem(root: &Path, overrides: &Overrides) -> Result<Problem, Co
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::Comparison;
 
     fn parse(text: &str) -> Result<Config, String> {
         Config::parse(text, Path::new("judge.toml"), &Overrides::default())

@@ -37,11 +37,14 @@ mod layout;
 mod limits;
 mod problem_yaml;
 pub mod scoring;
+pub mod stage;
 mod submissions_json;
 mod submissions_yaml;
 #[cfg(test)]
 mod tests;
 mod validation;
+pub mod write;
+mod write_groups;
 
 use crate::check::tool::Tool;
 use crate::expect::SubmissionRule;

@@ -17,9 +17,16 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)
 )]
 
+pub mod domjudge;
 pub mod generators;
 pub mod kattis;
+pub mod model;
 pub mod polygon;
+pub mod testlib_wrap;
+pub mod tree;
+
+/// What a writer's target cannot say, one line each (shown to the user).
+pub type Notes = Vec<String>;
 
 use std::path::{Path, PathBuf};
 

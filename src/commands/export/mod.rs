@@ -5,31 +5,15 @@
 //! `domjudge`, with `groups` for the group files), name on stderr what the
 //! target cannot say, write it all beside OUT and rename it into place.
 
-mod domjudge;
-mod groups;
-mod kattis;
-mod polygon_source;
-mod testlib_wrap;
-mod toml_source;
-mod tree;
-
 use crate::cli::{ExportArgs, ExportFormat, KattisVersion};
 use crate::commands::stdout::{note, say};
 use crate::commands::{Failure, Outcome};
-use crate::formats::kattis::{self as package, FormatVersion, Package};
+use crate::formats::kattis::write::{self as kattis, Source};
+use crate::formats::kattis::{self as package, FormatVersion};
+use crate::formats::polygon::stage as polygon_source;
+use crate::formats::{Notes, domjudge, kattis::stage as toml_source, tree};
 use crate::verdict::ExitCode;
 use std::path::{Path, PathBuf};
-
-/// What the target cannot say, one line each.
-pub type Notes = Vec<String>;
-
-/// The package being exported: as the judge reads it, and its problem.yaml
-/// as written (for the keys the judge does not act on).
-pub struct Source {
-    pub package: Package,
-    pub root: PathBuf,
-    pub yaml: serde_norway::Mapping,
-}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Target {
@@ -85,7 +69,9 @@ fn source_root(
 ) -> Result<PathBuf, Failure> {
     let path = Path::new(name);
     if crate::formats::polygon::is_package(path) {
-        let dir = polygon_source::stage(path, notes).map_err(Failure::Usage)?;
+        let problem = crate::config::package_problem(path, &crate::config::Overrides::default())
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+        let dir = polygon_source::stage(path, &problem, notes).map_err(Failure::Usage)?;
         let root = dir.path().join(polygon_problem_name(path));
         *staged = Some(dir);
         return Ok(root);

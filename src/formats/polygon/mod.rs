@@ -23,6 +23,7 @@ mod languages;
 pub mod read;
 mod scoring;
 mod script;
+pub mod stage;
 #[cfg(test)]
 mod tests;
 mod view;

@@ -3,10 +3,10 @@
 //! validators in the version's folders, `submissions/`, the statement and
 //! the other folders. What the version cannot say goes to the notes.
 
-use super::groups;
-use super::tree::Tree;
-use super::{Notes, Source};
-use crate::formats::kattis::FormatVersion;
+use super::write_groups as groups;
+use crate::formats::Notes;
+use crate::formats::kattis::{FormatVersion, Package};
+use crate::formats::tree::Tree;
 use serde_norway::{Mapping, Value};
 use std::path::{Path, PathBuf};
 
@@ -22,6 +22,14 @@ const VERSIONED_KEYS: [&str; 7] = [
     "embargo_until",
     "version",
 ];
+
+/// The package being exported: as the judge reads it, and its problem.yaml
+/// as written (for the keys the judge does not act on).
+pub struct Source {
+    pub package: Package,
+    pub root: PathBuf,
+    pub yaml: serde_norway::Mapping,
+}
 
 /// The whole package in `version`.
 pub fn write(src: &Source, version: FormatVersion, notes: &mut Notes) -> Result<Tree, String> {
@@ -149,8 +157,8 @@ fn kind(src: &Source, version: FormatVersion, y: &mut Mapping, notes: &mut Notes
     if multi_pass {
         types.push("multi-pass");
     }
-    let value = if types.len() == 1 {
-        key(types[0])
+    let value = if let [one] = types.as_slice() {
+        key(one)
     } else {
         Value::Sequence(types.iter().map(|t| key(t)).collect())
     };
@@ -212,7 +220,7 @@ fn copy_program_dir(src: &Source, version: FormatVersion, tree: &mut Tree, to: &
     let mut files = Tree::default();
     files.copy_dir(Path::new(""), from, |_| false);
     for (rel, content) in files.files {
-        if let super::tree::Content::Copy(path) = content {
+        if let crate::formats::tree::Content::Copy(path) = content {
             put_file(src, version, tree, &to.join(rel), &path);
         }
     }
@@ -384,7 +392,7 @@ fn submissions(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mu
             || name == "submissions.json"
     });
     for (rel, content) in files.files {
-        if let super::tree::Content::Copy(path) = content {
+        if let crate::formats::tree::Content::Copy(path) = content {
             if let Some(folder) = rel
                 .components()
                 .nth(1)

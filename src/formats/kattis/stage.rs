@@ -7,12 +7,12 @@
 //! validators, its submissions and `[problem.X.expect]` as
 //! submissions.yaml entries, its groups as test_group.yaml files.
 
-use super::Notes;
-use super::kattis::number;
+use super::write::number;
 use crate::check::Comparison;
 use crate::check::external::Protocol;
 use crate::check::tool::{Source as ToolSource, Tool};
-use crate::config::Problem;
+use crate::formats::Notes;
+use crate::formats::model::Problem;
 use crate::score::ScoringPlan;
 use serde_norway::{Mapping, Value};
 use std::path::{Path, PathBuf};
@@ -64,7 +64,7 @@ pub fn stage(problem: &Problem, notes: &mut Notes) -> Result<tempfile::TempDir, 
 }
 
 /// problem.yaml of the staged 2025-09 package.
-pub(super) fn problem_yaml(
+pub(crate) fn problem_yaml(
     problem: &Problem,
     root: &Path,
     interactive: bool,
@@ -99,7 +99,7 @@ pub(super) fn problem_yaml(
 }
 
 /// A scoring problem's groups as test_group.yaml files of `data/secret`.
-pub(super) fn subtask_files(problem: &Problem, root: &Path) -> Result<(), String> {
+pub(crate) fn subtask_files(problem: &Problem, root: &Path) -> Result<(), String> {
     if let Some(ScoringPlan::Subtasks(s)) = &problem.scoring {
         for g in &s.groups {
             let mut m = Mapping::new();
@@ -138,14 +138,14 @@ pub(super) fn subtask_files(problem: &Problem, root: &Path) -> Result<(), String
     Ok(())
 }
 
-pub(super) fn write(path: &Path, text: impl AsRef<[u8]>) -> Result<(), String> {
+pub(crate) fn write(path: &Path, text: impl AsRef<[u8]>) -> Result<(), String> {
     if let Some(p) = path.parent() {
         std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
     }
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-pub(super) fn copy(from: &Path, to: &Path) -> Result<(), String> {
+pub(crate) fn copy(from: &Path, to: &Path) -> Result<(), String> {
     if let Some(p) = to.parent() {
         std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
     }
@@ -154,14 +154,14 @@ pub(super) fn copy(from: &Path, to: &Path) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", from.display()))
 }
 
-pub(super) fn tool_file(tool: &Tool) -> Option<PathBuf> {
+pub(crate) fn tool_file(tool: &Tool) -> Option<PathBuf> {
     match &tool.source {
         ToolSource::Path(p) if p.is_file() => Some(p.clone()),
         _ => None,
     }
 }
 
-pub(super) fn comparison(
+pub(crate) fn comparison(
     problem: &Problem,
     root: &Path,
     data_args: &mut Mapping,
@@ -232,13 +232,13 @@ fn testlib_wrapper(
     root: &Path,
     notes: &mut Notes,
 ) -> Result<(), String> {
-    if super::testlib_wrap::is_cpp(path) {
+    if crate::formats::testlib_wrap::is_cpp(path) {
         notes.push(format!(
             "checker {}: testlib protocol, wrapped as a Kattis output validator (output_validator/main.cpp runs it in a child process and maps its exit code); Kattis has no presentation error, so its PE is WA",
             path.display()
         ));
-        return super::testlib_wrap::write(
-            super::testlib_wrap::Role::Checker,
+        return crate::formats::testlib_wrap::write(
+            crate::formats::testlib_wrap::Role::Checker,
             path,
             &root.join("output_validator"),
         );
@@ -338,7 +338,7 @@ fn cases(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), String
         let rel = input.strip_prefix(base).unwrap_or(&input);
         let name = rel.to_string_lossy().replace('\\', "/");
         let mut parts: Vec<&str> = name.split('/').collect();
-        let sample = parts.len() > 1 && parts[0] == "sample";
+        let sample = parts.len() > 1 && parts.first() == Some(&"sample");
         if sample {
             parts.remove(0);
         }
@@ -375,7 +375,7 @@ fn cases(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), String
 
 /// `submissions/` as it is, and `[problem.X.expect."path"]` as
 /// submissions.yaml entries.
-pub(super) fn submissions(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), String> {
+pub(crate) fn submissions(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), String> {
     let from = &problem.submissions;
     if !from.is_dir() {
         return Ok(());

@@ -6,8 +6,8 @@
 //! keys (`grader_flags`, `accept_score`, `on_reject`) or 2025-09
 //! `max_score`/`score_aggregation`/`require_pass`.
 
-use super::kattis::number;
-use super::{Notes, Source};
+use super::write::{Source, number};
+use crate::formats::Notes;
 use crate::formats::kattis::FormatVersion;
 use crate::formats::kattis::groups::SCORING_KEYS;
 use crate::score::subtasks::{Aggregation, Subtasks};

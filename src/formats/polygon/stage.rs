@@ -11,13 +11,13 @@
 //! in the folder of their tag with Polygon's meaning of the tag as a
 //! submissions.yaml entry. What Kattis cannot say goes to the notes.
 
-use super::Notes;
-use super::testlib_wrap::{self, Role};
-use super::toml_source::{self, copy, tool_file, write};
 use crate::check::Comparison;
-use crate::config::Problem;
+use crate::formats::Notes;
+use crate::formats::kattis::stage::{self as toml_source, copy, tool_file, write};
+use crate::formats::model::Problem;
 use crate::formats::polygon::read::{Description, Method};
 use crate::formats::polygon::{self, tag_expectation};
+use crate::formats::testlib_wrap::{self, Role};
 use crate::score::ScoringPlan;
 use serde_norway::{Mapping, Value};
 use std::path::Path;
@@ -26,11 +26,14 @@ fn key(k: &str) -> Value {
     Value::String(k.to_string())
 }
 
-/// The package, in `<tempdir>/<problem name>/`.
-pub fn stage(root: &Path, notes: &mut Notes) -> Result<tempfile::TempDir, String> {
+/// The package at `root`, resolved into `problem` (by `config`, over the
+/// defaults), in `<tempdir>/<problem name>/`.
+pub fn stage(
+    root: &Path,
+    problem: &Problem,
+    notes: &mut Notes,
+) -> Result<tempfile::TempDir, String> {
     let (desc, _) = polygon::describe(root)?;
-    let problem = crate::config::package_problem(root, &crate::config::Overrides::default())
-        .map_err(|e| e.to_string())?;
     let dir = tempfile::Builder::new()
         .prefix("judge-export-")
         .tempdir()
@@ -39,7 +42,7 @@ pub fn stage(root: &Path, notes: &mut Notes) -> Result<tempfile::TempDir, String
     let file = root.join(polygon::PROBLEM_XML);
     let shown = file.display();
     let interactive = matches!(problem.comparison, Comparison::Interactive(_));
-    toml_source::problem_yaml(&problem, &out, interactive)?;
+    toml_source::problem_yaml(problem, &out, interactive)?;
     let mut data_args = Mapping::new();
     if let Comparison::Interactive(i) = &problem.comparison {
         let Some(source) = tool_file(&i.tool).filter(|p| testlib_wrap::is_cpp(p)) else {
@@ -60,7 +63,7 @@ pub fn stage(root: &Path, notes: &mut Notes) -> Result<tempfile::TempDir, String
             ));
         }
     } else {
-        toml_source::comparison(&problem, &out, &mut data_args, notes)?;
+        toml_source::comparison(problem, &out, &mut data_args, notes)?;
     }
     if let Some(c) = desc.checker.as_ref().and_then(|c| c.name.as_deref())
         && c.starts_with("std::")
@@ -71,15 +74,15 @@ pub fn stage(root: &Path, notes: &mut Notes) -> Result<tempfile::TempDir, String
             problem.comparison.name()
         ));
     }
-    tests(&problem, &desc, root, &out, notes)?;
-    toml_source::subtask_files(&problem, &out)?;
+    tests(problem, &desc, root, &out, notes)?;
+    toml_source::subtask_files(problem, &out)?;
     if !data_args.is_empty() {
         write(
             &out.join("data/test_group.yaml"),
             serde_norway::to_string(&data_args).map_err(|e| e.to_string())?,
         )?;
     }
-    validators(&problem, &desc, &out, notes)?;
+    validators(problem, &desc, &out, notes)?;
     solutions(&desc, root, &out, notes)?;
     not_carried(&desc, &shown.to_string(), notes);
     Ok(dir)
@@ -234,11 +237,10 @@ fn group_arguments(desc: &Description, out: &Path, notes: &mut Notes) -> Result<
             sample_groups.push(name.to_string());
         }
     }
-    if !unplaced.is_empty() {
+    if let Some(first) = unplaced.first() {
         notes.push(format!(
-            "validators: group {} has no folder of its own in the export (not a scoring problem), so its tests are validated without `--group {}`",
+            "validators: group {} has no folder of its own in the export (not a scoring problem), so its tests are validated without `--group {first}`",
             unplaced.join(", "),
-            unplaced[0]
         ));
     }
     if !sample_groups.is_empty() {

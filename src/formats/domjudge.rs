@@ -6,9 +6,10 @@
 //! DOMjudge judges pass-fail: a scoring problem's groups and scores are
 //! named in the notes.
 
-use super::tree::{Content, Tree};
-use super::{Notes, Source, kattis};
+use crate::formats::Notes;
 use crate::formats::kattis::FormatVersion;
+use crate::formats::kattis::write::{self as kattis, Source};
+use crate::formats::tree::{Content, Tree};
 use std::path::PathBuf;
 
 /// The judge's folder names that DOMjudge spells its own way.
