@@ -64,7 +64,7 @@ pub enum Command {
     /// Generate cases of a chosen difficulty, with their answers.
     #[command(after_help = "Examples:
   judge gen rotation --count 100 --seed 7 --length 10..13 --out cases/rotation/new
-  judge gen examples/gensum                  a package's generators/generators.yaml")]
+  judge gen examples/gensum                  a package's generators (BAPCtools)")]
     Gen(GenArgs),
     /// Validate case files: inputs well-formed, answers correct.
     #[command(after_help = "Examples:

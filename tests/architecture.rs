@@ -86,3 +86,60 @@ fn the_code_map_names_every_module_and_nothing_else() {
         "ARCHITECTURE.md names paths that are not in src/: {stale:?}"
     );
 }
+
+/// The files of the package formats, named only where the formats are.
+const FORMAT_FILES: [&str; 5] = [
+    "problem.xml",
+    "problem.yaml",
+    "generators.yaml",
+    "testdata.yaml",
+    "domjudge-problem.ini",
+];
+
+/// Nothing outside `src/formats/` knows a format's file names: code that
+/// needs one takes the format's constant (`formats::kattis::PROBLEM_YAML`)
+/// or asks the format (`formats::package_of`). Comments may name them:
+/// they explain, they do not decide.
+#[test]
+fn format_file_names_appear_only_under_the_formats_layer() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = root.join("src");
+    let mut found = Vec::new();
+    for file in source_files(&src) {
+        if file.starts_with("formats/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(src.join(&file)).expect("read a source file");
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            let code = line.split(" // ").next().unwrap_or(line);
+            for name in FORMAT_FILES {
+                if code.contains(name) {
+                    found.push(format!("src/{file}:{}: {name}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "format file names outside src/formats/ (use the format's constant or ask the format):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The check above fails on a name in code and passes one in a comment.
+#[test]
+fn the_format_name_check_sees_code_and_passes_over_comments() {
+    let code = "    let f = dir.join(\"problem.yaml\");";
+    let comment = "    /// reads problem.yaml";
+    let hit = |line: &str| {
+        !line.trim_start().starts_with("//")
+            && FORMAT_FILES
+                .iter()
+                .any(|n| line.split(" // ").next().unwrap_or(line).contains(n))
+    };
+    assert!(hit(code));
+    assert!(!hit(comment));
+}

@@ -21,15 +21,24 @@ const ANSWER_EXTS: [(&str, Answer); 2] = [("ans", Answer::Ans), ("out", Answer::
 /// The warnings one walk shows; the rest are counted.
 pub const WARNINGS_KEPT: usize = 100;
 
+/// Which package a directory's files belong to, if any (the nearest
+/// directory above it that is one). The formats layer knows what makes a
+/// package (`formats::package_of`); `cases` only asks.
+pub type PackageOf = fn(&Path) -> Option<PathBuf>;
+
 /// Walk `root` (a directory, or one `.in` file) and find its cases.
-pub fn discover(root: &Path) -> Result<Discovery, DiscoveryError> {
-    discover_groups(root, &[])
+pub fn discover(root: &Path, package_of: PackageOf) -> Result<Discovery, DiscoveryError> {
+    discover_groups(root, &[], package_of)
 }
 
 /// Walk the `groups` subdirectories of `root` in that order (a package's
 /// `sample` then `secret`), naming each case `GROUP/NAME`; a missing group
 /// is skipped, but at least one must exist. No groups: walk `root`.
-pub fn discover_groups(root: &Path, groups: &[String]) -> Result<Discovery, DiscoveryError> {
+pub fn discover_groups(
+    root: &Path,
+    groups: &[String],
+    package_of: PackageOf,
+) -> Result<Discovery, DiscoveryError> {
     let meta = std::fs::metadata(root).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => DiscoveryError::RootMissing(root.to_path_buf()),
         _ => DiscoveryError::Unreadable(vec![format!("{}: {}", root.display(), describe_io(&e))]),
@@ -42,6 +51,7 @@ pub fn discover_groups(root: &Path, groups: &[String]) -> Result<Discovery, Disc
         warnings: Vec::new(),
         errors: Vec::new(),
         name: Vec::new(),
+        package_of,
     };
     let root_index = walk.list.root(root)?;
     if groups.is_empty() {
@@ -79,6 +89,7 @@ struct Walk {
     errors: Vec<String>,
     /// The name being made (reused).
     name: Vec<u8>,
+    package_of: PackageOf,
 }
 
 impl Walk {
@@ -90,7 +101,7 @@ impl Walk {
         // In a package's data, a `.out` beside an `.ans` is the output
         // shown in the statement (2023-07 and later), not a second answer:
         // nothing to warn about.
-        let package = super::text_link::package_of(dir);
+        let package = (self.package_of)(dir);
         let in_package = package.is_some();
         let mut walker = walkdir::WalkDir::new(dir)
             .follow_links(true)
@@ -460,143 +471,4 @@ fn describe_io(e: &std::io::Error) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_walk_shows_the_first_warnings_by_name_and_counts_the_rest() {
-        let dir = tempfile::tempdir().unwrap();
-        for i in 0..WARNINGS_KEPT + 5 {
-            std::fs::write(dir.path().join(format!("{i}.in")), "1\n").unwrap();
-        }
-        let found = discover(dir.path()).unwrap();
-        assert_eq!(found.cases.len(), WARNINGS_KEPT + 5);
-        assert_eq!(
-            found.warnings.len(),
-            WARNINGS_KEPT + 1,
-            "{:?}",
-            found.warnings
-        );
-        assert!(found.warnings[0].ends_with(": 0.in has no answer file (.ans or .out)"));
-        assert!(found.warnings[99].contains(": 99.in has no answer"));
-        assert!(
-            found.warnings[100]
-                .ends_with(": 5 more warnings like these (the first 100 by name are shown)"),
-            "{}",
-            found.warnings[100]
-        );
-    }
-
-    #[test]
-    fn an_ans_and_an_out_are_one_warning_outside_a_package_and_none_in_one() {
-        let dir = tempfile::tempdir().unwrap();
-        for f in ["loose/1.in", "loose/1.ans", "loose/1.out"] {
-            let path = dir.path().join(f);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, "1\n").unwrap();
-        }
-        let found = discover(&dir.path().join("loose")).unwrap();
-        assert!(
-            found
-                .warnings
-                .iter()
-                .any(|w| w.contains("both 1.ans and 1.out")),
-            "{:?}",
-            found.warnings
-        );
-        // In a package, the .out is the statement's output (2023-07+).
-        std::fs::create_dir_all(dir.path().join("pkg/data/sample")).unwrap();
-        std::fs::write(dir.path().join("pkg/problem.yaml"), "name: P\n").unwrap();
-        for f in ["1.in", "1.ans", "1.out"] {
-            std::fs::write(dir.path().join("pkg/data/sample").join(f), "1\n").unwrap();
-        }
-        let found = discover(&dir.path().join("pkg/data/sample")).unwrap();
-        assert!(found.warnings.is_empty(), "{:?}", found.warnings);
-    }
-
-    #[test]
-    fn a_dangling_link_is_an_error_only_as_a_case_file() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("1.in"), "1\n").unwrap();
-        std::fs::write(dir.path().join("1.ans"), "1\n").unwrap();
-        // Not read by the judge: passed over.
-        std::os::unix::fs::symlink("2.in", dir.path().join("2.in.download")).unwrap();
-        std::os::unix::fs::symlink("gone.png", dir.path().join("1.png")).unwrap();
-        let found = discover(dir.path()).unwrap();
-        assert_eq!(found.cases.len(), 1);
-        // A case's settings or a group's directory: errors.
-        for settings in ["1.yaml", "group"] {
-            let link = dir.path().join(settings);
-            std::os::unix::fs::symlink("gone", &link).unwrap();
-            assert!(discover(dir.path()).is_err(), "{settings}");
-            std::fs::remove_file(&link).unwrap();
-        }
-        // A case's input: an error naming the link and its target.
-        std::os::unix::fs::symlink("gone.in", dir.path().join("3.in")).unwrap();
-        let Err(DiscoveryError::Unreadable(errors)) = discover(dir.path()) else {
-            panic!("a dangling case file is an error");
-        };
-        assert_eq!(errors.len(), 1, "{errors:?}");
-        assert!(
-            errors[0].ends_with("3.in: a symbolic link to gone.in, which does not exist"),
-            "{errors:?}"
-        );
-    }
-
-    #[test]
-    fn groups_keep_their_order_and_sort_within() {
-        let dir = tempfile::tempdir().unwrap();
-        for f in ["secret/10.in", "secret/9.in", "sample/2.in", "sample/1.in"] {
-            let path = dir.path().join(f);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, "1\n").unwrap();
-            std::fs::write(path.with_extension("ans"), "1\n").unwrap();
-        }
-        let groups = [
-            "sample".to_string(),
-            "secret".to_string(),
-            "missing".to_string(),
-        ];
-        let found = discover_groups(dir.path(), &groups).unwrap();
-        let cases = found.cases.to_vec();
-        let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(
-            names,
-            ["sample/1.in", "sample/2.in", "secret/9.in", "secret/10.in"]
-        );
-        assert_eq!(cases[3].input, dir.path().join("secret/10.in"));
-        assert_eq!(cases[3].answer, Some(dir.path().join("secret/10.ans")));
-        assert!(found.warnings.is_empty(), "{:?}", found.warnings);
-    }
-
-    #[test]
-    fn a_single_file_root_is_one_case_named_by_its_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let input = dir.path().join("x.in");
-        std::fs::write(&input, "1\n").unwrap();
-        std::fs::write(dir.path().join("x.out"), "1\n").unwrap();
-        let found = discover(&input).unwrap();
-        let cases = found.cases.to_vec();
-        assert_eq!(cases[0].name, "x.in");
-        assert_eq!(cases[0].input, input);
-        assert_eq!(cases[0].answer, Some(dir.path().join("x.out")));
-    }
-
-    #[test]
-    fn a_case_costs_twelve_bytes_and_its_name() {
-        let dir = tempfile::tempdir().unwrap();
-        let n = 3000;
-        for i in 0..n {
-            std::fs::write(dir.path().join(format!("case-{i}.in")), "1\n").unwrap();
-            std::fs::write(dir.path().join(format!("case-{i}.ans")), "1\n").unwrap();
-        }
-        let found = discover(dir.path()).unwrap();
-        let names: usize = (0..n).map(|i| format!("case-{i}.in").len()).sum();
-        assert_eq!(found.cases.len(), n);
-        assert!(
-            found.cases.heap_bytes() <= 12 * n + names + 64,
-            "{} bytes for {n} cases whose names take {names}",
-            found.cases.heap_bytes()
-        );
-    }
-}
+mod tests;

@@ -386,7 +386,7 @@ mod tests {
             output_args: None,
             args: None,
             validator_args: None,
-            origin: "a/testdata.yaml".to_string(),
+            origin: "a/group settings".to_string(),
         });
         let mut asked = Vec::new();
         l.assign_settings(false, |input| {

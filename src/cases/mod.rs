@@ -18,7 +18,7 @@ mod discover;
 mod list;
 pub mod text_link;
 
-pub use discover::{discover, discover_groups};
+pub use discover::{PackageOf, discover, discover_groups};
 pub use list::CaseList;
 
 use crate::check::Comparison;
@@ -274,6 +274,11 @@ fn stable_hash(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Outside any package.
+    fn discover(root: &std::path::Path) -> Result<Discovery, DiscoveryError> {
+        super::discover(root, |_| None)
+    }
 
     #[test]
     fn natural_order() {

@@ -160,19 +160,6 @@ pub fn warning(file: &Path, target: &Path) -> String {
     )
 }
 
-/// The package a file belongs to, for the rule: the nearest directory
-/// above it with a `problem.yaml` (or, a DOMjudge archive, a
-/// `domjudge-problem.ini`).
-pub fn package_of(path: &Path) -> Option<PathBuf> {
-    let absolute = lexical(&std::path::absolute(path).ok()?);
-    absolute
-        .ancestors()
-        .find(|dir| {
-            dir.join("problem.yaml").is_file() || dir.join("domjudge-problem.ini").is_file()
-        })
-        .map(Path::to_path_buf)
-}
-
 /// Every text link in `tree` (a file's directory or a program directory,
 /// at most a few levels deep), each with what it leads to: the table a
 /// staged copy of the tree reads from.

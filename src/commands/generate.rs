@@ -26,9 +26,10 @@ pub fn generate(config_path: Option<&Path>, args: GenArgs) -> Outcome {
         return outcome;
     }
     if args.format.is_some() || args.report.is_some() {
-        return Err(Failure::Usage(
-            "--format and --report apply to a generators.yaml (a package, or a judge.toml problem with `generators`)".to_string(),
-        ));
+        return Err(Failure::Usage(format!(
+            "--format and --report apply to a {} (a package, or a judge.toml problem with `generators`)",
+            crate::formats::generators::FILE_NAME
+        )));
     }
     let (puzzle, _) = puzzle_named(&args.problem, config.as_ref())?;
     check_args(&args)?;

@@ -21,7 +21,11 @@ pub fn list(config_path: Option<&Path>) -> Outcome {
         "cases root".to_string(),
     ]];
     for p in &config.problems {
-        let count = match crate::cases::discover_groups(&p.cases, &p.case_groups) {
+        let count = match crate::cases::discover_groups(
+            &p.cases,
+            &p.case_groups,
+            crate::formats::package_of,
+        ) {
             Ok(d) => d.cases.len().to_string(),
             Err(_) => "error".to_string(),
         };

@@ -111,10 +111,10 @@ fn chosen_without_paths(
                 .map_err(|e| Failure::Usage(e.to_string()))?;
             Ok(vec![Chosen::whole(problem)])
         }
-        (None, None) => Err(Failure::Usage(
-            "no judge.toml or problem.yaml here and no cases given: try `judge run DIR --problem NAME`, `judge run PACKAGE_DIR`, or --config FILE"
-                .to_string(),
-        )),
+        (None, None) => Err(Failure::Usage(format!(
+            "no judge.toml or {} here and no cases given: try `judge run DIR --problem NAME`, `judge run PACKAGE_DIR`, or --config FILE",
+            crate::formats::kattis::PROBLEM_YAML
+        ))),
     }
 }
 
@@ -224,7 +224,7 @@ fn discover(
     } else {
         &[]
     };
-    let discovery = cases::discover_groups(&chosen.root, groups).map_err(|e| match e {
+    let discovery = cases::discover_groups(&chosen.root, groups, crate::formats::package_of).map_err(|e| match e {
         // A missing cases directory the configuration names says so.
         DiscoveryError::RootMissing(root) if whole_tree => Failure::Usage(format!(
             "problem {}: its cases directory {} does not exist (cases = \"…\" in the configuration; `judge gen` can make cases)",

@@ -76,7 +76,7 @@ pub(super) fn resolve(
             return Err(errors.key(
                 Some(table.group.values().next().map_or(0..0, |g| g.span())),
                 format!("problem.{name}.group"),
-                "the package grades this problem already (problem.yaml type: scoring); say its groups there".to_string(),
+                format!("the package grades this problem already ({} type: scoring); say its groups there", crate::formats::kattis::PROBLEM_YAML),
             ));
         }
         problem.scoring = Some(plan);

@@ -25,6 +25,10 @@ pub mod polygon;
 pub mod testlib_wrap;
 pub mod tree;
 
+/// The files that make a directory a package of some format, as messages
+/// name them.
+pub const PACKAGE_FILES: &str = "problem.yaml, domjudge-problem.ini or problem.xml";
+
 /// What a writer's target cannot say, one line each (shown to the user).
 pub type Notes = Vec<String>;
 
@@ -50,6 +54,18 @@ pub fn detect(dir: &Path) -> Option<Format> {
     } else {
         None
     }
+}
+
+/// The package a file belongs to, for the rule on text links and the
+/// statement's `.out` files ([`crate::cases::PackageOf`]): the nearest
+/// directory above it with a `problem.yaml` (or, a DOMjudge archive, a
+/// `domjudge-problem.ini`).
+pub fn package_of(path: &Path) -> Option<PathBuf> {
+    let absolute = crate::cases::text_link::lexical(&std::path::absolute(path).ok()?);
+    absolute
+        .ancestors()
+        .find(|dir| kattis::is_package(dir))
+        .map(Path::to_path_buf)
 }
 
 /// Whether `dir` is a package of any format ([`detect`]).

@@ -167,7 +167,9 @@ mod tests {
             std::fs::write(dir.join(format!("{n}.in")), "1\n").unwrap();
             std::fs::write(dir.join(format!("{n}.ans")), "1\n").unwrap();
         }
-        crate::cases::discover(dir).unwrap().cases
+        crate::cases::discover(dir, crate::formats::package_of)
+            .unwrap()
+            .cases
     }
 
     #[test]

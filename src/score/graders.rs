@@ -440,7 +440,7 @@ impl Walk<'_> {
         let high = settings.range_high.unwrap_or(f64::INFINITY);
         if exceeds(score, high) || exceeds(low, score) {
             self.scored.report.errors.push(format!(
-                "{shown}: score {} is outside its range {} {} (testdata.yaml range)",
+                "{shown}: score {} is outside its range {} {} (the group's `range` key)",
                 number(score),
                 number(low),
                 number(high)

@@ -84,7 +84,8 @@ fn source_root(
     let problem = config.as_ref().and_then(|c| c.problem(name));
     let Some(problem) = problem else {
         return Err(Failure::Usage(format!(
-            "{name}: neither a package directory (it has no problem.yaml) nor a problem of judge.toml"
+            "{name}: neither a package directory (it has no {}) nor a problem of judge.toml",
+            package::PROBLEM_YAML
         )));
     };
     let dir = toml_source::stage(problem, notes).map_err(Failure::Usage)?;

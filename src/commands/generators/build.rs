@@ -49,7 +49,8 @@ pub(super) fn default_solution(plan: &GenPlan, accepted: &Path) -> Option<PathBu
         .map(Path::to_path_buf)
         .unwrap_or(first);
     crate::commands::stdout::say!(
-        "warning: generators.yaml names no solution: the answers come from /{} (the first accepted submission; say `solution: /…` to choose)",
+        "warning: {} names no solution: the answers come from /{} (the first accepted submission; say `solution: /…` to choose)",
+        crate::formats::generators::FILE_NAME,
         rel.display()
     );
     Some(rel)

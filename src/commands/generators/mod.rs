@@ -41,7 +41,7 @@ use std::sync::Arc;
 
 /// Whether `dir` is a problem whose data a generators.yaml makes.
 pub fn has_generators(dir: &Path) -> bool {
-    dir.join("generators").join("generators.yaml").is_file()
+    crate::formats::generators::is_present(dir)
 }
 
 /// `judge gen PACKAGE`.

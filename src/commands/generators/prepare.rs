@@ -16,6 +16,7 @@ use super::confine::Confine;
 use super::{Options, has_generators, make_all, manifest};
 use crate::commands::Failure;
 use crate::config::Overrides;
+use crate::formats::generators::GENERATORS_YAML;
 use crate::text::format::plural;
 use sha2::{Digest, Sha256};
 use std::path::Path;
@@ -46,8 +47,7 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
     let manifest = manifest::read(&data);
     let sources = sources(root);
     if manifest.sources.as_deref() == Some(sources.as_str()) && manifest.intact(&data) {
-        let line =
-            "data/ is as generators/generators.yaml made it: nothing regenerated".to_string();
+        let line = format!("data/ is as {GENERATORS_YAML} made it: nothing regenerated");
         crate::commands::stdout::note!("{line}");
         return Ok(Some(line));
     }
@@ -90,7 +90,7 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
     let skipped = plan.skipped.len();
     let kept = super::report::kept_from_data(&made);
     let line = format!(
-        "generated data/ from generators/generators.yaml first: {} case{}, {} made, {cached} unchanged, {}{failed} failed{}{}",
+        "generated data/ from {GENERATORS_YAML} first: {} case{}, {} made, {cached} unchanged, {}{failed} failed{}{}",
         made.len(),
         plural(made.len()),
         made.len() - cached - failed - kept,
@@ -125,9 +125,9 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
 /// and data/ judged as it is.
 fn not_generated(why: &str) -> String {
     crate::commands::stdout::say!("warning: {why}");
-    let line =
-        "data/ is judged as it is: nothing generated from generators/generators.yaml (judge gen says why)"
-            .to_string();
+    let line = format!(
+        "data/ is judged as it is: nothing generated from {GENERATORS_YAML} (judge gen says why)"
+    );
     crate::commands::stdout::say!("{line}");
     line
 }
@@ -160,7 +160,7 @@ pub(super) fn sources(root: &Path) -> String {
     }
     part(
         &crate::exec::bounded_read::read_package_file(
-            &root.join("problem.yaml"),
+            &root.join(crate::formats::kattis::PROBLEM_YAML),
             crate::exec::bounded_read::DESCRIPTION_CAP,
         )
         .unwrap_or_default(),

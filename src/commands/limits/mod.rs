@@ -39,8 +39,10 @@ pub fn limits(config_path: Option<&Path>, args: LimitsArgs) -> Outcome {
     let (problem, package) = chosen(config.as_ref(), &args)?;
     if args.write && package.is_some() {
         return Err(Failure::Usage(format!(
-            "judge limits --write: {} is a package; its time limit is in its own files (problem.yaml, .timelimit, problem.xml), which the judge does not write; run without --write and set the limit there",
-            args.problem
+            "judge limits --write: {} is a package; its time limit is in its own files ({}, .timelimit, {}), which the judge does not write; run without --write and set the limit there",
+            args.problem,
+            crate::formats::kattis::PROBLEM_YAML,
+            crate::formats::polygon::PROBLEM_XML
         )));
     }
     let mut warnings = Vec::new();

@@ -33,7 +33,8 @@ pub(super) fn chosen(
             Ok((problem, Some(path.to_path_buf())))
         }
         _ => Err(Failure::Usage(format!(
-            "{name}: not a package directory (no problem.yaml, domjudge-problem.ini or problem.xml in it), and no judge.toml here (or --config FILE) names problems"
+            "{name}: not a package directory (no {} in it), and no judge.toml here (or --config FILE) names problems",
+            crate::formats::PACKAGE_FILES
         ))),
     }
 }

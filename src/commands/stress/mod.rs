@@ -137,8 +137,10 @@ fn stress_problem(
         return Ok((problem, false));
     }
     Err(Failure::Usage(format!(
-        "{:?} is neither a problem in judge.toml, a package directory (problem.yaml or problem.xml), nor a built-in puzzle ({})",
+        "{:?} is neither a problem in judge.toml, a package directory ({} or {}), nor a built-in puzzle ({})",
         args.problem,
+        crate::formats::kattis::PROBLEM_YAML,
+        crate::formats::polygon::PROBLEM_XML,
         crate::puzzles::names().join(", ")
     )))
 }

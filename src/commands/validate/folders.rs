@@ -194,7 +194,7 @@ fn folder(data: &Path, name: &str, tally: &mut Tally) -> Option<Vec<Case>> {
     if !dir.is_dir() {
         return None;
     }
-    match cases::discover(&dir) {
+    match cases::discover(&dir, crate::formats::package_of) {
         Ok(d) => Some(d.cases.to_vec()),
         Err(e) => {
             tally.error(format!("{}: {e}", dir.display()));

@@ -446,9 +446,10 @@ fn targets(
             None if crate::formats::is_package(Path::new(".")) => {
                 Ok(vec![package_target(Path::new("."), overrides)?])
             }
-            None => Err(Failure::Usage(
-                "judge verify needs a judge.toml (here, or --config FILE) naming the problems, or a problem package: run it in a directory with problem.yaml, or name one (judge verify PACKAGE_DIR)".into(),
-            )),
+            None => Err(Failure::Usage(format!(
+                "judge verify needs a judge.toml (here, or --config FILE) naming the problems, or a problem package: run it in a directory with {}, or name one (judge verify PACKAGE_DIR)",
+                crate::formats::kattis::PROBLEM_YAML
+            ))),
         };
     }
     names
@@ -463,7 +464,9 @@ fn targets(
                 }
                 _ if crate::formats::is_package(path) => package_target(path, overrides),
                 _ => Err(Failure::Usage(format!(
-                    "{name}: not a problem package (no problem.yaml or domjudge-problem.ini in it), and no judge.toml here (or --config FILE) names problems"
+                    "{name}: not a problem package (no {} or {} in it), and no judge.toml here (or --config FILE) names problems",
+                    crate::formats::kattis::PROBLEM_YAML,
+                    crate::formats::kattis::DOMJUDGE_INI
                 ))),
             }
         })

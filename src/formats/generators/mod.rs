@@ -271,9 +271,19 @@ pub fn seed(salt: &str, count_value: i64, command: &str) -> u32 {
 
 type Yaml = serde_norway::Value;
 
+/// The file's name, as messages say it.
+pub const FILE_NAME: &str = "generators.yaml";
+/// Where a package has it, from its root.
+pub const GENERATORS_YAML: &str = "generators/generators.yaml";
+
+/// Whether `dir` is a problem whose data a generators.yaml makes.
+pub fn is_present(dir: &Path) -> bool {
+    dir.join(GENERATORS_YAML).is_file()
+}
+
 /// Read `generators/generators.yaml` of the package at `root`.
 pub fn load(root: &Path) -> Result<GenPlan, GenError> {
-    load_file(root, &root.join("generators").join("generators.yaml"))
+    load_file(root, &root.join(GENERATORS_YAML))
 }
 
 /// Read a generators.yaml at `file` for the problem at `root` (judge.toml's

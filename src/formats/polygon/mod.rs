@@ -17,6 +17,7 @@
 //! [`read::Description`]), `checker`, `languages` (source types),
 //! `scoring` (groups as subtasks), `view` (the cases).
 
+pub mod build;
 mod checker;
 mod known;
 mod languages;

@@ -86,7 +86,12 @@ fn wanted<'d>(root: &Path, desc: &'d Description) -> Result<Vec<Wanted<'d>>, Fai
         let path = |pattern: &str| {
             format_pattern(pattern, test.index)
                 .map(|p| root.join(p))
-                .map_err(|e| Failure::Usage(format!("{}: {e}", root.join("problem.xml").display())))
+                .map_err(|e| {
+                    Failure::Usage(format!(
+                        "{}: {e}",
+                        root.join(crate::formats::polygon::PROBLEM_XML).display()
+                    ))
+                })
         };
         let input = path(&set.input_pattern)?;
         let answer = path(&set.answer_pattern)?;
@@ -158,9 +163,10 @@ impl Build<'_> {
         let bytes = crate::exec::bounded_read::read_package_file(&input, super::run::GEN_OUTPUT)
             .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", input.display())))?;
         let Some(key) = self.answer_key(&bytes) else {
-            self.failed.push(format!(
-                "test {index}: no answer in the package, and problem.xml tags no solution main to make one"
-            ));
+            self.failed
+                .push(crate::formats::polygon::build::no_main_solution(
+                    index, true,
+                ));
             return Ok(());
         };
         if self.store.exists(Path::new(&key)).is_ok() {
@@ -188,9 +194,7 @@ impl Build<'_> {
         let index = test.index;
         let (Method::Generated, Some(cmd)) = (test.method, &test.cmd) else {
             self.failed.push(match test.method {
-                Method::Generated => format!(
-                    "test {index}: generated, but problem.xml gives it no cmd and no <script> line makes it (doall.sh/doall.bat, a package program, is not run)"
-                ),
+                Method::Generated => crate::formats::polygon::build::no_command(index, None),
                 Method::Manual => format!(
                     "test {index}: a manual test, and its input ({}) is not in the package",
                     self.desc.testset.input_pattern

@@ -113,11 +113,7 @@ fn name_doall(root: &Path, desc: &crate::formats::polygon::read::Description) {
             crate::commands::stdout::note!(
                 "note: {}: not run (a package program); {}",
                 root.join(script).display(),
-                if all_known {
-                    "the tests are made from the commands problem.xml gives them (cmd attributes, <script>)"
-                } else {
-                    "some generated tests have no command in problem.xml: only this script makes them"
-                }
+                crate::formats::polygon::build::script_not_run(all_known)
             );
         }
     }
@@ -138,11 +134,12 @@ fn gen_one(
 ) -> Result<(), Failure> {
     let (Method::Generated, Some(cmd)) = (test.method, &test.cmd) else {
         if test.method == Method::Generated && !input.is_file() {
-            tally.failed.push(format!(
-                "test {}: generated, but problem.xml gives it no cmd and no <script> line makes it; {} is not in the package (doall.sh/doall.bat, a package program, is not run)",
-                test.index,
-                input.display()
-            ));
+            tally
+                .failed
+                .push(crate::formats::polygon::build::no_command(
+                    test.index,
+                    Some(input),
+                ));
             return Ok(());
         }
         if !input.is_file() {

@@ -112,9 +112,9 @@ impl<'a> Makers<'a> {
     /// The main solution's answer to the input at `input` (test `index`).
     pub(super) fn answer(&self, input: &Path, index: usize) -> Result<Vec<u8>, Failure> {
         let Some(main) = &self.main else {
-            return Err(Failure::Usage(format!(
-                "test {index}: no answer, and problem.xml tags no solution main to make one"
-            )));
+            return Err(Failure::Usage(
+                crate::formats::polygon::build::no_main_solution(index, false),
+            ));
         };
         let runner = self
             .built_main
@@ -276,9 +276,8 @@ fn command<'a>(
             Failure::Usage(format!("test {index}: cmd {cmd:?} is not a command line"))
         })?;
     let tool = executables.get(&words[0]).ok_or_else(|| {
-        Failure::Usage(format!(
-            "test {index}: cmd `{cmd}`: no executable named {} among problem.xml's <executables>",
-            words[0]
+        Failure::Usage(crate::formats::polygon::build::no_executable(
+            index, cmd, &words[0],
         ))
     })?;
     Ok((tool, words[1..].iter().map(OsString::from).collect()))
