@@ -77,7 +77,6 @@ pub fn discover(
     warnings: &mut Vec<String>,
 ) -> Result<Vec<Submission>, Failure> {
     let root = &problem.submissions;
-    let dialect = problem.dialect;
     let mut found = Vec::new();
     let mut seen_tables = vec![false; problem.expectations.len()];
     let rules = compile_rules(problem)?;
@@ -92,16 +91,7 @@ pub fn discover(
             ));
             continue;
         }
-        match crate::cases::text_link::resolve(&path, package) {
-            Ok(Some(target)) => {
-                warnings.push(crate::cases::text_link::warning(&path, &target));
-                path = target;
-            }
-            Ok(None) => {}
-            // Named; the file is then read as the text it is (and fails
-            // as a source of no language, named as not run).
-            Err(e) => warnings.push(e.to_string()),
-        }
+        follow_text_link(&mut path, package, warnings);
         let folder = rel.split_once('/').map(|(f, _)| f);
         let matching: Vec<&SubmissionRule> = rules
             .iter()
@@ -116,59 +106,21 @@ pub fn discover(
         else {
             continue;
         };
-        let mut refused = None;
-        if let (Ok(source), Some(package)) = (&mut source, &problem.package) {
-            source.includes = includes(package, &source.language.name);
-            source.constants = problem.constants.clone();
-            // Its files and its included code that are links checked out
-            // as text are staged from their targets.
-            let mut links = Vec::new();
-            for tree in std::iter::once(&source.path).chain(&source.includes) {
-                match crate::cases::text_link::links_in(tree, package) {
-                    Ok(found) => links.extend(found),
-                    Err(e) => refused = Some(e.to_string()),
-                }
-            }
-            source.links = links;
-        }
-        // A link that cannot be followed: this submission is not run, named.
-        if let Some(why) = refused {
-            source = Err(Unready::NotRun(why));
-        }
+        with_package_files(&mut source, problem);
         let table = problem
             .expectations
             .iter()
             .position(|(name, _)| name.trim_end_matches('/') == rel);
-        // A declaration that does not read makes this submission not run,
-        // named with the file and line (verify fails on it, `--allow-missing`
-        // does not forgive it); the other submissions still run, as
-        // DOMjudge imports the rest of a package whose one submission's
-        // `@EXPECTED_RESULTS@:` it refuses.
-        let declared = match declared_expectation(&path, &source, warnings) {
-            Ok(declared) => declared,
-            // judge.toml's `expect` decides: the line is not used.
-            Err(Failure::Usage(why)) if table.is_some() => {
-                warnings.push(format!(
-                    "{why}; not used: judge.toml's expect gives this submission's expectation"
-                ));
-                None
+        let declared = declaration(&path, &mut source, table.is_some(), warnings)?;
+        let expectation = match (table, declared) {
+            (Some(t), _) => {
+                if let Some(seen) = seen_tables.get_mut(t) {
+                    *seen = true;
+                }
+                problem.expectations.get(t).map(|(_, e)| e.clone())
             }
-            Err(Failure::Usage(why)) => {
-                source = Err(Unready::NotRun(format!(
-                    "its expected results cannot be read: {why}"
-                )));
-                Some(Expectation::declared(None, None))
-            }
-            Err(e) => return Err(e),
-        };
-        let folder_expectation = Expectation::with_rules(folder, &matching, dialect);
-        let expectation = match (table, declared, folder_expectation) {
-            (Some(t), _, _) => {
-                seen_tables[t] = true;
-                Some(problem.expectations[t].1.clone())
-            }
-            (None, Some(d), _) => Some(d),
-            (None, None, f) => f,
+            (None, Some(d)) => Some(d),
+            (None, None) => Expectation::with_rules(folder, &matching, problem.dialect),
         };
         let Some(expectation) = expectation else {
             warnings.push(format!(
@@ -190,16 +142,90 @@ pub fn discover(
             source,
         });
     }
-    for (seen, (name, _)) in seen_tables.iter().zip(&problem.expectations) {
+    warn_unseen_tables(problem, &seen_tables, warnings);
+    Ok(found)
+}
+
+/// A submission that is a link checked out as text is read from its
+/// target (said); one that cannot be followed is named, and then read as
+/// the text it is (and fails as a source of no language, named as not run).
+fn follow_text_link(path: &mut PathBuf, package: &Path, warnings: &mut Vec<String>) {
+    match crate::cases::text_link::resolve(path, package) {
+        Ok(Some(target)) => {
+            warnings.push(crate::cases::text_link::warning(path, &target));
+            *path = target;
+        }
+        Ok(None) => {}
+        Err(e) => warnings.push(e.to_string()),
+    }
+}
+
+/// A package's submission gets the package's include directories and
+/// constants; its files and its included code that are links checked out
+/// as text are staged from their targets. A link that cannot be followed:
+/// this submission is not run, named.
+fn with_package_files(source: &mut Result<Source, Unready>, problem: &Problem) {
+    let (Ok(ready), Some(package)) = (&mut *source, &problem.package) else {
+        return;
+    };
+    ready.includes = includes(package, &ready.language.name);
+    ready.constants = problem.constants.clone();
+    let mut links = Vec::new();
+    let mut refused = None;
+    for tree in std::iter::once(&ready.path).chain(&ready.includes) {
+        match crate::cases::text_link::links_in(tree, package) {
+            Ok(found) => links.extend(found),
+            Err(e) => refused = Some(e.to_string()),
+        }
+    }
+    ready.links = links;
+    if let Some(why) = refused {
+        *source = Err(Unready::NotRun(why));
+    }
+}
+
+/// The expectation the submission's own file declares, if any. One that
+/// does not read makes this submission not run, named with the file and
+/// line (verify fails on it, `--allow-missing` does not forgive it); the
+/// other submissions still run, as DOMjudge imports the rest of a package
+/// whose one submission's `@EXPECTED_RESULTS@:` it refuses. With a
+/// judge.toml `expect` entry (`in_table`), that decides: the line is not
+/// used.
+fn declaration(
+    path: &Path,
+    source: &mut Result<Source, Unready>,
+    in_table: bool,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Expectation>, Failure> {
+    match declared_expectation(path, source, warnings) {
+        Ok(declared) => Ok(declared),
+        Err(Failure::Usage(why)) if in_table => {
+            warnings.push(format!(
+                "{why}; not used: judge.toml's expect gives this submission's expectation"
+            ));
+            Ok(None)
+        }
+        Err(Failure::Usage(why)) => {
+            *source = Err(Unready::NotRun(format!(
+                "its expected results cannot be read: {why}"
+            )));
+            Ok(Some(Expectation::declared(None, None)))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// judge.toml `expect` entries that name no submission, each a warning.
+fn warn_unseen_tables(problem: &Problem, seen: &[bool], warnings: &mut Vec<String>) {
+    for (seen, (name, _)) in seen.iter().zip(&problem.expectations) {
         if !seen {
             warnings.push(format!(
                 "judge.toml: problem.{}.expect.{name:?}: no such submission in {}",
                 problem.name,
-                root.display()
+                problem.submissions.display()
             ));
         }
     }
-    Ok(found)
 }
 
 /// The suffix that sets a file aside (`.disabled`, `.template`), if any.
