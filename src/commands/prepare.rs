@@ -112,45 +112,20 @@ pub fn submission_program(
     quiet: bool,
     package: Option<&PackageStaging>,
 ) -> Result<Program, Failure> {
-    let source = match language {
-        Some(name) => {
-            let language = toolchain.language_named(name).map_err(Failure::usage)?;
-            if !Path::new(text).is_file() {
-                return Err(Failure::Usage(format!(
-                    "--language {name}: {text} is not a source file"
-                )));
+    let mut source = match named_source(text, language, toolchain, quiet)? {
+        Named::Source(source) => source,
+        Named::Unbuildable(program) => return Ok(program),
+        Named::Command => {
+            let single_word = shlex::split(text).is_some_and(|w| w.len() == 1);
+            if single_word
+                && !Path::new(text).exists()
+                && toolchain.language_of(Path::new(text)).is_some()
+            {
+                return Err(Failure::Usage(format!("{text}: no such source file")));
             }
-            Some(Source::file(Path::new(text), language.clone()))
+            let runner = ProcessRunner::new(text, Arc::clone(sandbox)).map_err(Failure::usage)?;
+            return Ok(Program::new(Arc::new(runner), text));
         }
-        None => match toolchain.find_source(Path::new(text)) {
-            Ok(source) => source,
-            // Sources that make no program: every case CE, as a compile
-            // error (see `SourceError::NoProgram`).
-            Err(e) if e.is_compile_error() => {
-                if !quiet {
-                    crate::commands::stdout::say!("judge: {e}: every case is CE");
-                }
-                return Ok(not_built(
-                    text,
-                    crate::submission::CompileError {
-                        message: format!("compile error: {e}"),
-                        output: String::new(),
-                    },
-                ));
-            }
-            Err(e) => return Err(Failure::usage(e)),
-        },
-    };
-    let Some(mut source) = source else {
-        let single_word = shlex::split(text).is_some_and(|w| w.len() == 1);
-        if single_word
-            && !Path::new(text).exists()
-            && toolchain.language_of(Path::new(text)).is_some()
-        {
-            return Err(Failure::Usage(format!("{text}: no such source file")));
-        }
-        let runner = ProcessRunner::new(text, Arc::clone(sandbox)).map_err(Failure::usage)?;
-        return Ok(Program::new(Arc::new(runner), text));
     };
     // A package's submission is built as `verify` builds its own: with the
     // package's included code and constants.
@@ -158,32 +133,94 @@ pub fn submission_program(
         source.includes = super::submissions::includes(&package.root, &source.language.name);
         source.constants = package.constants.clone();
     }
-    let shown = source.path.display().to_string();
-    match toolchain.build(&source, sandbox, 0) {
-        Ok(Built::Ready(exe)) => {
+    build_source(text, &source, toolchain, sandbox, quiet)
+}
+
+/// What a `--submission` text names.
+enum Named {
+    Source(Source),
+    /// Sources that make no program: every case CE.
+    Unbuildable(Program),
+    /// Not a source: a command line.
+    Command,
+}
+
+fn named_source(
+    text: &str,
+    language: Option<&str>,
+    toolchain: &Toolchain,
+    quiet: bool,
+) -> Result<Named, Failure> {
+    if let Some(name) = language {
+        let language = toolchain.language_named(name).map_err(Failure::usage)?;
+        if !Path::new(text).is_file() {
+            return Err(Failure::Usage(format!(
+                "--language {name}: {text} is not a source file"
+            )));
+        }
+        return Ok(Named::Source(Source::file(
+            Path::new(text),
+            language.clone(),
+        )));
+    }
+    match toolchain.find_source(Path::new(text)) {
+        Ok(Some(source)) => Ok(Named::Source(source)),
+        Ok(None) => Ok(Named::Command),
+        // Sources that make no program: every case CE, as a compile
+        // error (see `SourceError::NoProgram`).
+        Err(e) if e.is_compile_error() => {
             if !quiet {
-                match exe.compile_time {
-                    Some(t) if !exe.from_cache => crate::commands::stdout::say!(
-                        "judge: compiled {shown} ({}) in {:.2}s",
-                        source.language.name,
-                        t.as_secs_f64()
-                    ),
-                    _ => crate::commands::stdout::say!(
-                        "judge: {shown} ({}): cached build, not compiled again",
-                        source.language.name
-                    ),
-                }
+                crate::commands::stdout::say!("judge: {e}: every case is CE");
             }
+            Ok(Named::Unbuildable(not_built(
+                text,
+                crate::submission::CompileError {
+                    message: format!("compile error: {e}"),
+                    output: String::new(),
+                },
+            )))
+        }
+        Err(e) => Err(Failure::usage(e)),
+    }
+}
+
+/// A source built (or found in the build cache) into its program, said on
+/// stderr unless `quiet`; one that does not compile is a program whose
+/// every case is CE; a missing compiler is a usage error.
+fn build_source(
+    text: &str,
+    source: &Source,
+    toolchain: &Toolchain,
+    sandbox: &Arc<Sandbox>,
+    quiet: bool,
+) -> Result<Program, Failure> {
+    let shown = source.path.display().to_string();
+    let said = |line: String| {
+        if !quiet {
+            crate::commands::stdout::say!("{line}");
+        }
+    };
+    match toolchain.build(source, sandbox, 0) {
+        Ok(Built::Ready(exe)) => {
+            said(match exe.compile_time {
+                Some(t) if !exe.from_cache => format!(
+                    "judge: compiled {shown} ({}) in {:.2}s",
+                    source.language.name,
+                    t.as_secs_f64()
+                ),
+                _ => format!(
+                    "judge: {shown} ({}): cached build, not compiled again",
+                    source.language.name
+                ),
+            });
             let runner = runner_of(exe, sandbox, &source.path).map_err(Failure::usage)?;
             Ok(Program::new(Arc::new(runner), text))
         }
         Ok(Built::CompileError(error)) => {
-            if !quiet {
-                crate::commands::stdout::say!(
-                    "judge: {shown} ({}) does not compile: every case is CE",
-                    source.language.name
-                );
-            }
+            said(format!(
+                "judge: {shown} ({}) does not compile: every case is CE",
+                source.language.name
+            ));
             Ok(not_built(text, error))
         }
         Err(
@@ -192,9 +229,7 @@ pub fn submission_program(
             | BuildError::Unreachable { .. }),
         ) => Err(Failure::Usage(e.to_string())),
         Err(BuildError::SourceTooLarge(message)) => {
-            if !quiet {
-                crate::commands::stdout::say!("judge: {message}: every case is CE");
-            }
+            said(format!("judge: {message}: every case is CE"));
             Ok(not_built(
                 text,
                 crate::submission::CompileError {

@@ -173,21 +173,7 @@ fn make_all(
     confine: &confine::Confine,
     options: Options,
 ) -> Result<(Vec<Made>, manifest::Summary), Failure> {
-    // The data directory (a symbolic link to elsewhere, or under one) is
-    // refused before anything is read from it or written to it.
-    if std::fs::symlink_metadata(data).is_ok() {
-        confine.check(data).map_err(Failure::Usage)?;
-    }
-    let mut manifest = manifest::read(data);
-    confine.make_dirs(data).map_err(Failure::Usage)?;
-    manifest::write_group_files(
-        plan,
-        data,
-        confine,
-        &mut manifest,
-        options.force,
-        !options.package_warnings,
-    )?;
+    let mut manifest = open_data(plan, data, confine, options)?;
     let problem = &problem()?;
     if options.package_warnings {
         for w in &problem.warnings {
@@ -262,14 +248,53 @@ fn make_all(
             "warning: {validator} could not be run, the cases are written unchecked by it: {why}"
         );
     }
+    close_data(plan, data, confine, manifest, &made, options)?;
+    Ok((made, summary))
+}
+
+/// The data directory ready to be written: refused if it is (or is under)
+/// a symbolic link to elsewhere, before anything is read from it or
+/// written to it; made; its group files written. Its manifest as it was.
+fn open_data(
+    plan: &GenPlan,
+    data: &Path,
+    confine: &confine::Confine,
+    options: Options,
+) -> Result<manifest::Manifest, Failure> {
+    if std::fs::symlink_metadata(data).is_ok() {
+        confine.check(data).map_err(Failure::Usage)?;
+    }
+    let mut manifest = manifest::read(data);
+    confine.make_dirs(data).map_err(Failure::Usage)?;
+    manifest::write_group_files(
+        plan,
+        data,
+        confine,
+        &mut manifest,
+        options.force,
+        !options.package_warnings,
+    )?;
+    Ok(manifest)
+}
+
+/// After the cases are written: what is no longer generated removed
+/// (`--clean`), the files synced, and the manifest saved with what the
+/// data was made from when every case was made (`judge verify` and
+/// `judge run` then know it is up to date).
+fn close_data(
+    plan: &GenPlan,
+    data: &Path,
+    confine: &confine::Confine,
+    mut manifest: manifest::Manifest,
+    made: &[Made],
+    options: Options,
+) -> Result<(), Failure> {
     if options.clean {
         manifest::clean(plan, data, confine, &mut manifest);
     }
     manifest::sync(data);
-    // What the data was made from, when every case was made: `judge
-    // verify` and `judge run` then know it is up to date.
     manifest.sources = (made.iter().all(|m| m.files.is_ok()) && plan.skipped.is_empty())
         .then(|| prepare::sources(&plan.root));
     manifest::save(data, confine, &manifest)?;
-    Ok((made, summary))
+    Ok(())
 }
