@@ -196,7 +196,6 @@ pub(super) fn assess(
     // Cases a scoring problem's rules leave unjudged count as nothing.
     let judged_cases: Vec<&CaseResult> =
         graded.iter().filter(|g| !not_judged_by_rules(g)).collect();
-    let judged: Vec<Verdict> = judged_cases.iter().map(|g| g.verdict).collect();
     let e = &submission.expectation;
     // On a scoring problem partially_accepted/ is a score (some points,
     // not all), not a verdict pattern: partial credit may come with every
@@ -224,36 +223,20 @@ pub(super) fn assess(
     } else if let ScoreCheck::Disagrees(why) = &checked {
         out.status = Status::Fail;
         out.reason = Some(why.clone());
-    } else if !by_score {
-        match submission.expectation.assess(&judged) {
-            Ok(()) => {}
-            Err(Disagreement::Forbidden { position, verdict }) => {
-                // `position` is among the judged cases, not all graded.
-                let g = judged_cases[position];
-                out.status = Status::Fail;
-                out.reason = Some(format!(
-                    "expected {}; got {} on {}: {}",
-                    submission.expectation,
-                    submission.expectation.dialect.show(verdict),
-                    g.case,
-                    g.message
-                ));
-                out.case = Some(g.case.clone());
-                out.case_index = Some(g.index);
-            }
-            // The cases --filter chose may hold none that shows it: said,
-            // not failed (every case run still had to be permitted).
-            Err(Disagreement::Missing { required }) if filtered => {
-                unchecked.push(format!(
-                    "the required verdict was not checked: {}",
-                    missing(&required, &counts, graded)
-                ));
-            }
-            Err(Disagreement::Missing { required }) => {
-                out.status = Status::Fail;
-                out.reason = Some(missing(&required, &counts, graded));
-            }
-        }
+    } else if !by_score
+        && let Some((why, case)) = pattern_disagreement(
+            submission,
+            &judged_cases,
+            &counts,
+            graded,
+            filtered,
+            &mut unchecked,
+        )
+    {
+        out.status = Status::Fail;
+        out.reason = Some(why);
+        out.case = case.map(|c| c.case.clone());
+        out.case_index = case.map(|c| c.index);
     }
     // What the submission must get on named test data nodes, on top.
     if out.status == Status::Ok
@@ -265,6 +248,7 @@ pub(super) fn assess(
         out.case_index = case.map(|c| c.index);
     }
     if is_bad(&submission.rel) && out.status != Status::InternalError && !interrupted(&out) {
+        let judged: Vec<Verdict> = judged_cases.iter().map(|g| g.verdict).collect();
         bad_inverted(&mut out, e, &judged);
     }
     out.agrees = out.status == Status::Ok;
@@ -278,6 +262,45 @@ pub(super) fn assess(
         sensitive: sensitive(raw, graded),
         slowest: slowest(graded),
         unchecked,
+    }
+}
+
+/// Why the verdicts of the judged cases (those a scoring problem's rules
+/// do not leave unjudged) disagree with the expectation's pattern, and the
+/// case at fault. A required verdict that the cases `--filter` chose do
+/// not show is said in `unchecked`, not failed (every case run still had
+/// to be permitted).
+fn pattern_disagreement<'g>(
+    submission: &Submission,
+    judged_cases: &[&'g CaseResult],
+    counts: &BTreeMap<Verdict, usize>,
+    graded: &[CaseResult],
+    filtered: bool,
+    unchecked: &mut Vec<String>,
+) -> Option<(String, Option<&'g CaseResult>)> {
+    let judged: Vec<Verdict> = judged_cases.iter().map(|g| g.verdict).collect();
+    match submission.expectation.assess(&judged) {
+        Ok(()) => None,
+        Err(Disagreement::Forbidden { position, verdict }) => {
+            // `position` is among the judged cases, not all graded.
+            let g = judged_cases.get(position).copied();
+            let why = format!(
+                "expected {}; got {} on {}: {}",
+                submission.expectation,
+                submission.expectation.dialect.show(verdict),
+                g.map_or("?", |g| g.case.as_str()),
+                g.map_or("", |g| g.message.as_str())
+            );
+            Some((why, g))
+        }
+        Err(Disagreement::Missing { required }) if filtered => {
+            unchecked.push(format!(
+                "the required verdict was not checked: {}",
+                missing(&required, counts, graded)
+            ));
+            None
+        }
+        Err(Disagreement::Missing { required }) => Some((missing(&required, counts, graded), None)),
     }
 }
 
