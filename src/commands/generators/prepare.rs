@@ -13,10 +13,12 @@
 //! into the judge's cache (`polygon::prepare_polygon`).
 
 use super::confine::Confine;
+use super::make::Made;
 use super::{Options, has_generators, make_all, manifest};
 use crate::commands::Failure;
 use crate::config::Overrides;
 use crate::formats::generators::GENERATORS_YAML;
+use crate::formats::generators::GenPlan;
 use crate::text::format::plural;
 use sha2::{Digest, Sha256};
 use std::path::Path;
@@ -77,7 +79,15 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
         Ok(made) => made,
         Err(f) => return Ok(Some(not_generated(f.message()))),
     };
-    for m in &made {
+    let line = made_line(&plan, &made, &summary);
+    crate::commands::stdout::say!("{line}");
+    Ok(Some(line))
+}
+
+/// What making the data came to, each failure and refusal said first: the
+/// one line `verify` and `run` show.
+fn made_line(plan: &GenPlan, made: &[Made], summary: &manifest::Summary) -> String {
+    for m in made {
         if let Err(e) = &m.files {
             crate::commands::stdout::say!("data/{}: {e}", m.path.display());
         }
@@ -88,8 +98,8 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
     let failed = made.iter().filter(|m| m.files.is_err()).count();
     let cached = made.iter().filter(|m| m.cached).count();
     let skipped = plan.skipped.len();
-    let kept = super::report::kept_from_data(&made);
-    let line = format!(
+    let kept = super::report::kept_from_data(made);
+    format!(
         "generated data/ from {GENERATORS_YAML} first: {} case{}, {} made, {cached} unchanged, {}{failed} failed{}{}",
         made.len(),
         plural(made.len()),
@@ -116,9 +126,7 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
                 plural(summary.refused.len())
             )
         }
-    );
-    crate::commands::stdout::say!("{line}");
-    Ok(Some(line))
+    )
 }
 
 /// generators.yaml could not be read (or data/ not made from it): said,
