@@ -107,40 +107,14 @@ fn build_one(
         Ok(None) => written,
         Err(e) => return Err(e.to_string()),
     };
-    // A program (or a named generator's files) that resolves outside the
-    // package is refused, not built: generation reads only inside it.
-    let confine = super::confine::Confine::new(&plan.root)?;
-    let listed: Vec<PathBuf> = match plan.generators.get(rel) {
-        Some(files) => files.iter().map(|f| plan.root.join(f)).collect(),
-        None => vec![path.clone()],
-    };
-    for file in &listed {
-        if std::fs::symlink_metadata(file).is_ok() {
-            confine.check(file)?;
-        }
-    }
+    refuse_outside(plan, rel, &path)?;
     // A program directory with `build` and/or `run` scripts is built and
     // run as the format says (BAPCtools' `dir_build`, `dir_run`).
     if !plan.generators.contains_key(rel)
         && path.is_dir()
         && (path.join("build").is_file() || path.join("run").is_file())
     {
-        // Absolute: the generator runs in a fresh working directory.
-        let dir = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
-        let built =
-            crate::check::tool::checker_program(&crate::check::tool::Source::Path(dir), sandbox)
-                .map_err(|e| format!("{}: {e}", rel.display()))?;
-        let mut argv = built.argv.clone().into_iter();
-        let program = argv
-            .next()
-            .map(PathBuf::from)
-            .ok_or_else(|| format!("{}: no program to run", rel.display()))?;
-        return Ok(Ready {
-            program,
-            args: argv.collect(),
-            _keep: Some(Arc::new(built)),
-            _dir: None,
-        });
+        return script_directory(rel, &path, sandbox);
     }
     // A named multi-file generator is its listed files alone, the first
     // the entry point ("built by copying the list of files into a new
@@ -186,6 +160,42 @@ fn build_one(
         Ok(None) => Err(format!("{}: no such program", rel.display())),
         Err(e) => Err(e),
     }
+}
+
+/// A program (or a named generator's files) that resolves outside the
+/// package is refused, not built: generation reads only inside it.
+fn refuse_outside(plan: &GenPlan, rel: &Path, path: &Path) -> Result<(), String> {
+    let confine = super::confine::Confine::new(&plan.root)?;
+    let listed: Vec<PathBuf> = match plan.generators.get(rel) {
+        Some(files) => files.iter().map(|f| plan.root.join(f)).collect(),
+        None => vec![path.to_path_buf()],
+    };
+    for file in &listed {
+        if std::fs::symlink_metadata(file).is_ok() {
+            confine.check(file)?;
+        }
+    }
+    Ok(())
+}
+
+/// A program directory with `build`/`run` scripts, built by them; run from
+/// its absolute path (the generator runs in a fresh working directory).
+fn script_directory(rel: &Path, path: &Path, sandbox: &Arc<Sandbox>) -> Result<Ready, String> {
+    let dir = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let built =
+        crate::check::tool::checker_program(&crate::check::tool::Source::Path(dir), sandbox)
+            .map_err(|e| format!("{}: {e}", rel.display()))?;
+    let mut argv = built.argv.clone().into_iter();
+    let program = argv
+        .next()
+        .map(PathBuf::from)
+        .ok_or_else(|| format!("{}: no program to run", rel.display()))?;
+    Ok(Ready {
+        program,
+        args: argv.collect(),
+        _keep: Some(Arc::new(built)),
+        _dir: None,
+    })
 }
 
 /// The source of a named generator: its files (relative to the generators
