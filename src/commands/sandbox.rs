@@ -145,10 +145,18 @@ fn hidden_paths(hidden: &Hidden<'_>, whole: bool) -> Vec<PathBuf> {
             }
         }
     }
-    // Each case's files where they really are: a `.ans` that is a link to
-    // a file elsewhere is hidden there, with its directory.
-    // (One look-up a file, one a directory: a run of a million cases
-    // shares a handful of directories.)
+    case_places(hidden, &mut hide);
+    hide.retain(|p| p.exists());
+    hide.sort();
+    hide.dedup();
+    hide
+}
+
+/// Each case's files where they really are: a `.ans` that is a link to a
+/// file elsewhere is hidden there, with its directory. (One look-up a
+/// file, one a directory: a run of a million cases shares a handful of
+/// directories.)
+fn case_places(hidden: &Hidden<'_>, hide: &mut Vec<PathBuf>) {
     let mut seen = std::collections::HashSet::new();
     hidden.cases.each(|case| {
         for file in std::iter::once(&case.input).chain(case.answer.as_ref()) {
@@ -165,10 +173,6 @@ fn hidden_paths(hidden: &Hidden<'_>, whole: bool) -> Vec<PathBuf> {
             }
         }
     });
-    hide.retain(|p| p.exists());
-    hide.sort();
-    hide.dedup();
-    hide
 }
 
 /// The system's directories: never hidden for naming a program.

@@ -174,12 +174,6 @@ fn problem_rows(
             .max(least)
     };
     let width = column(&|s| columns(&shown_name(&s.rel)), 10);
-    // A scoring problem's expected and got scores sit beside the verdicts.
-    let expected_text = |o: &crate::judge::SubmissionOutcome| match &o.expected_score {
-        Some(score) if o.expected.is_empty() => format!("score {score}"),
-        Some(score) => format!("{}, score {score}", o.expected),
-        None => o.expected.clone(),
-    };
     let expected_width = mine
         .iter()
         .map(|&i| columns(&expected_text(&assessed[i].outcome)))
@@ -199,18 +193,7 @@ fn problem_rows(
         let name = format!("{}/{}", shown_name(&problem.name), shown_name(&s.rel));
         let reason = o.reason.as_deref().unwrap_or("");
         let got = got_text(o, reason);
-        let slow = a
-            .slowest
-            .as_ref()
-            .map(|(case, cpu, ratio)| {
-                format!(
-                    "{:.3}s {:>3.0}% {}",
-                    cpu / 1000.0,
-                    ratio * 100.0,
-                    shown_name(case)
-                )
-            })
-            .unwrap_or_default();
+        let slow = slowest_text(a);
         for line in &a.sensitive {
             notes
                 .warnings
@@ -230,6 +213,32 @@ fn problem_rows(
         }
     }
     let _ = writeln!(text);
+}
+
+/// The "expected" column: a scoring problem's expected score sits beside
+/// the verdicts.
+fn expected_text(o: &crate::judge::SubmissionOutcome) -> String {
+    match &o.expected_score {
+        Some(score) if o.expected.is_empty() => format!("score {score}"),
+        Some(score) => format!("{}, score {score}", o.expected),
+        None => o.expected.clone(),
+    }
+}
+
+/// The "slowest" column: the slowest case's CPU time, its share of the
+/// limit, and its name.
+fn slowest_text(a: &Assessed) -> String {
+    a.slowest
+        .as_ref()
+        .map(|(case, cpu, ratio)| {
+            format!(
+                "{:.3}s {:>3.0}% {}",
+                cpu / 1000.0,
+                ratio * 100.0,
+                shown_name(case)
+            )
+        })
+        .unwrap_or_default()
 }
 
 /// The "got" column: verdict counts (and the score), or why it did not run.
