@@ -104,12 +104,29 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
     let Some(answer) = files.get("ans") else {
         return Ok(());
     };
-    let answer_path = dir.path().join("testcase.ans");
-    std::fs::write(&answer_path, answer).map_err(|e| e.to_string())?;
+    check_answer(
+        ctx,
+        context,
+        &input,
+        &dir.path().join("testcase.ans"),
+        answer,
+    )
+}
+
+/// The case's answer through the package's answer validators (2025-09):
+/// the answer on standard input, the input's path first among the flags.
+fn check_answer(
+    ctx: &Ctx<'_>,
+    context: ToolContext<'_>,
+    input: &Path,
+    answer_path: &Path,
+    answer: &[u8],
+) -> Result<(), String> {
+    std::fs::write(answer_path, answer).map_err(|e| e.to_string())?;
     for v in &ctx.problem.answer_validators {
         let mut v = v.clone();
         v.flags.insert(0, input.to_string_lossy().into_owned());
-        let validity = match v.check(context, &answer_path) {
+        let validity = match v.check(context, answer_path) {
             Ok(validity) => validity,
             Err(e) => {
                 ctx.unrun(&v.tool.display, &e.to_string());
