@@ -178,20 +178,7 @@ fn validate_inputs<'c>(
     context: ToolContext<'_>,
     tally: &mut Tally,
 ) -> Vec<&'c Case> {
-    let mut usable: Vec<&InputValidator> = Vec::new();
-    let mut built = Vec::new();
-    for validator in &problem.validators {
-        match validator.tool.prepare(context.sandbox) {
-            Ok(_) => {
-                usable.push(validator);
-                built.push(true);
-            }
-            Err(e) => {
-                built.push(false);
-                tally.error(format!("{}: input validator: {e}", problem.name));
-            }
-        }
-    }
+    let (usable, built) = build_validators(problem, context, tally);
     let mut valid = Vec::new();
     let mut rejected = vec![0usize; usable.len()];
     for case in cases {
@@ -252,6 +239,30 @@ fn validate_inputs<'c>(
         tally,
     );
     valid
+}
+
+/// Each input validator built once: those that built, and for each of the
+/// problem's validators whether it did (one that did not is an error).
+fn build_validators<'p>(
+    problem: &'p Problem,
+    context: ToolContext<'_>,
+    tally: &mut Tally,
+) -> (Vec<&'p InputValidator>, Vec<bool>) {
+    let mut usable = Vec::new();
+    let mut built = Vec::new();
+    for validator in &problem.validators {
+        match validator.tool.prepare(context.sandbox) {
+            Ok(_) => {
+                usable.push(validator);
+                built.push(true);
+            }
+            Err(e) => {
+                built.push(false);
+                tally.error(format!("{}: input validator: {e}", problem.name));
+            }
+        }
+    }
+    (usable, built)
 }
 
 /// The warning for a Kattis validator that ended with neither 42 nor 43.
