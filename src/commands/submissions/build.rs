@@ -28,78 +28,85 @@ pub fn build_all(
     let built: Vec<Result<Readiness, Failure>> = submissions
         .par_iter()
         .enumerate()
-        .map(|(i, s)| {
-            let source = match &s.source {
-                Ok(source) => source,
-                Err(Unready::NotRun(e)) => return Ok(Readiness::NotRun(e.clone())),
-                Err(Unready::CompileError(e)) => {
-                    return Ok(Readiness::Ready(crate::commands::prepare::not_built(
-                        &s.label,
-                        crate::submission::CompileError {
-                            message: format!("compile error: {e}"),
-                            output: String::new(),
-                        },
-                    )));
-                }
-            };
-            match toolchain.build(source, sandbox, i) {
-                Ok(Built::Ready(exe)) => {
-                    match crate::commands::prepare::runner_of(exe, sandbox, &source.path) {
-                        Ok(runner) => {
-                            Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.label)))
-                        }
-                        Err(e) => Ok(Readiness::NotRun(e.to_string())),
-                    }
-                }
-                Ok(Built::CompileError(error)) => Ok(Readiness::Ready(
-                    crate::commands::prepare::not_built(&s.label, error),
-                )),
-                Err(BuildError::MissingTool {
-                    title,
-                    role,
-                    tool,
-                    package,
-                    ..
-                }) => Ok(Readiness::NotRun(
-                    crate::submission::languages::missing_tool_message(
-                        &title,
-                        role,
-                        &tool,
-                        crate::submission::languages::package_hint(package.as_deref()).as_deref(),
-                    ),
-                )),
-                Err(BuildError::BrokenTool {
-                    title,
-                    role,
-                    tool,
-                    reason,
-                    ..
-                }) => Ok(Readiness::NotRun(
-                    crate::submission::languages::missing_tool_message(
-                        &title,
-                        role,
-                        &tool,
-                        Some(&format!("its command fails: {reason}")),
-                    ),
-                )),
-                Err(BuildError::Unreachable { language, tool, .. }) => Ok(Readiness::NotRun(
-                    format!("the {language} compiler {tool} cannot be run by the sandbox's users"),
-                )),
-                Err(BuildError::SourceTooLarge(message)) => {
-                    Ok(Readiness::Ready(crate::commands::prepare::not_built(
-                        &s.label,
-                        crate::submission::CompileError {
-                            message: format!("compile error: {message}"),
-                            output: String::new(),
-                        },
-                    )))
-                }
-                Err(BuildError::Interrupted) => Err(Failure::Interrupted),
-                Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
-            }
-        })
+        .map(|(i, s)| build_one(s, i, toolchain, sandbox))
         .collect();
     built.into_iter().collect()
+}
+
+/// One submission built on build slot `i`: its program, or why it is not
+/// run.
+fn build_one(
+    s: &Submission,
+    i: usize,
+    toolchain: &Toolchain,
+    sandbox: &Arc<Sandbox>,
+) -> Result<Readiness, Failure> {
+    let source = match &s.source {
+        Ok(source) => source,
+        Err(Unready::NotRun(e)) => return Ok(Readiness::NotRun(e.clone())),
+        Err(Unready::CompileError(e)) => {
+            return Ok(Readiness::Ready(crate::commands::prepare::not_built(
+                &s.label,
+                crate::submission::CompileError {
+                    message: format!("compile error: {e}"),
+                    output: String::new(),
+                },
+            )));
+        }
+    };
+    match toolchain.build(source, sandbox, i) {
+        Ok(Built::Ready(exe)) => {
+            match crate::commands::prepare::runner_of(exe, sandbox, &source.path) {
+                Ok(runner) => Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.label))),
+                Err(e) => Ok(Readiness::NotRun(e.to_string())),
+            }
+        }
+        Ok(Built::CompileError(error)) => Ok(Readiness::Ready(
+            crate::commands::prepare::not_built(&s.label, error),
+        )),
+        Err(BuildError::MissingTool {
+            title,
+            role,
+            tool,
+            package,
+            ..
+        }) => Ok(Readiness::NotRun(
+            crate::submission::languages::missing_tool_message(
+                &title,
+                role,
+                &tool,
+                crate::submission::languages::package_hint(package.as_deref()).as_deref(),
+            ),
+        )),
+        Err(BuildError::BrokenTool {
+            title,
+            role,
+            tool,
+            reason,
+            ..
+        }) => Ok(Readiness::NotRun(
+            crate::submission::languages::missing_tool_message(
+                &title,
+                role,
+                &tool,
+                Some(&format!("its command fails: {reason}")),
+            ),
+        )),
+        Err(BuildError::Unreachable { language, tool, .. }) => Ok(Readiness::NotRun(format!(
+            "the {language} compiler {tool} cannot be run by the sandbox's users"
+        ))),
+        Err(BuildError::SourceTooLarge(message)) => {
+            Ok(Readiness::Ready(crate::commands::prepare::not_built(
+                &s.label,
+                crate::submission::CompileError {
+                    message: format!("compile error: {message}"),
+                    output: String::new(),
+                },
+            )))
+        }
+        Err(BuildError::Interrupted) => Err(Failure::Interrupted),
+        Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
+    }
 }
 
 /// Programs to judge, each on every case of its problem.
