@@ -345,7 +345,7 @@ fn node_disagreement<'g>(
         match expected.assess(&verdicts) {
             Ok(()) => {}
             Err(Disagreement::Forbidden { position, verdict }) => {
-                let g = cases[position];
+                let g = cases.get(position).copied()?;
                 return Some((
                     format!(
                         "expected {expected} on {}; got {} on {}: {}",
@@ -367,19 +367,7 @@ fn node_disagreement<'g>(
             }
             Err(Disagreement::Missing { required }) => {
                 let codes: Vec<&str> = required.iter().map(|v| v.code()).collect();
-                let got = if cases.is_empty() {
-                    "no case is in it".to_string()
-                } else {
-                    let mut counts: BTreeMap<Verdict, usize> = BTreeMap::new();
-                    for v in &verdicts {
-                        *counts.entry(*v).or_insert(0) += 1;
-                    }
-                    let got: Vec<String> = counts
-                        .iter()
-                        .map(|(v, n)| format!("{n} {}", v.code()))
-                        .collect();
-                    format!("got {}", got.join(", "))
-                };
+                let got = node_got(&verdicts);
                 return Some((
                     format!(
                         "expected {} on {} (required); {got}",
@@ -392,6 +380,22 @@ fn node_disagreement<'g>(
         }
     }
     None
+}
+
+/// What a node's cases got, for the message of a required verdict missed.
+fn node_got(verdicts: &[Verdict]) -> String {
+    if verdicts.is_empty() {
+        return "no case is in it".to_string();
+    }
+    let mut counts: BTreeMap<Verdict, usize> = BTreeMap::new();
+    for v in verdicts {
+        *counts.entry(*v).or_insert(0) += 1;
+    }
+    let got: Vec<String> = counts
+        .iter()
+        .map(|(v, n)| format!("{n} {}", v.code()))
+        .collect();
+    format!("got {}", got.join(", "))
 }
 
 /// Why a submission that never got a required verdict fails: what it got
