@@ -397,7 +397,9 @@ mod tests {
             std::fs::write(build.path().join("a"), b"\x7fELF").unwrap();
             plant(build.path());
             let into = tempfile::tempdir().unwrap();
-            let got = build.collect(into.path(), &["a.c", "pkg/B.java"]);
+            let got = build
+                .collect(into.path(), &["a.c", "pkg/B.java"])
+                .map_err(|e| e.to_string());
             (got, into)
         };
         let (got, into) = take(&|_| {});
