@@ -216,7 +216,10 @@ pub enum Partition {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SelectionError {
     #[error("--filter {glob:?}: {reason}")]
-    Filter { glob: String, reason: String },
+    Filter {
+        glob: String,
+        reason: crate::text::glob::GlobError,
+    },
     #[error("--partition {0:?}: expected count:K/N or hash:K/N with 1 ≤ K ≤ N, e.g. hash:1/4")]
     Partition(String),
 }

@@ -293,7 +293,7 @@ impl ExternalChecker {
                 let message = match super::feedback::judge_or_team_message(&feedback, &what, false)
                 {
                     Ok(m) => m.or_else(|| said(&outcome.stderr_tail)),
-                    Err(refused) => return ie(refused),
+                    Err(refused) => return ie(refused.to_string()),
                 };
                 let judgement = match code {
                     42 => Judgement::new(

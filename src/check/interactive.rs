@@ -206,21 +206,37 @@ pub const NEXT_PASS_CAP: u64 = 1 << 30;
 /// (a link is refused: the validator made it, and a link to an 8 GiB
 /// sparse file of the package would fill the disk), at most
 /// [`NEXT_PASS_CAP`] bytes, never blocking on a FIFO.
-fn copy_next_pass(next: &std::path::Path, to: &std::path::Path) -> Result<(), String> {
+fn copy_next_pass(next: &std::path::Path, to: &std::path::Path) -> Result<(), NextPassError> {
     use crate::exec::bounded_read::{Links, open_regular};
     use std::io::Read;
-    let (file, meta) = open_regular(next, Links::Refuse).map_err(|e| e.to_string())?;
+    let (file, meta) = open_regular(next, Links::Refuse)?;
     if meta.len() > NEXT_PASS_CAP {
-        return Err(format!(
-            "{} bytes, more than the {} MiB a pass's input may have",
-            meta.len(),
-            NEXT_PASS_CAP >> 20
-        ));
+        return Err(NextPassError::TooBig { len: meta.len() });
     }
-    let mut out = std::fs::File::create(to).map_err(|e| format!("{}: {e}", to.display()))?;
-    std::io::copy(&mut file.take(NEXT_PASS_CAP), &mut out)
-        .map_err(|e| format!("{}: {e}", to.display()))?;
+    let copy = |source| NextPassError::Copy {
+        to: to.to_path_buf(),
+        source,
+    };
+    let mut out = std::fs::File::create(to).map_err(copy)?;
+    std::io::copy(&mut file.take(NEXT_PASS_CAP), &mut out).map_err(copy)?;
     Ok(())
+}
+
+/// Why a validator's `nextpass.in` was not taken as the next pass's input.
+#[derive(Debug, thiserror::Error)]
+enum NextPassError {
+    #[error(transparent)]
+    Open(#[from] crate::exec::bounded_read::BoundedReadError),
+    #[error(
+        "{len} bytes, more than the {} MiB a pass's input may have",
+        NEXT_PASS_CAP >> 20
+    )]
+    TooBig { len: u64 },
+    #[error("{}: {source}", to.display())]
+    Copy {
+        to: std::path::PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// The largest time and memory of the passes run so far. Each pass is held
@@ -373,7 +389,7 @@ fn decide(
     let v = &pair.validator;
     let message = match super::feedback::judge_or_team_message(feedback, what, true) {
         Ok(m) => m.or_else(|| said(&v.stderr_tail)),
-        Err(refused) => return Judgement::new(Verdict::InternalError, refused),
+        Err(refused) => return Judgement::new(Verdict::InternalError, refused.to_string()),
     };
     let with = |default: &str| message.clone().unwrap_or_else(|| default.to_string());
     let code = match (v.exit, v.limit_hit) {
@@ -564,7 +580,7 @@ fn plain_pass(
     };
     let message = match super::feedback::judge_or_team_message(feedback, what, true) {
         Ok(m) => m.or_else(|| said(&judged.stderr_tail)),
-        Err(refused) => return ie(refused),
+        Err(refused) => return ie(refused.to_string()),
     };
     let judgement = match (judged.exit, judged.limit_hit) {
         (Exit::Code(42), None) => Judgement::new(

@@ -6,9 +6,10 @@
 #![allow(dead_code)]
 
 use super::diff::first_hunk_of;
-use super::text::{FloatTolerance, TextFinding, TextMode, compare_folding as streamed};
+use super::text::{
+    FloatTolerance, TextFinding, TextMode, TokenDifference, compare_folding as streamed,
+};
 use crate::puzzles::reader::{SHOWN_TOKEN_BYTES, Tokens, quote};
-use crate::text::format::plural;
 use crate::text::stream::Text;
 use crate::text::whitespace::{LayoutDifference, visible, visible_cut};
 use crate::verdict::Verdict;
@@ -77,10 +78,10 @@ fn compare_text(
         TextMode::Tokens(f) => f,
         _ => None,
     };
-    if let Err(message) = tokens_match(expected, found, float, fold) {
+    if let Err(difference) = tokens_match(expected, found, float, fold) {
         return TextFinding {
             verdict: Verdict::WrongAnswer,
-            message,
+            message: difference.to_string(),
         };
     }
     // The tokens agree: only the layout can differ now.
@@ -111,7 +112,7 @@ fn tokens_match(
     found: &[u8],
     float: Option<FloatTolerance>,
     fold: bool,
-) -> Result<(), String> {
+) -> Result<(), TokenDifference> {
     let mut exp = Tokens::new(expected);
     let mut got = Tokens::new(found);
     let mut index = 0usize;
@@ -121,22 +122,18 @@ fn tokens_match(
         match (exp.next(), got.next()) {
             (None, None) => return Ok(()),
             (Some(e), None) => {
-                return Err(format!(
-                    "output ends after {} token{}; expected {} (answer line {})",
-                    index - 1,
-                    plural(index - 1),
-                    quote(e.bytes),
-                    e.pos.line
-                ));
+                return Err(TokenDifference::OutputEnds {
+                    tokens: index - 1,
+                    expected: quote(e.bytes),
+                    line: e.pos.line,
+                });
             }
             (None, Some(g)) => {
-                return Err(format!(
-                    "extra output at line {}: {} (the answer has {} token{})",
-                    g.pos.line,
-                    quote(g.bytes),
-                    index - 1,
-                    plural(index - 1)
-                ));
+                return Err(TokenDifference::Extra {
+                    line: g.pos.line,
+                    found: quote(g.bytes),
+                    tokens: index - 1,
+                });
             }
             (Some(e), Some(g)) => {
                 if line_index.0 != g.pos.line {
@@ -161,10 +158,11 @@ fn tokens_match(
                         _ => String::new(),
                     };
                     let (expected, found) = quote_pair(e.bytes, g.bytes);
-                    return Err(format!(
-                        "output line {}, token {}: expected {expected}, found {found}{tolerance}",
-                        g.pos.line, line_index.1,
-                    ));
+                    return Err(TokenDifference::Token {
+                        line: g.pos.line,
+                        token: line_index.1,
+                        difference: format!("expected {expected}, found {found}{tolerance}"),
+                    });
                 }
             }
         }

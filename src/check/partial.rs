@@ -13,7 +13,9 @@ use std::path::Path;
 /// is the validator's fault: IE, named.
 pub fn with_kattis_score(mut judgement: Judgement, feedback: &Path, what: &str) -> Judgement {
     let read = |name: &str| -> Result<Option<f64>, String> {
-        let Some(bytes) = super::feedback::score_text(feedback, name, what)? else {
+        let Some(bytes) =
+            super::feedback::score_text(feedback, name, what).map_err(|e| e.to_string())?
+        else {
             return Ok(None);
         };
         let text = String::from_utf8_lossy(&bytes);

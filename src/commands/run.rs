@@ -229,8 +229,8 @@ fn jobs(
     partition: Option<Partition>,
 ) -> Result<(Jobs, usize), Failure> {
     let names: Vec<String> = problems.iter().map(|p| p.name.clone()).collect();
-    let lazy =
-        LazyJobs::new(cases, &names, program_of.to_vec(), partition).map_err(Failure::Usage)?;
+    let lazy = LazyJobs::new(cases, &names, program_of.to_vec(), partition)
+        .map_err(|e| Failure::Usage(e.to_string()))?;
     let total = lazy.total();
     Ok((Jobs::Lazy(lazy), total))
 }

@@ -100,7 +100,8 @@ pub(super) fn plan(
             OneOrMany::Many(v) => v.clone(),
         };
         all.extend(globs.iter().cloned());
-        let globs = Globs::new(globs).map_err(|e| (format!("{name}.cases"), t.cases.span(), e))?;
+        let globs = Globs::new(globs)
+            .map_err(|e| (format!("{name}.cases"), t.cases.span(), e.to_string()))?;
         let mut require_pass = Vec::new();
         for r in &t.requires {
             if !subtasks.iter().any(|s| &s.name == r.get_ref()) {
@@ -123,7 +124,7 @@ pub(super) fn plan(
             require_pass,
         });
     }
-    let all = Globs::new(all).map_err(|e| (String::new(), 0..0, e))?;
+    let all = Globs::new(all).map_err(|e| (String::new(), 0..0, e.to_string()))?;
     Ok(Some(ScoringPlan::Subtasks(Subtasks {
         total: Subtask {
             name: "total".to_string(),

@@ -95,33 +95,77 @@ pub fn remove_private() {
     PRIVATE.lock().unwrap_or_else(|e| e.into_inner()).clear();
 }
 
+/// Why a cache directory is not trusted (each message says what of it,
+/// or of a directory above it, is wrong).
+#[derive(Debug, thiserror::Error)]
+pub enum CacheDirError {
+    /// Its absolute or real path could not be found.
+    #[error("{0}")]
+    Path(#[source] std::io::Error),
+    #[error("cannot create it: {0}")]
+    Create(#[source] std::io::Error),
+    #[error("{}: {source}", above.display())]
+    Above {
+        above: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} above it belongs to uid {uid}, who could replace it", above.display())]
+    AboveOwner { above: PathBuf, uid: u32 },
+    #[error(
+        "{} above it is writable by others (mode {mode:o}), who could replace it",
+        above.display()
+    )]
+    AboveWritable { above: PathBuf, mode: u32 },
+    #[error("cannot open it as a directory: {0}")]
+    Open(#[source] rustix::io::Errno),
+    #[error("{0}")]
+    Stat(#[source] rustix::io::Errno),
+    #[error("it belongs to uid {uid}, not to the judge's user (uid {me})")]
+    Owner { uid: u32, me: u32 },
+    #[error("it is writable by others (mode {mode:o})")]
+    Writable { mode: u32 },
+}
+
+/// Why a cache entry's digests were not recorded.
+#[derive(Debug, thiserror::Error)]
+pub enum SealError {
+    #[error("{}: cannot read the build", .0.display())]
+    Unreadable(PathBuf),
+    #[error("{}: {source}", dir.display())]
+    Write {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// Make `dir` if missing (0700) and check it: see the module's rules.
 /// Returns its real path.
-pub fn check(dir: &Path) -> Result<PathBuf, String> {
+pub fn check(dir: &Path) -> Result<PathBuf, CacheDirError> {
     use std::os::unix::fs::DirBuilderExt;
-    let dir = std::path::absolute(dir).map_err(|e| e.to_string())?;
+    let dir = std::path::absolute(dir).map_err(CacheDirError::Path)?;
     if !dir.exists() {
         std::fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
             .create(&dir)
-            .map_err(|e| format!("cannot create it: {e}"))?;
+            .map_err(CacheDirError::Create)?;
     }
-    let real = std::fs::canonicalize(&dir).map_err(|e| e.to_string())?;
+    let real = std::fs::canonicalize(&dir).map_err(CacheDirError::Path)?;
     let me = rustix::process::geteuid().as_raw();
     let mine_or_root = |uid: u32| uid == me || uid == 0;
     let ancestors: Vec<&Path> = real.ancestors().skip(1).collect();
     // From `/` down: each directory root's or mine, and closed to others'
     // writes unless sticky with the next one down root's or mine.
     for (i, above) in ancestors.iter().enumerate().rev() {
-        let meta =
-            std::fs::symlink_metadata(above).map_err(|e| format!("{}: {e}", above.display()))?;
+        let meta = std::fs::symlink_metadata(above).map_err(|source| CacheDirError::Above {
+            above: above.to_path_buf(),
+            source,
+        })?;
         if !meta.is_dir() || !mine_or_root(meta.uid()) {
-            return Err(format!(
-                "{} above it belongs to uid {}, who could replace it",
-                above.display(),
-                meta.uid()
-            ));
+            return Err(CacheDirError::AboveOwner {
+                above: above.to_path_buf(),
+                uid: meta.uid(),
+            });
         }
         if meta.mode() & 0o022 != 0 {
             let next = if i == 0 {
@@ -133,11 +177,10 @@ pub fn check(dir: &Path) -> Result<PathBuf, String> {
                 .map(|m| m.uid())
                 .unwrap_or(u32::MAX);
             if meta.mode() & 0o1000 == 0 || !mine_or_root(next_owner) {
-                return Err(format!(
-                    "{} above it is writable by others (mode {:o}), who could replace it",
-                    above.display(),
-                    meta.mode() & 0o7777
-                ));
+                return Err(CacheDirError::AboveWritable {
+                    above: above.to_path_buf(),
+                    mode: meta.mode() & 0o7777,
+                });
             }
         }
     }
@@ -149,19 +192,18 @@ pub fn check(dir: &Path) -> Result<PathBuf, String> {
             | rustix::fs::OFlags::CLOEXEC,
         rustix::fs::Mode::empty(),
     )
-    .map_err(|e| format!("cannot open it as a directory: {e}"))?;
-    let stat = rustix::fs::fstat(&fd).map_err(|e| e.to_string())?;
+    .map_err(CacheDirError::Open)?;
+    let stat = rustix::fs::fstat(&fd).map_err(CacheDirError::Stat)?;
     if stat.st_uid != me {
-        return Err(format!(
-            "it belongs to uid {}, not to the judge's user (uid {me})",
-            stat.st_uid
-        ));
+        return Err(CacheDirError::Owner {
+            uid: stat.st_uid,
+            me,
+        });
     }
     if stat.st_mode & 0o022 != 0 {
-        return Err(format!(
-            "it is writable by others (mode {:o})",
-            stat.st_mode & 0o7777
-        ));
+        return Err(CacheDirError::Writable {
+            mode: stat.st_mode & 0o7777,
+        });
     }
     Ok(real)
 }
@@ -214,13 +256,16 @@ fn digests(dir: &Path) -> Option<Vec<(String, String)>> {
 }
 
 /// Record the digest of every file of a finished cache entry.
-pub fn seal_entry(dir: &Path) -> Result<(), String> {
-    let all = digests(dir).ok_or_else(|| format!("{}: cannot read the build", dir.display()))?;
+pub fn seal_entry(dir: &Path) -> Result<(), SealError> {
+    let all = digests(dir).ok_or_else(|| SealError::Unreadable(dir.to_path_buf()))?;
     let text: String = all
         .iter()
         .map(|(rel, hex)| format!("{hex} {rel}\n"))
         .collect();
-    std::fs::write(dir.join(DIGESTS), text).map_err(|e| format!("{}: {e}", dir.display()))
+    std::fs::write(dir.join(DIGESTS), text).map_err(|source| SealError::Write {
+        dir: dir.to_path_buf(),
+        source,
+    })
 }
 
 /// Whether a cache entry is as it was sealed: the same files, each with
@@ -273,12 +318,15 @@ mod tests {
         std::fs::create_dir(&cache).unwrap();
         std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o777)).unwrap();
         let err = check(&cache).unwrap_err();
-        assert!(err.contains("writable by others"), "{err}");
+        assert!(err.to_string().contains("writable by others"), "{err}");
         // So is one under a directory others may write (not sticky).
         std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o700)).unwrap();
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
         let err = check(&cache).unwrap_err();
-        assert!(err.contains("above it is writable by others"), "{err}");
+        assert!(
+            err.to_string().contains("above it is writable by others"),
+            "{err}"
+        );
         // Sticky, with the cache mine: accepted (as under /tmp).
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
         assert!(check(&cache).is_ok());
@@ -306,7 +354,7 @@ mod tests {
         std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o700)).unwrap();
         std::os::unix::fs::chown(&cache, Some(65534), Some(65534)).unwrap();
         let err = check(&cache).unwrap_err();
-        assert!(err.contains("belongs to uid 65534"), "{err}");
+        assert!(err.to_string().contains("belongs to uid 65534"), "{err}");
     }
 
     #[test]

@@ -29,29 +29,76 @@ use std::path::{Path, PathBuf};
 /// to): a package is never this large.
 pub const MAX_ENTRIES: usize = 1_000_000;
 
+/// A symbolic link (or a tree) the rule refuses: each names the tree
+/// (`root`), the link as it is inside it, where it leads, what is closed.
+#[derive(Debug, thiserror::Error)]
+pub enum LinkError {
+    #[error(
+        "{}: more than {MAX_ENTRIES} files and directories: refused (its links could not all be checked)",
+        .root.display()
+    )]
+    TooMany { root: PathBuf },
+    #[error(
+        "{}: {}: cannot be checked ({source}): refused (the judge reads only what its link check has seen)",
+        .root.display(),
+        .source.path().map(|p| shown(.root, p)).unwrap_or_default()
+    )]
+    Unchecked {
+        root: PathBuf,
+        source: walkdir::Error,
+    },
+    #[error(
+        "{}: {} is a symbolic link that cannot be resolved ({source}): refused (a link the judge cannot follow to its end may lead outside the package)",
+        .root.display(),
+        shown(.root, .link)
+    )]
+    Unresolvable {
+        root: PathBuf,
+        link: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "{}: {} is a symbolic link that leads outside the package, to {}, and {} is not readable by every user: refused (the judge reads a package's files as its own user; copy the files into the package, or make them readable by all: chmod -R o+rX)",
+        .root.display(),
+        shown(.root, .link),
+        crate::text::whitespace::shown_path(.target),
+        crate::text::whitespace::shown_path(.closed)
+    )]
+    Outside {
+        root: PathBuf,
+        link: PathBuf,
+        target: PathBuf,
+        /// The first place on the way, or in it, that not every user may
+        /// read.
+        closed: PathBuf,
+    },
+}
+
+/// `p` as messages show it: relative to `root` when under it.
+fn shown(root: &Path, p: &Path) -> String {
+    crate::text::whitespace::shown_path(p.strip_prefix(root).unwrap_or(p))
+}
+
 /// `Ok` when every symbolic link under `root` follows the rule; the error
 /// names the link, where it leads, and what is closed.
-pub fn links_stay_inside(root: &Path) -> Result<(), String> {
+pub fn links_stay_inside(root: &Path) -> Result<(), LinkError> {
     let Ok(real_root) = std::fs::canonicalize(root) else {
         return Ok(());
     };
-    let shown = |p: &Path| crate::text::whitespace::shown_path(p.strip_prefix(root).unwrap_or(p));
     let walk = walkdir::WalkDir::new(root).follow_links(false).into_iter();
     for (seen, entry) in walk.enumerate() {
         if seen >= MAX_ENTRIES {
-            return Err(format!(
-                "{}: more than {MAX_ENTRIES} files and directories: refused (its links could not all be checked)",
-                root.display()
-            ));
+            return Err(LinkError::TooMany {
+                root: root.to_path_buf(),
+            });
         }
         let entry = match entry {
             Ok(entry) => entry,
-            Err(e) => {
-                let at = e.path().map(&shown).unwrap_or_default();
-                return Err(format!(
-                    "{}: {at}: cannot be checked ({e}): refused (the judge reads only what its link check has seen)",
-                    root.display()
-                ));
+            Err(source) => {
+                return Err(LinkError::Unchecked {
+                    root: root.to_path_buf(),
+                    source,
+                });
             }
         };
         if entry.path_is_symlink() {
@@ -64,32 +111,28 @@ pub fn links_stay_inside(root: &Path) -> Result<(), String> {
 /// `Ok` when the symbolic link `link` (under `root`, whose canonical form
 /// is `real_root`) follows the rule: dangling, leading inside, or to what
 /// every user may read. The error names the link.
-pub fn link_allowed(root: &Path, real_root: &Path, link: &Path) -> Result<(), String> {
-    let shown = |p: &Path| crate::text::whitespace::shown_path(p.strip_prefix(root).unwrap_or(p));
+pub fn link_allowed(root: &Path, real_root: &Path, link: &Path) -> Result<(), LinkError> {
     let target = match std::fs::canonicalize(link) {
         Ok(target) => target,
         // Dangling: nothing to read there (and nothing is written through
         // a link).
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => {
-            return Err(format!(
-                "{}: {} is a symbolic link that cannot be resolved ({e}): refused (a link the judge cannot follow to its end may lead outside the package)",
-                root.display(),
-                shown(link)
-            ));
+        Err(source) => {
+            return Err(LinkError::Unresolvable {
+                root: root.to_path_buf(),
+                link: link.to_path_buf(),
+                source,
+            });
         }
     };
     if target.starts_with(real_root) {
         return Ok(());
     }
-    readable_by_everyone(&target).map_err(|closed| {
-        format!(
-            "{}: {} is a symbolic link that leads outside the package, to {}, and {} is not readable by every user: refused (the judge reads a package's files as its own user; copy the files into the package, or make them readable by all: chmod -R o+rX)",
-            root.display(),
-            shown(link),
-            crate::text::whitespace::shown_path(&target),
-            crate::text::whitespace::shown_path(&closed)
-        )
+    readable_by_everyone(&target).map_err(|closed| LinkError::Outside {
+        root: root.to_path_buf(),
+        link: link.to_path_buf(),
+        target,
+        closed,
     })
 }
 
@@ -202,7 +245,7 @@ mod tests {
         }
         symlink("/etc", store.path().join("x")).unwrap();
         let e = links_stay_inside(package.path()).unwrap_err();
-        assert!(e.contains("leads outside the package"), "{e}");
+        assert!(e.to_string().contains("leads outside the package"), "{e}");
     }
 
     #[test]
@@ -212,6 +255,6 @@ mod tests {
         links_stay_inside(package.path()).expect("dangling: passed over");
         symlink("loop", package.path().join("loop")).unwrap();
         let e = links_stay_inside(package.path()).unwrap_err();
-        assert!(e.contains("cannot be resolved"), "{e}");
+        assert!(e.to_string().contains("cannot be resolved"), "{e}");
     }
 }

@@ -241,7 +241,7 @@ pub enum ProgramError {
     #[error("cannot copy {} for the sandbox user: {reason}", .path.display())]
     Stage {
         path: std::path::PathBuf,
-        reason: String,
+        reason: sandbox::CopyError,
     },
 }
 

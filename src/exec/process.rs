@@ -179,7 +179,7 @@ pub fn launch_with(
     let limits = launch.limits;
     let mut slot = sandbox
         .slot(launch.slot, limits, launch.trust)
-        .map_err(RunError::Internal)?;
+        .map_err(|e| RunError::Internal(e.to_string()))?;
     // An interactive submission talks through pipes: its Python runs
     // unbuffered, as contest judges' interactive examples expect (a
     // `print` without `flush=True` still reaches the validator).
@@ -216,11 +216,13 @@ pub fn launch_with(
     let (stderr, stderr_w) = pipe()?;
     let workdir = match (launch.workdir, launch.trust) {
         (Some(dir), Trust::Trusted) => {
-            slot.use_tool_dir(dir).map_err(RunError::Internal)?;
+            slot.use_tool_dir(dir)
+                .map_err(|e| RunError::Internal(e.to_string()))?;
             dir
         }
         (Some(dir), Trust::Untrusted) => {
-            slot.use_build_dir(dir).map_err(RunError::Internal)?;
+            slot.use_build_dir(dir)
+                .map_err(|e| RunError::Internal(e.to_string()))?;
             dir
         }
         (None, _) => slot.workdir(),
@@ -249,7 +251,7 @@ pub fn launch_with(
         environment.push(("PYTHONUNBUFFERED".into(), "1".into()));
     }
     let plan = SpawnPlan::new(launch.program, launch.args, &environment, workdir)
-        .map_err(RunError::Internal)?;
+        .map_err(|e| RunError::Internal(e.to_string()))?;
     let setup = slot.child_setup(limits, launch.address_space);
     let start = Instant::now();
     slot.before_spawn();

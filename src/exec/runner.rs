@@ -111,7 +111,7 @@ impl ProcessRunner {
                 let staged = sandbox.stage(&std::path::absolute(path).map_err(|e| {
                     ProgramError::Stage {
                         path: path.to_path_buf(),
-                        reason: e.to_string(),
+                        reason: crate::exec::sandbox::CopyError::File(e),
                     }
                 })?)?;
                 if staged.as_path() != path

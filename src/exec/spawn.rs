@@ -31,6 +31,34 @@ use std::ffi::{CString, OsString};
 use std::os::fd::RawFd;
 use std::os::unix::ffi::OsStrExt;
 
+/// Why a program was not started. Made by the parent: the child reports
+/// only the step that failed and its errno (see `ChildArgs`).
+#[derive(Debug, thiserror::Error)]
+pub enum SpawnError {
+    /// What of the plan (the program path, an argument …) holds a NUL.
+    #[error("{0} holds a NUL byte")]
+    Nul(&'static str),
+    #[error("a pipe: {0}")]
+    Pipe(#[source] rustix::io::Errno),
+    #[error("entering the PID namespace: {0}")]
+    EnterPidNamespace(#[source] std::io::Error),
+    /// The judge's own PID namespace could not be opened (once a process).
+    #[error("/proc/self/ns/pid: {0}")]
+    HomePidNamespace(#[source] std::sync::Arc<std::io::Error>),
+    #[error("clone: {0} (the worker's PID namespace has lost its init)")]
+    LostInit(#[source] std::io::Error),
+    /// The step of the child (or of the launcher's) that failed.
+    #[error("{stage}: {source}")]
+    Stage {
+        stage: &'static str,
+        source: std::io::Error,
+    },
+    #[error("entering the PID namespace: the forked child died before it reported")]
+    NoReport,
+    #[error("the slot's launcher is gone")]
+    LauncherGone,
+}
+
 /// Everything exec needs, prepared before the child exists.
 pub struct SpawnPlan {
     program: CString,
@@ -45,9 +73,9 @@ impl SpawnPlan {
         args: &[OsString],
         env: &[(OsString, OsString)],
         cwd: &std::path::Path,
-    ) -> Result<SpawnPlan, String> {
-        let c = |bytes: &[u8], what: &str| {
-            CString::new(bytes).map_err(|_| format!("{what} holds a NUL byte"))
+    ) -> Result<SpawnPlan, SpawnError> {
+        let c = |bytes: &[u8], what: &'static str| {
+            CString::new(bytes).map_err(|_| SpawnError::Nul(what))
         };
         let program_c = c(program.as_os_str().as_bytes(), "the program path")?;
         let mut argv = vec![program_c.clone()];
@@ -125,7 +153,7 @@ struct ChildArgs<'a> {
 /// Start the program in its own session (so its own process group, no
 /// controlling terminal); returns its pid once it has exec'd (a real
 /// fork: once it has made its session).
-pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i32, String> {
+pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i32, SpawnError> {
     let argv: Vec<*const libc::c_char> = plan
         .argv
         .iter()
@@ -158,7 +186,7 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
     let report = match setup.pid_namespace {
         Some(fd) if !shares_memory => {
             let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
-                .map_err(|e| format!("a pipe: {e}"))?;
+                .map_err(SpawnError::Pipe)?;
             args.pid_namespace = fd;
             args.report = std::os::fd::AsRawFd::as_raw_fd(&w);
             Some((r, w))
@@ -171,7 +199,7 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
     let session_made = match report {
         None if !shares_memory => {
             let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)
-                .map_err(|e| format!("a pipe: {e}"))?;
+                .map_err(SpawnError::Pipe)?;
             args.session_made = std::os::fd::AsRawFd::as_raw_fd(&w);
             Some((r, w))
         }
@@ -197,7 +225,7 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
         {
             let e = std::io::Error::last_os_error();
             libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
-            return Err(format!("entering the PID namespace: {e}"));
+            return Err(SpawnError::EnterPidNamespace(e));
         }
         let pid = if shares_memory {
             // The child's stack: one per thread, kept (this thread is
@@ -239,12 +267,12 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
     let (pid, clone_error) = pid;
     if pid < 0 {
         if pid_namespace.is_some() && clone_error.raw_os_error() == Some(libc::ENOMEM) {
-            return Err(format!(
-                "{}: {clone_error} (the worker's PID namespace has lost its init)",
-                STAGES[4]
-            ));
+            return Err(SpawnError::LostInit(clone_error));
         }
-        return Err(format!("{}: {clone_error}", STAGES[4]));
+        return Err(SpawnError::Stage {
+            stage: STAGES[4],
+            source: clone_error,
+        });
     }
     if let Some((r, w)) = report {
         drop(w);
@@ -269,10 +297,10 @@ pub fn spawn(plan: &SpawnPlan, streams: Streams, setup: &ChildSetup) -> Result<i
             .get(args.failed_stage as usize)
             .copied()
             .unwrap_or("setup");
-        return Err(format!(
-            "{stage}: {}",
-            std::io::Error::from_raw_os_error(args.errno)
-        ));
+        return Err(SpawnError::Stage {
+            stage,
+            source: std::io::Error::from_raw_os_error(args.errno),
+        });
     }
     Ok(pid)
 }
@@ -285,7 +313,7 @@ thread_local! {
 
 /// Reap the forked child that cloned the program into a PID namespace,
 /// and return the program's pid (its report: pid, failed stage, errno).
-fn cloned_program(forked: i32, report: &std::os::fd::OwnedFd) -> Result<i32, String> {
+fn cloned_program(forked: i32, report: &std::os::fd::OwnedFd) -> Result<i32, SpawnError> {
     let mut bytes = [0u8; 12];
     let mut got = 0;
     while got < bytes.len() {
@@ -301,10 +329,7 @@ fn cloned_program(forked: i32, report: &std::os::fd::OwnedFd) -> Result<i32, Str
     unsafe { libc::waitpid(forked, &mut status, 0) };
     let word = |i: usize| i32::from_ne_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
     if got != bytes.len() {
-        return Err(format!(
-            "{}: the forked child died before it reported",
-            STAGES[5]
-        ));
+        return Err(SpawnError::NoReport);
     }
     let (pid, stage, errno) = (word(0), word(4), word(8));
     if pid > 0 && stage < 0 {
@@ -316,25 +341,25 @@ fn cloned_program(forked: i32, report: &std::os::fd::OwnedFd) -> Result<i32, Str
         unsafe { libc::waitpid(pid, &mut status, 0) };
     }
     let stage = STAGES.get(stage as usize).copied().unwrap_or("setup");
-    Err(format!(
-        "{stage}: {}",
-        std::io::Error::from_raw_os_error(errno)
-    ))
+    Err(SpawnError::Stage {
+        stage,
+        source: std::io::Error::from_raw_os_error(errno),
+    })
 }
 
 /// The judge's own PID namespace (to return to after a clone into a
 /// slot's), opened once.
-fn home_pid_namespace() -> Result<i32, String> {
-    static HOME: std::sync::OnceLock<Result<std::os::fd::OwnedFd, String>> =
+fn home_pid_namespace() -> Result<i32, SpawnError> {
+    static HOME: std::sync::OnceLock<Result<std::os::fd::OwnedFd, std::sync::Arc<std::io::Error>>> =
         std::sync::OnceLock::new();
     HOME.get_or_init(|| {
         std::fs::File::open("/proc/self/ns/pid")
             .map(std::os::fd::OwnedFd::from)
-            .map_err(|e| format!("/proc/self/ns/pid: {e}"))
+            .map_err(std::sync::Arc::new)
     })
     .as_ref()
     .map(std::os::fd::AsRawFd::as_raw_fd)
-    .map_err(Clone::clone)
+    .map_err(|e| SpawnError::HomePidNamespace(e.clone()))
 }
 
 extern "C" fn child_entry(arg: *mut libc::c_void) -> libc::c_int {

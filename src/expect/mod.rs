@@ -34,6 +34,12 @@ pub enum ExpectError {
     DomJudgeResult(String),
     #[error("@EXPECTED_RESULTS@: lists no result")]
     NoResult,
+    /// A submissions.yaml key that is not a glob.
+    #[error("{pattern:?}: not a glob: {source}")]
+    NotAGlob {
+        pattern: String,
+        source: crate::text::glob::GlobError,
+    },
     /// The marker more than once: DOMjudge refuses such a source too
     /// (prose that mentions the tag must not contain it with its colon).
     #[error(

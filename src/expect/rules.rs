@@ -134,10 +134,13 @@ pub struct NodeExpectation {
 
 impl NodeExpectation {
     /// The node's glob, compiled (`*` within one path part).
-    pub fn matcher(&self) -> Result<globset::GlobMatcher, String> {
+    pub fn matcher(&self) -> Result<globset::GlobMatcher, super::ExpectError> {
         crate::text::glob::compile(&glob_text(&self.pattern), true)
             .map(|g| g.compile_matcher())
-            .map_err(|e| format!("{:?}: not a glob: {e}", self.pattern))
+            .map_err(|source| super::ExpectError::NotAGlob {
+                pattern: self.pattern.clone(),
+                source,
+            })
     }
 
     /// Whether the case named `case` (`secret/group1/3.in`, relative to

@@ -146,7 +146,7 @@ pub(crate) fn shallow_yaml(file: &Path, text: &str) -> Result<(), String> {
 /// Read a package. Errors name problem.yaml (with line and column) or the
 /// file at fault.
 pub fn load(root: &Path) -> Result<Package, String> {
-    crate::exec::links::links_stay_inside(root)?;
+    crate::exec::links::links_stay_inside(root).map_err(|e| e.to_string())?;
     let yaml_path = root.join(PROBLEM_YAML);
     let (yaml, version, mut warnings) = problem_yaml::read(&yaml_path)?;
     let name = std::fs::canonicalize(root)

@@ -74,6 +74,16 @@ pub struct LazyJobs {
     kept: Option<Vec<u32>>,
 }
 
+/// A run too large for `--partition` (a kept case is a `u32` index).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "--partition: {total} cases are more than a sharded run holds ({})",
+    u32::MAX
+)]
+pub struct TooManyToShard {
+    pub total: usize,
+}
+
 impl LazyJobs {
     /// The jobs of `lists[p]` run by program `program_of[p]`, kept by
     /// `partition` (`names[p]` is the problem's name, which a hash
@@ -83,7 +93,7 @@ impl LazyJobs {
         names: &[String],
         program_of: Vec<usize>,
         partition: Option<Partition>,
-    ) -> Result<LazyJobs, String> {
+    ) -> Result<LazyJobs, TooManyToShard> {
         let mut starts = Vec::with_capacity(lists.len());
         let mut total = 0;
         for list in &lists {
@@ -94,10 +104,7 @@ impl LazyJobs {
             None => None,
             Some(part) => {
                 if u32::try_from(total).is_err() {
-                    return Err(format!(
-                        "--partition: {total} cases are more than a sharded run holds ({})",
-                        u32::MAX
-                    ));
+                    return Err(TooManyToShard { total });
                 }
                 let mut kept = Vec::new();
                 for (p, list) in lists.iter().enumerate() {

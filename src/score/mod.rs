@@ -34,7 +34,7 @@ pub mod graders;
 pub mod subtasks;
 
 pub use graders::{GraderGroup, GraderSettings, Graders, ScoreMode, VerdictMode};
-pub use subtasks::{Aggregation, Globs, Subtask, Subtasks};
+pub use subtasks::{Aggregation, Globs, GlobsError, Subtask, Subtasks};
 
 /// Partial credit a checker gave an accepted case.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]

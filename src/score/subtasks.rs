@@ -61,6 +61,18 @@ pub enum Select {
     Globs(Globs),
 }
 
+/// Why a list of patterns is not a [`Globs`].
+#[derive(Debug, thiserror::Error)]
+pub enum GlobsError {
+    #[error("{pattern:?} is not a glob: {source}")]
+    NotAGlob {
+        pattern: String,
+        source: crate::text::glob::GlobError,
+    },
+    #[error(transparent)]
+    Set(#[from] globset::Error),
+}
+
 /// Globs over case names, compiled once when made (a case is matched for
 /// every group, on every launch and in every report): `*` matches within
 /// one path component, `**` across components, `?` one character; a glob
@@ -75,14 +87,18 @@ pub struct Globs {
 
 impl Globs {
     /// Compile `patterns`; the error names the first that is not a glob.
-    pub fn new(patterns: Vec<String>) -> Result<Globs, String> {
+    pub fn new(patterns: Vec<String>) -> Result<Globs, GlobsError> {
         let mut set = globset::GlobSetBuilder::new();
         for pattern in &patterns {
-            let glob = crate::text::glob::compile(pattern, true)
-                .map_err(|e| format!("{pattern:?} is not a glob: {e}"))?;
+            let glob = crate::text::glob::compile(pattern, true).map_err(|source| {
+                GlobsError::NotAGlob {
+                    pattern: pattern.clone(),
+                    source,
+                }
+            })?;
             set.add(glob);
         }
-        let set = set.build().map_err(|e| e.to_string())?;
+        let set = set.build()?;
         Ok(Globs { patterns, set })
     }
 
@@ -103,9 +119,9 @@ impl PartialEq for Globs {
 }
 
 impl TryFrom<Vec<String>> for Globs {
-    type Error = String;
+    type Error = GlobsError;
 
-    fn try_from(patterns: Vec<String>) -> Result<Globs, String> {
+    fn try_from(patterns: Vec<String>) -> Result<Globs, GlobsError> {
         Globs::new(patterns)
     }
 }

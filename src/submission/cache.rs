@@ -67,6 +67,41 @@ struct Meta {
     interpreter: Option<PathBuf>,
 }
 
+/// Why a build could not be kept in the cache (the judge's failure).
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error("cannot create the build cache {}: {source}", root.display())]
+    CreateRoot {
+        root: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot create a build directory in {}: {source}", root.display())]
+    Stage {
+        root: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the build cache: {0}")]
+    Walk(#[source] walkdir::Error),
+    #[error("{}: {source}", path.display())]
+    Mode {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Meta(#[source] serde_json::Error),
+    #[error("cannot write into the build cache: {0}")]
+    WriteMeta(#[source] std::io::Error),
+    #[error(transparent)]
+    Seal(#[from] crate::exec::cache_dir::SealError),
+    #[error("cannot move a build into the cache {}: {source}", target.display())]
+    Move {
+        target: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the build cache entry {} vanished", .0.display())]
+    Vanished(PathBuf),
+}
+
 pub struct Cache {
     root: PathBuf,
 }
@@ -98,17 +133,17 @@ impl Cache {
     }
 
     /// A fresh directory to build in, beside the entries.
-    pub fn stage(&self) -> Result<tempfile::TempDir, String> {
-        std::fs::create_dir_all(&self.root)
-            .map_err(|e| format!("cannot create the build cache {}: {e}", self.root.display()))?;
+    pub fn stage(&self) -> Result<tempfile::TempDir, CacheError> {
+        std::fs::create_dir_all(&self.root).map_err(|source| CacheError::CreateRoot {
+            root: self.root.clone(),
+            source,
+        })?;
         tempfile::Builder::new()
             .prefix(".build-")
             .tempdir_in(&self.root)
-            .map_err(|e| {
-                format!(
-                    "cannot create a build directory in {}: {e}",
-                    self.root.display()
-                )
+            .map_err(|source| CacheError::Stage {
+                root: self.root.clone(),
+                source,
             })
     }
 
@@ -120,7 +155,7 @@ impl Cache {
         source_name: &str,
         interpreter: Option<&Path>,
         language: &Language,
-    ) -> Result<Entry, String> {
+    ) -> Result<Entry, CacheError> {
         let meta = Meta {
             language: language.name.clone(),
             source: source_name.to_string(),
@@ -130,34 +165,29 @@ impl Cache {
         // What the compiler wrote under its umask (a JVM's class files)
         // must be readable by the sandbox's users.
         open_to_all(staging.path())?;
-        let bytes = serde_json::to_vec_pretty(&meta).map_err(|e| e.to_string())?;
-        std::fs::write(staging.path().join(META), bytes)
-            .map_err(|e| format!("cannot write into the build cache: {e}"))?;
+        let bytes = serde_json::to_vec_pretty(&meta).map_err(CacheError::Meta)?;
+        std::fs::write(staging.path().join(META), bytes).map_err(CacheError::WriteMeta)?;
         crate::exec::cache_dir::seal_entry(staging.path())?;
         let target = self.root.join(key);
         let built = staging.keep();
         match std::fs::rename(&built, &target) {
             Ok(()) => {}
-            Err(e) => {
+            Err(source) => {
                 let _ = std::fs::remove_dir_all(&built);
                 if self.lookup(key).is_none() {
-                    return Err(format!(
-                        "cannot move a build into the cache {}: {e}",
-                        target.display()
-                    ));
+                    return Err(CacheError::Move { target, source });
                 }
             }
         }
-        self.lookup(key)
-            .ok_or_else(|| format!("the build cache entry {} vanished", target.display()))
+        self.lookup(key).ok_or(CacheError::Vanished(target))
     }
 }
 
 /// Directories 0755, files 0644 (0755 when executable).
-fn open_to_all(dir: &Path) -> Result<(), String> {
+fn open_to_all(dir: &Path) -> Result<(), CacheError> {
     use std::os::unix::fs::PermissionsExt;
     for entry in walkdir::WalkDir::new(dir).follow_links(false) {
-        let entry = entry.map_err(|e| format!("the build cache: {e}"))?;
+        let entry = entry.map_err(CacheError::Walk)?;
         let Ok(meta) = entry.metadata() else { continue };
         let mode = if meta.is_dir() || meta.permissions().mode() & 0o111 != 0 {
             0o755
@@ -166,8 +196,12 @@ fn open_to_all(dir: &Path) -> Result<(), String> {
         } else {
             continue;
         };
-        std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(mode))
-            .map_err(|e| format!("{}: {e}", entry.path().display()))?;
+        std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(mode)).map_err(
+            |source| CacheError::Mode {
+                path: entry.path().to_path_buf(),
+                source,
+            },
+        )?;
     }
     Ok(())
 }

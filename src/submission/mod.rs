@@ -139,6 +139,19 @@ pub enum BuildError {
     Internal(String),
 }
 
+/// Why a language's interpreter command did not name its interpreter.
+#[derive(Debug, thiserror::Error)]
+pub enum InterpreterError {
+    /// It failed: how it ended, and its standard error.
+    #[error("{exit}: {stderr}")]
+    Failed { exit: String, stderr: String },
+    #[error(
+        "it printed {:?}, not the absolute path of an interpreter",
+        .0.display().to_string()
+    )]
+    NotAPath(PathBuf),
+}
+
 /// How long one compilation may take (CPU and wall clock) unless judge.toml
 /// says otherwise.
 pub const DEFAULT_COMPILE_TIME_LIMIT: Duration = Duration::from_secs(30);
@@ -249,7 +262,9 @@ impl Toolchain {
         // without `cc1obj`): a probe build decides (see [`probe`]).
         self.probe(language, sandbox, slot, &cache_root, &shown)?;
         // The cache's copy of the sources is the judge's own, written here.
-        let staging = cache.stage().map_err(BuildError::Internal)?;
+        let staging = cache
+            .stage()
+            .map_err(|e| BuildError::Internal(e.to_string()))?;
         for (rel, bytes) in &files {
             let path = staging.path().join(rel);
             if let Some(parent) = path.parent() {
@@ -272,7 +287,13 @@ impl Toolchain {
                         title: language.title.clone(),
                         role: "interpreter",
                         tool: words[0].clone(),
-                        reason: message.lines().next().unwrap_or("").trim().to_string(),
+                        reason: message
+                            .to_string()
+                            .lines()
+                            .next()
+                            .unwrap_or("")
+                            .trim()
+                            .to_string(),
                     });
                 }
             },
@@ -295,7 +316,7 @@ impl Toolchain {
         let compile_time = started.elapsed();
         let entry = cache
             .commit(staging, &key, &main, interpreter.as_deref(), language)
-            .map_err(BuildError::Internal)?;
+            .map_err(|e| BuildError::Internal(e.to_string()))?;
         let mut executable =
             self.executable(language, &entry, false, Some(compile_time), &shown)?;
         executable.build_dir = needs_dir(language, &files).then(|| entry.dir.clone());
@@ -320,9 +341,13 @@ impl Toolchain {
         }
         // In a directory of the judge's private one, the only place a
         // package's program may write; what it made is copied out.
-        let build = sandbox.tool_build_dir().map_err(BuildError::Internal)?;
+        let build = sandbox
+            .tool_build_dir()
+            .map_err(|e| BuildError::Internal(e.to_string()))?;
         for (rel, bytes) in step.files {
-            build.write(rel, bytes).map_err(BuildError::Internal)?;
+            build
+                .write(rel, bytes)
+                .map_err(|e| BuildError::Internal(e.to_string()))?;
         }
         let Some(words) = step.words(build.path())? else {
             return Ok(None);
@@ -425,7 +450,8 @@ impl Toolchain {
                 interpreter: None,
                 shown,
             };
-            let out = tempfile::tempdir().map_err(|e| format!("no directory for it: {e}"))?;
+            let out = tempfile::tempdir()
+                .map_err(|e| probe::ProbeFailure::NoDirectory(std::sync::Arc::new(e)))?;
             match self.compile_trusted(&step, sandbox, slot, out.path()) {
                 Ok(None) => Ok(()),
                 Ok(Some(error)) => {
@@ -434,22 +460,22 @@ impl Toolchain {
                         .strip_prefix("compile error: ")
                         .unwrap_or(&error.message)
                         .to_string();
-                    Err(format!(
-                        "a probe build of a tiny {} program failed: {said}",
-                        language.title
-                    ))
+                    Err(probe::ProbeFailure::Refused {
+                        title: language.title.clone(),
+                        said,
+                    })
                 }
                 Err(e) => {
                     let said = e.to_string();
                     stopped = Some(e);
-                    Err(said)
+                    Err(probe::ProbeFailure::Build(said))
                 }
             }
         });
         if let Some(e) = stopped {
             return Err(e);
         }
-        probed.map_err(|reason| BuildError::BrokenTool {
+        probed.map_err(|failure| BuildError::BrokenTool {
             path: shown.to_string(),
             language: language.name.clone(),
             title: language.title.clone(),
@@ -460,7 +486,7 @@ impl Toolchain {
                 .map(|(_, t)| t)
                 .next()
                 .unwrap_or_default(),
-            reason,
+            reason: failure.to_string(),
         })
     }
 
@@ -470,26 +496,24 @@ impl Toolchain {
         words: &[String],
         sandbox: &Sandbox,
         slot: usize,
-    ) -> Result<Result<PathBuf, String>, BuildError> {
+    ) -> Result<Result<PathBuf, InterpreterError>, BuildError> {
         let program =
             resolve_program(&words[0]).map_err(|e| BuildError::Internal(e.to_string()))?;
         let args: Vec<OsString> = words[1..].iter().map(OsString::from).collect();
         let outcome = self.run_tool(sandbox, slot, &program, &args)?;
         if !outcome.exit.success() || outcome.limit_hit.is_some() {
-            return Ok(Err(format!(
-                "{}: {}",
-                outcome.exit.describe(),
-                String::from_utf8_lossy(&outcome.stderr_tail).trim()
-            )));
+            return Ok(Err(InterpreterError::Failed {
+                exit: outcome.exit.describe(),
+                stderr: String::from_utf8_lossy(&outcome.stderr_tail)
+                    .trim()
+                    .to_string(),
+            }));
         }
         let stdout = outcome.stdout.text().head(4096);
         let stdout = String::from_utf8_lossy(&stdout);
         let path = PathBuf::from(stdout.lines().next().unwrap_or("").trim());
         if !path.is_absolute() || !path.exists() {
-            return Ok(Err(format!(
-                "it printed {:?}, not the absolute path of an interpreter",
-                path.display().to_string()
-            )));
+            return Ok(Err(InterpreterError::NotAPath(path)));
         }
         Ok(Ok(path))
     }

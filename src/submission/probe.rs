@@ -147,8 +147,22 @@ pub(super) fn identity(language: &Language) -> Option<String> {
     Some(digest[..16].iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// A probe's result: `Err` holds the first line of why it failed.
-pub(super) type Probed = Result<(), String>;
+/// Why a probe build failed (remembered for the process, so shared).
+#[derive(Clone, Debug, thiserror::Error)]
+pub(super) enum ProbeFailure {
+    #[error("no directory for it: {0}")]
+    NoDirectory(#[source] Arc<std::io::Error>),
+    /// The compiler refused the tiny program: `said` is its first error.
+    #[error("a probe build of a tiny {title} program failed: {said}")]
+    Refused { title: String, said: String },
+    /// The build itself failed (the judge's error, said as it is; the
+    /// build that probed returns the error itself).
+    #[error("{0}")]
+    Build(String),
+}
+
+/// A probe's result.
+pub(super) type Probed = Result<(), ProbeFailure>;
 
 /// The probes of this process, by identity; a cell that is being filled
 /// makes the other builds of the same language wait for it (one probe,
@@ -210,14 +224,17 @@ mod tests {
     #[test]
     fn a_failed_probe_is_not_written_down_and_a_built_one_is() {
         let dir = tempfile::tempdir().unwrap();
-        let failed = remembered("test-failed-identity", dir.path(), || Err("no".into()));
-        assert_eq!(failed, Err("no".to_string()));
+        let said = |p: Probed| p.map_err(|e| e.to_string());
+        let failed = remembered("test-failed-identity", dir.path(), || {
+            Err(ProbeFailure::Build("no".into()))
+        });
+        assert_eq!(said(failed), Err("no".to_string()));
         assert!(!dir.path().join("probes/test-failed-identity").exists());
         // In this process the failure is remembered: no second probe.
         let again = remembered("test-failed-identity", dir.path(), || Ok(()));
-        assert_eq!(again, Err("no".to_string()));
+        assert_eq!(said(again), Err("no".to_string()));
         assert_eq!(
-            remembered("test-ok-identity", dir.path(), || Ok(())),
+            said(remembered("test-ok-identity", dir.path(), || Ok(()))),
             Ok(())
         );
         assert!(dir.path().join("probes/test-ok-identity").is_file());

@@ -38,9 +38,12 @@ impl Toolchain {
         if step.language.compile.is_none() {
             return Ok(None);
         }
-        let dir = sandbox.build_dir(slot).map_err(BuildError::Internal)?;
+        let dir = sandbox
+            .build_dir(slot)
+            .map_err(|e| BuildError::Internal(e.to_string()))?;
         for (rel, bytes) in step.files {
-            dir.write(rel, bytes).map_err(BuildError::Internal)?;
+            dir.write(rel, bytes)
+                .map_err(|e| BuildError::Internal(e.to_string()))?;
         }
         let Some(words) = step.words(dir.path())? else {
             return Ok(None);

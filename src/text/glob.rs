@@ -11,13 +11,23 @@ pub const MAX_NESTING: usize = 8;
 /// The longest glob, in bytes.
 pub const MAX_LENGTH: usize = 4096;
 
+/// Why a text is not a glob the judge compiles.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GlobError {
+    #[error("longer than {MAX_LENGTH} bytes ({length}), more than a glob needs")]
+    TooLong { length: usize },
+    #[error("nested {depth} levels deep in {{…}}; at most {MAX_NESTING}")]
+    TooDeep { depth: usize },
+    #[error(transparent)]
+    Invalid(#[from] globset::Error),
+}
+
 /// `pattern` as a glob (`*` within one path part when `literal_separator`).
-pub fn compile(pattern: &str, literal_separator: bool) -> Result<globset::Glob, String> {
+pub fn compile(pattern: &str, literal_separator: bool) -> Result<globset::Glob, GlobError> {
     if pattern.len() > MAX_LENGTH {
-        return Err(format!(
-            "longer than {MAX_LENGTH} bytes ({}), more than a glob needs",
-            pattern.len()
-        ));
+        return Err(GlobError::TooLong {
+            length: pattern.len(),
+        });
     }
     let mut depth = 0usize;
     let mut deepest = 0usize;
@@ -35,14 +45,11 @@ pub fn compile(pattern: &str, literal_separator: bool) -> Result<globset::Glob, 
         }
     }
     if deepest > MAX_NESTING {
-        return Err(format!(
-            "nested {deepest} levels deep in {{…}}; at most {MAX_NESTING}"
-        ));
+        return Err(GlobError::TooDeep { depth: deepest });
     }
-    globset::GlobBuilder::new(pattern)
+    Ok(globset::GlobBuilder::new(pattern)
         .literal_separator(literal_separator)
-        .build()
-        .map_err(|e| e.to_string())
+        .build()?)
 }
 
 #[cfg(test)]
@@ -51,7 +58,7 @@ mod tests {
     fn a_deep_glob_is_an_error_not_a_panic() {
         let deep = format!("accepted/{}b{}.py", "{a,".repeat(300), "}".repeat(300));
         let e = super::compile(&deep, true).unwrap_err();
-        assert!(e.contains("nested 300 levels"), "{e}");
+        assert!(e.to_string().contains("nested 300 levels"), "{e}");
         let ok = super::compile("accepted/{a,{b,c}}*.py", true).expect("a glob");
         assert!(ok.compile_matcher().is_match("accepted/c1.py"));
     }

@@ -11,6 +11,8 @@ mod layout;
 #[cfg(test)]
 mod tests;
 mod tokens;
+#[cfg(test)]
+pub(in crate::check) use tokens::TokenDifference;
 
 use crate::text::stream::Text;
 use crate::text::whitespace::{layout_difference_of, visible_cut};
@@ -128,10 +130,10 @@ fn compare_text(
     };
     match tokens::tokens_match(expected, found, float, fold) {
         Ok(()) => {}
-        Err(tokens::Mismatch::Differ(message)) => {
+        Err(tokens::Mismatch::Differ(difference)) => {
             return TextFinding {
                 verdict: Verdict::WrongAnswer,
-                message,
+                message: difference.to_string(),
             };
         }
         Err(tokens::Mismatch::Unreadable(message)) => {

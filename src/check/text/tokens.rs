@@ -71,10 +71,42 @@ impl<'a> Reader<'a> {
 
 /// Why the tokens of two texts do not agree.
 pub(super) enum Mismatch {
-    /// The first pair that differs, as a message.
-    Differ(String),
+    /// The first pair that differs.
+    Differ(TokenDifference),
     /// A text could not be read through.
     Unreadable(String),
+}
+
+/// Where the output's tokens first part from the answer's: the WA
+/// message. Tokens are quoted as messages show them.
+#[derive(Debug, thiserror::Error)]
+pub(in crate::check) enum TokenDifference {
+    #[error(
+        "output ends after {tokens} token{}; expected {expected} (answer line {line})",
+        plural(*.tokens)
+    )]
+    OutputEnds {
+        tokens: usize,
+        expected: String,
+        line: usize,
+    },
+    #[error(
+        "extra output at line {line}: {found} (the answer has {tokens} token{})",
+        plural(*.tokens)
+    )]
+    Extra {
+        line: usize,
+        found: String,
+        tokens: usize,
+    },
+    /// The `token`th token of output line `line` differs (`difference`:
+    /// "expected …, found …" and any tolerance).
+    #[error("output line {line}, token {token}: {difference}")]
+    Token {
+        line: usize,
+        token: usize,
+        difference: String,
+    },
 }
 
 /// Ok if all tokens agree, else the first pair that differs.
@@ -102,7 +134,7 @@ fn walk(
     got: &mut Reader<'_>,
     float: Option<FloatTolerance>,
     fold: bool,
-) -> Result<(), String> {
+) -> Result<(), TokenDifference> {
     let mut index = 0usize;
     let mut line_index = (0usize, 0usize); // (line, token number on that output line)
     loop {
@@ -110,22 +142,18 @@ fn walk(
         match (exp.next(), got.next()) {
             (None, None) => return Ok(()),
             (Some(e), None) => {
-                return Err(format!(
-                    "output ends after {} token{}; expected {} (answer line {})",
-                    index - 1,
-                    plural(index - 1),
-                    quote_held(&exp.head, e.len),
-                    e.line
-                ));
+                return Err(TokenDifference::OutputEnds {
+                    tokens: index - 1,
+                    expected: quote_held(&exp.head, e.len),
+                    line: e.line,
+                });
             }
             (None, Some(g)) => {
-                return Err(format!(
-                    "extra output at line {}: {} (the answer has {} token{})",
-                    g.line,
-                    quote_held(&got.head, g.len),
-                    index - 1,
-                    plural(index - 1)
-                ));
+                return Err(TokenDifference::Extra {
+                    line: g.line,
+                    found: quote_held(&got.head, g.len),
+                    tokens: index - 1,
+                });
             }
             (Some(e), Some(g)) => {
                 if line_index.0 != g.line {
@@ -133,10 +161,11 @@ fn walk(
                 }
                 line_index.1 += 1;
                 if let Some(difference) = differ(exp, &e, got, &g, float, fold) {
-                    return Err(format!(
-                        "output line {}, token {}: {difference}",
-                        g.line, line_index.1,
-                    ));
+                    return Err(TokenDifference::Token {
+                        line: g.line,
+                        token: line_index.1,
+                        difference,
+                    });
                 }
             }
         }

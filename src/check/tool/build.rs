@@ -205,11 +205,12 @@ fn build_script(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
     // is then copied into the cache's staging directory, as a
     // submission's build is (no link followed, nothing but files and
     // directories).
-    let out = sandbox.tool_build_dir().map_err(build)?;
+    let out = sandbox.tool_build_dir().map_err(|e| build(e.to_string()))?;
     for file in &files {
         let rel = file.strip_prefix(dir).unwrap_or(file);
         let bytes = std::fs::read(file).map_err(|e| build(format!("{}: {e}", file.display())))?;
-        out.write(&rel.to_string_lossy(), &bytes).map_err(build)?;
+        out.write(&rel.to_string_lossy(), &bytes)
+            .map_err(|e| build(e.to_string()))?;
         if is_executable(&std::fs::metadata(file).map_err(|e| build(e.to_string()))?) {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(out.path().join(rel), std::fs::Permissions::from_mode(0o755))
@@ -239,13 +240,14 @@ fn build_script(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
             String::from_utf8_lossy(&outcome.stderr_tail).trim_end()
         )));
     }
-    out.collect(work.path(), &[]).map_err(build)?;
+    out.collect(work.path(), &[])
+        .map_err(|e| build(e.to_string()))?;
     drop(out);
     if !work.path().join("run").is_file() {
         return Err(build("its build script made no `run`".to_string()));
     }
     let _ = std::fs::write(work.path().join(".built"), b"");
-    crate::exec::cache_dir::seal_entry(work.path()).map_err(build)?;
+    crate::exec::cache_dir::seal_entry(work.path()).map_err(|e| build(e.to_string()))?;
     let built = work.keep();
     if std::fs::rename(&built, &target).is_err() {
         let _ = std::fs::remove_dir_all(&built);
@@ -309,7 +311,7 @@ fn compile(
         .map_err(|e| build(format!("cannot create a build directory: {e}")))?;
     // Compiled in the judge's private directory (see `build_script`),
     // then copied into `dir`.
-    let out = sandbox.tool_build_dir().map_err(build)?;
+    let out = sandbox.tool_build_dir().map_err(|e| build(e.to_string()))?;
     let made = out.path().join("program");
     let binary = dir.path().join("program");
     let mut args: Vec<OsString> = vec!["-O2".into(), std.into()];
@@ -349,7 +351,8 @@ fn compile(
             errors.trim_end()
         )));
     }
-    out.collect(dir.path(), &[]).map_err(build)?;
+    out.collect(dir.path(), &[])
+        .map_err(|e| build(e.to_string()))?;
     drop(out);
     // Into the cache for the next run, complete or not at all; when the
     // rename fails (another judge was first, or no cache), this run keeps

@@ -19,13 +19,15 @@
 //! sweep after one would kill the other.
 
 use super::Sandbox;
+use super::slot::SlotError;
 use rustix::fs::{FileType, Mode, OFlags};
+use rustix::io::Errno;
 use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Component, Path};
-use std::sync::MutexGuard;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, MutexGuard};
 
 /// Most entries (files and directories) the judge takes from a build.
 pub const MAX_ENTRIES: usize = 10_000;
@@ -33,6 +35,73 @@ pub const MAX_ENTRIES: usize = 10_000;
 pub const MAX_DEPTH: usize = 32;
 /// Most bytes the judge takes from a build, every file together.
 pub const MAX_BYTES: u64 = 1 << 30;
+
+/// Why a build has no directory, or its sources could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildDirError {
+    #[error(transparent)]
+    Slot(#[from] Arc<SlotError>),
+    #[error("cannot create a build directory: {0}")]
+    Create(#[source] std::io::Error),
+    #[error("cannot give the build directory to uid {uid}: {source}")]
+    GiveDir { uid: u32, source: std::io::Error },
+    #[error("{}: not a plain relative name", .0.display())]
+    NotPlain(PathBuf),
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot give {} to uid {uid}: {source}", path.display())]
+    Give {
+        path: PathBuf,
+        uid: u32,
+        source: std::io::Error,
+    },
+}
+
+/// Why what a build left was not taken: the build's fault (`rel` is the
+/// entry inside the build directory), or the judge's (`Io`, `Open`).
+#[derive(Debug, thiserror::Error)]
+pub enum CollectError {
+    #[error("cannot open the build directory: {0}")]
+    Open(#[source] Errno),
+    #[error("cannot read the build directory: {0}")]
+    Read(#[source] Errno),
+    #[error("the build left directories deeper than {MAX_DEPTH} levels ({})", .0.display())]
+    TooDeep(PathBuf),
+    #[error("the build left more than {MAX_ENTRIES} files")]
+    TooMany,
+    #[error("the build left more than {} of files", crate::units::Size(MAX_BYTES))]
+    TooBig,
+    #[error(
+        "the build left `{}`, a symbolic link (the judge takes regular files only)",
+        .0.display()
+    )]
+    Link(PathBuf),
+    #[error("the build left `{}`, a file with other names (a hard link)", .0.display())]
+    HardLink(PathBuf),
+    #[error(
+        "the build left `{}`, a {kind} (the judge takes regular files only)",
+        .rel.display()
+    )]
+    Special { rel: PathBuf, kind: &'static str },
+    #[error("cannot open `{}` the build left: {source}", .rel.display())]
+    OpenEntry { rel: PathBuf, source: Errno },
+    #[error("`{}`: {source}", .rel.display())]
+    Stat { rel: PathBuf, source: Errno },
+    #[error("cannot copy `{}` from the build: {source}", .rel.display())]
+    Copy {
+        rel: PathBuf,
+        source: std::io::Error,
+    },
+    /// The judge's side of the copy.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
 
 /// One build's directory and its hold on the slot. Dropping it removes
 /// the directory, then frees the slot.
@@ -46,7 +115,7 @@ pub struct BuildDir<'a> {
 impl Sandbox {
     /// A fresh build directory on a slot (`wanted`, modulo the slots
     /// there are), owned by the slot's user, and the slot held for it.
-    pub fn build_dir(&self, wanted: usize) -> Result<BuildDir<'_>, String> {
+    pub fn build_dir(&self, wanted: usize) -> Result<BuildDir<'_>, BuildDirError> {
         let slot = wanted % self.slots.len().max(1);
         let state = self.slot_state(slot)?;
         let lease = state.map(|s| s.lease.lock().unwrap_or_else(|e| e.into_inner()));
@@ -54,10 +123,10 @@ impl Sandbox {
         let dir = tempfile::Builder::new()
             .prefix(&format!("b{slot}-"))
             .tempdir_in(&self.scratch_path)
-            .map_err(|e| format!("cannot create a build directory: {e}"))?;
+            .map_err(BuildDirError::Create)?;
         if let Some((uid, gid)) = owner {
             std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid))
-                .map_err(|e| format!("cannot give the build directory to uid {uid}: {e}"))?;
+                .map_err(|source| BuildDirError::GiveDir { uid, source })?;
         }
         Ok(BuildDir {
             dir: Some(dir),
@@ -74,11 +143,11 @@ impl Sandbox {
     /// the package's programs may write (see `tools`), the judge's own.
     /// What the build leaves is taken with [`BuildDir::collect`] all the
     /// same: the build script is the package's.
-    pub fn tool_build_dir(&self) -> Result<BuildDir<'_>, String> {
+    pub fn tool_build_dir(&self) -> Result<BuildDir<'_>, BuildDirError> {
         let dir = tempfile::Builder::new()
             .prefix("build-")
             .tempdir_in(self.private_dir())
-            .map_err(|e| format!("cannot create a build directory: {e}"))?;
+            .map_err(BuildDirError::Create)?;
         Ok(BuildDir {
             dir: Some(dir),
             slot: 0,
@@ -100,10 +169,10 @@ impl BuildDir<'_> {
 
     /// Write a source file (`rel`, plain names only) into the directory,
     /// its directories made, all of it given to the slot's user.
-    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<(), BuildDirError> {
         let rel = Path::new(rel);
         if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
-            return Err(format!("{}: not a plain relative name", rel.display()));
+            return Err(BuildDirError::NotPlain(rel.to_path_buf()));
         }
         let mut at = self.path().to_path_buf();
         let mut parts = rel.components().peekable();
@@ -113,18 +182,27 @@ impl BuildDir<'_> {
                 match std::fs::create_dir(&at) {
                     Ok(()) => self.give(&at)?,
                     Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                    Err(e) => return Err(format!("cannot write {}: {e}", at.display())),
+                    Err(source) => return Err(BuildDirError::Write { path: at, source }),
                 }
             }
         }
-        std::fs::write(&at, bytes).map_err(|e| format!("cannot write {}: {e}", at.display()))?;
+        if let Err(source) = std::fs::write(&at, bytes) {
+            return Err(BuildDirError::Write { path: at, source });
+        }
         self.give(&at)
     }
 
-    fn give(&self, path: &Path) -> Result<(), String> {
+    fn give(&self, path: &Path) -> Result<(), BuildDirError> {
         match self.owner {
-            Some((uid, gid)) => std::os::unix::fs::lchown(path, Some(uid), Some(gid))
-                .map_err(|e| format!("cannot give {} to uid {uid}: {e}", path.display())),
+            Some((uid, gid)) => {
+                std::os::unix::fs::lchown(path, Some(uid), Some(gid)).map_err(|source| {
+                    BuildDirError::Give {
+                        path: path.to_path_buf(),
+                        uid,
+                        source,
+                    }
+                })
+            }
             None => Ok(()),
         }
     }
@@ -133,10 +211,10 @@ impl BuildDir<'_> {
     /// judge's), but the names in `skip` (the sources, which the judge
     /// has already). An error is the build's fault: its message says
     /// which entry was refused and why.
-    pub fn collect(&self, into: &Path, skip: &[&str]) -> Result<(), String> {
+    pub fn collect(&self, into: &Path, skip: &[&str]) -> Result<(), CollectError> {
         let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let root = rustix::fs::open(self.path(), flags, Mode::empty())
-            .map_err(|e| format!("cannot open the build directory: {e}"))?;
+        let root =
+            rustix::fs::open(self.path(), flags, Mode::empty()).map_err(CollectError::Open)?;
         let mut walk = Walk {
             skip,
             entries: 0,
@@ -162,18 +240,20 @@ struct Walk<'s> {
 }
 
 impl Walk<'_> {
-    fn dir(&mut self, from: &OwnedFd, to: &Path, rel: &Path, depth: usize) -> Result<(), String> {
+    fn dir(
+        &mut self,
+        from: &OwnedFd,
+        to: &Path,
+        rel: &Path,
+        depth: usize,
+    ) -> Result<(), CollectError> {
         if depth > MAX_DEPTH {
-            return Err(format!(
-                "the build left directories deeper than {MAX_DEPTH} levels ({})",
-                rel.display()
-            ));
+            return Err(CollectError::TooDeep(rel.to_path_buf()));
         }
         let mut names = Vec::new();
-        let dir = rustix::fs::Dir::read_from(from)
-            .map_err(|e| format!("cannot read the build directory: {e}"))?;
+        let dir = rustix::fs::Dir::read_from(from).map_err(CollectError::Read)?;
         for entry in dir {
-            let entry = entry.map_err(|e| format!("cannot read the build directory: {e}"))?;
+            let entry = entry.map_err(CollectError::Read)?;
             let name = entry.file_name().to_bytes();
             if name != b"." && name != b".." {
                 names.push(name.to_vec());
@@ -187,7 +267,7 @@ impl Walk<'_> {
             }
             self.entries += 1;
             if self.entries > MAX_ENTRIES {
-                return Err(format!("the build left more than {MAX_ENTRIES} files"));
+                return Err(CollectError::TooMany);
             }
             self.entry(from, &name, &to.join(OsStr::from_bytes(&name)), &rel, depth)?;
         }
@@ -201,39 +281,44 @@ impl Walk<'_> {
         to: &Path,
         rel: &Path,
         depth: usize,
-    ) -> Result<(), String> {
-        let shown = rel.display();
+    ) -> Result<(), CollectError> {
+        let rel_owned = || rel.to_path_buf();
         // No symbolic link is followed, no FIFO waited on, no terminal
         // taken as the judge's.
         let flags =
             OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
         let fd = match rustix::fs::openat(parent, OsStr::from_bytes(name), flags, Mode::empty()) {
             Ok(fd) => fd,
-            Err(rustix::io::Errno::LOOP) => {
-                return Err(format!(
-                    "the build left `{shown}`, a symbolic link (the judge takes regular files only)"
-                ));
+            Err(Errno::LOOP) => return Err(CollectError::Link(rel_owned())),
+            Err(source) => {
+                return Err(CollectError::OpenEntry {
+                    rel: rel_owned(),
+                    source,
+                });
             }
-            Err(e) => return Err(format!("cannot open `{shown}` the build left: {e}")),
         };
-        let stat = rustix::fs::fstat(&fd).map_err(|e| format!("`{shown}`: {e}"))?;
+        let stat = rustix::fs::fstat(&fd).map_err(|source| CollectError::Stat {
+            rel: rel_owned(),
+            source,
+        })?;
         match FileType::from_raw_mode(stat.st_mode) {
             FileType::Directory => {
-                std::fs::create_dir(to).map_err(|e| format!("{}: {e}", to.display()))?;
+                std::fs::create_dir(to).map_err(|source| CollectError::Io {
+                    path: to.to_path_buf(),
+                    source,
+                })?;
                 self.dir(&fd, to, rel, depth + 1)
             }
-            FileType::RegularFile if stat.st_nlink != 1 => Err(format!(
-                "the build left `{shown}`, a file with other names (a hard link)"
-            )),
+            FileType::RegularFile if stat.st_nlink != 1 => Err(CollectError::HardLink(rel_owned())),
             FileType::RegularFile => self.file(fd, stat.st_mode, to, rel),
-            other => Err(format!(
-                "the build left `{shown}`, a {} (the judge takes regular files only)",
-                kind(other)
-            )),
+            other => Err(CollectError::Special {
+                rel: rel_owned(),
+                kind: kind(other),
+            }),
         }
     }
 
-    fn file(&mut self, fd: OwnedFd, mode: u32, to: &Path, rel: &Path) -> Result<(), String> {
+    fn file(&mut self, fd: OwnedFd, mode: u32, to: &Path, rel: &Path) -> Result<(), CollectError> {
         use std::os::unix::fs::OpenOptionsExt;
         let left = MAX_BYTES - self.bytes;
         let executable = mode & 0o100 != 0;
@@ -242,15 +327,18 @@ impl Walk<'_> {
             .create_new(true)
             .mode(if executable { 0o755 } else { 0o644 })
             .open(to)
-            .map_err(|e| format!("{}: {e}", to.display()))?;
+            .map_err(|source| CollectError::Io {
+                path: to.to_path_buf(),
+                source,
+            })?;
         let copied = std::io::copy(&mut std::fs::File::from(fd).take(left + 1), &mut out)
             .and_then(|n| out.flush().map(|()| n))
-            .map_err(|e| format!("cannot copy `{}` from the build: {e}", rel.display()))?;
+            .map_err(|source| CollectError::Copy {
+                rel: rel.to_path_buf(),
+                source,
+            })?;
         if copied > left {
-            return Err(format!(
-                "the build left more than {} of files",
-                crate::units::Size(MAX_BYTES)
-            ));
+            return Err(CollectError::TooBig);
         }
         self.bytes += copied;
         Ok(())
@@ -309,7 +397,9 @@ mod tests {
             std::fs::write(build.path().join("a"), b"\x7fELF").unwrap();
             plant(build.path());
             let into = tempfile::tempdir().unwrap();
-            let got = build.collect(into.path(), &["a.c", "pkg/B.java"]);
+            let got = build
+                .collect(into.path(), &["a.c", "pkg/B.java"])
+                .map_err(|e| e.to_string());
             (got, into)
         };
         let (got, into) = take(&|_| {});

@@ -31,6 +31,20 @@ enum Layout {
     V2 { dir: PathBuf },
 }
 
+/// Why the run has no cgroups, or a slot none of its own.
+#[derive(Debug, thiserror::Error)]
+pub enum CgroupError {
+    #[error("cannot read /proc/self/cgroup: {0}")]
+    OwnCgroup(#[source] std::io::Error),
+    #[error("no writable cgroup hierarchy with the pids and memory controllers")]
+    NoHierarchy,
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// Where this run's cgroups go: found once per run.
 #[derive(Debug)]
 pub struct CgroupRoot {
@@ -40,9 +54,8 @@ pub struct CgroupRoot {
 /// What is available, in words for the reports.
 impl CgroupRoot {
     /// Find a writable place for the run's cgroups, or say why there is none.
-    pub fn detect(run_name: &str) -> Result<CgroupRoot, String> {
-        let own = fs::read_to_string("/proc/self/cgroup")
-            .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+    pub fn detect(run_name: &str) -> Result<CgroupRoot, CgroupError> {
+        let own = fs::read_to_string("/proc/self/cgroup").map_err(CgroupError::OwnCgroup)?;
         let mut v1_pids = None;
         let mut v1_memory = None;
         let mut v1_cpuacct = None;
@@ -126,7 +139,7 @@ impl CgroupRoot {
                 }
             }
         }
-        Err("no writable cgroup hierarchy with the pids and memory controllers".to_string())
+        Err(CgroupError::NoHierarchy)
     }
 
     /// "v1 (pids, memory)" or "v2".
@@ -170,14 +183,14 @@ impl CgroupRoot {
     }
 
     /// Make the cgroup of one worker slot.
-    pub fn slot(&self, slot: usize) -> Result<SlotCgroup, String> {
+    pub fn slot(&self, slot: usize) -> Result<SlotCgroup, CgroupError> {
         let name = format!("slot{slot}");
-        let mkdir = |base: &Path| -> Result<PathBuf, String> {
+        let mkdir = |base: &Path| -> Result<PathBuf, CgroupError> {
             let dir = base.join(&name);
             match fs::create_dir(&dir) {
                 Ok(()) => Ok(dir),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(dir),
-                Err(e) => Err(format!("{}: {e}", dir.display())),
+                Err(source) => Err(CgroupError::Io { path: dir, source }),
             }
         };
         let layout = match &self.layout {
@@ -194,10 +207,11 @@ impl CgroupRoot {
         };
         let mut procs = Vec::new();
         for dir in layout.dirs() {
+            let path = dir.join("cgroup.procs");
             let file = fs::OpenOptions::new()
                 .write(true)
-                .open(dir.join("cgroup.procs"))
-                .map_err(|e| format!("{}: {e}", dir.join("cgroup.procs").display()))?;
+                .open(&path)
+                .map_err(|source| CgroupError::Io { path, source })?;
             procs.push(OwnedFd::from(file));
         }
         let knobs = Knobs::open(&layout);

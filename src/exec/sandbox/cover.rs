@@ -25,13 +25,18 @@ pub(super) struct Cover {
     pub keep: Vec<CString>,
 }
 
-fn cstring(p: &Path) -> Result<CString, String> {
-    CString::new(p.as_os_str().as_encoded_bytes())
-        .map_err(|_| format!("{} holds a NUL byte", p.display()))
+/// A path the kernel cannot be given.
+#[derive(Debug, thiserror::Error)]
+#[error("{} holds a NUL byte", .0.display())]
+pub struct NulInPath(pub std::path::PathBuf);
+
+/// `p` for a system call.
+pub(super) fn cstring(p: &Path) -> Result<CString, NulInPath> {
+    CString::new(p.as_os_str().as_encoded_bytes()).map_err(|_| NulInPath(p.to_path_buf()))
 }
 
 /// The covers of `dirs`, each knowing whether it must keep `scratch`.
-pub(super) fn plan(dirs: &[std::path::PathBuf], scratch: &Path) -> Result<Vec<Cover>, String> {
+pub(super) fn plan(dirs: &[std::path::PathBuf], scratch: &Path) -> Result<Vec<Cover>, NulInPath> {
     dirs.iter()
         .map(|dir| {
             let keep = match scratch.strip_prefix(dir) {

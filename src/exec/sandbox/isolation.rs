@@ -10,6 +10,32 @@ use std::path::{Path, PathBuf};
 /// Users reserved per judge process: at most this many worker slots.
 pub(super) const UIDS_PER_JUDGE: u32 = 256;
 
+/// Why this judge has no block of user ids of its own.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum UidBlockError {
+    #[error(
+        "no root-only directory for the user-id locks: {}",
+        .0.as_ref().map(ToString::to_string).unwrap_or_default()
+    )]
+    NoLockDir(Option<RootOnlyError>),
+    #[error("no free block of user ids from {base} (1024 judges at once?)")]
+    NoFreeBlock { base: u32 },
+}
+
+/// Why a directory is not one only root may use.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum RootOnlyError {
+    #[error("{} does not exist", .0.display())]
+    NoParent(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is not a directory of root's closed to others", .0.display())]
+    NotClosed(PathBuf),
+}
+
 /// Reserve a block of [`UIDS_PER_JUDGE`] user ids for this judge process, so
 /// that judges running at the same time (parallel CI jobs) never share a
 /// user: the first block whose lock file this process can `flock`. The lock
@@ -22,21 +48,14 @@ pub(super) const UIDS_PER_JUDGE: u32 = 256;
 /// symbolic link (a root judge would create a file of its choosing) or a
 /// FIFO (a judge would hang). Each file is opened without following links
 /// and without blocking, and must be a regular file of root's.
-fn reserve_uid_block(base: u32) -> Result<(u32, std::fs::File, PathBuf), String> {
+fn reserve_uid_block(base: u32) -> Result<(u32, std::fs::File, PathBuf), UidBlockError> {
     use std::os::fd::AsFd;
     use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     let dir = ["/run/judge", "/var/lib/judge"]
         .iter()
         .map(Path::new)
         .find(|d| root_only_dir(d).is_ok())
-        .ok_or_else(|| {
-            format!(
-                "no root-only directory for the user-id locks: {}",
-                root_only_dir(Path::new("/run/judge"))
-                    .err()
-                    .unwrap_or_default()
-            )
-        })?;
+        .ok_or_else(|| UidBlockError::NoLockDir(root_only_dir(Path::new("/run/judge")).err()))?;
     for block in 0..1024u32 {
         let path = dir.join(format!("uids-{base}-{block}.lock"));
         let Ok(file) = std::fs::OpenOptions::new()
@@ -64,31 +83,30 @@ fn reserve_uid_block(base: u32) -> Result<(u32, std::fs::File, PathBuf), String>
             return Ok((base + block * UIDS_PER_JUDGE, file, path));
         }
     }
-    Err(format!(
-        "no free block of user ids from {base} (1024 judges at once?)"
-    ))
+    Err(UidBlockError::NoFreeBlock { base })
 }
 
 /// Make `dir` (mode 0700) if it is missing, and check it is a real
 /// directory of root's that no one else can write or enter.
-fn root_only_dir(dir: &Path) -> Result<(), String> {
+fn root_only_dir(dir: &Path) -> Result<(), RootOnlyError> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt};
     if let Some(parent) = dir.parent()
         && !parent.is_dir()
     {
-        return Err(format!("{} does not exist", parent.display()));
+        return Err(RootOnlyError::NoParent(parent.to_path_buf()));
     }
+    let io = |source| RootOnlyError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
     match std::fs::DirBuilder::new().mode(0o700).create(dir) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(format!("{}: {e}", dir.display())),
+        Err(e) => return Err(io(e)),
     }
-    let meta = std::fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let meta = std::fs::symlink_metadata(dir).map_err(io)?;
     if !meta.is_dir() || meta.uid() != 0 || meta.mode() & 0o077 != 0 {
-        return Err(format!(
-            "{} is not a directory of root's closed to others",
-            dir.display()
-        ));
+        return Err(RootOnlyError::NotClosed(dir.to_path_buf()));
     }
     Ok(())
 }
@@ -121,15 +139,12 @@ impl Sandbox {
         // /proc refuses a new proc mount) leaves the others.
         let mut probe = namespaces::create(&plan);
         let mut pid_refused = None;
-        if plan.pid
-            && let Err(e) = &probe
-        {
+        if plan.pid && probe.is_err() {
             plan.pid = false;
-            let without = namespaces::create(&plan);
-            if without.is_ok() {
-                pid_refused = Some(e.clone());
+            let refused = std::mem::replace(&mut probe, namespaces::create(&plan)).err();
+            if probe.is_ok() {
+                pid_refused = refused;
             }
-            probe = without;
         }
         let ns_ok = probe.is_ok();
         self.isolation = match (root, ns_ok) {
@@ -242,7 +257,7 @@ impl Sandbox {
         if ns_ok {
             self.ns_plan = Some(plan);
             if let (Ok(ns), Some(first)) = (probe, self.slots.first()) {
-                let state = self.make_slot(0, Some(ns));
+                let state = self.make_slot(0, Some(ns)).map_err(std::sync::Arc::new);
                 let _ = first.set(state);
             }
         }
@@ -268,7 +283,7 @@ impl Sandbox {
             // made now, before any case is read, instead of on first use.
             if ns_ok {
                 for (slot, cell) in self.slots.iter().enumerate().skip(1) {
-                    let _ = cell.set(self.make_slot(slot, None));
+                    let _ = cell.set(self.make_slot(slot, None).map_err(std::sync::Arc::new));
                 }
             }
             // SAFETY: prctl on ourselves.

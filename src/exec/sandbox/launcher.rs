@@ -43,10 +43,36 @@ mod serve;
 use super::namespaces::SlotNamespaces;
 use crate::exec::affinity;
 use crate::exec::sandbox::child::ChildSetup;
-use crate::exec::spawn::{SpawnPlan, Streams};
+use crate::exec::spawn::{SpawnError, SpawnPlan, Streams};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::Mutex;
 use std::sync::mpsc;
+
+/// Why a slot's launcher did not start (its programs are then started by
+/// the judge itself).
+#[derive(Debug, thiserror::Error)]
+pub enum LauncherError {
+    #[error("the slot has no PID namespace")]
+    NoPidNamespace,
+    #[error("a socket pair: {0}")]
+    SocketPair(#[source] std::io::Error),
+    #[error("fork: {0}")]
+    Fork(#[source] std::io::Error),
+    /// The launcher's report: the step of its setup that failed.
+    #[error("{stage}: {source}")]
+    Stage {
+        stage: &'static str,
+        source: std::io::Error,
+    },
+    #[error("the launcher died before it was ready")]
+    DiedBeforeReady,
+    #[error("the launcher thread: {0}")]
+    Thread(#[source] std::io::Error),
+    #[error("no launcher thread")]
+    NoThread,
+    #[error("the launcher thread is gone")]
+    ThreadGone,
+}
 
 /// The judge's side of a slot's launcher.
 #[derive(Debug)]
@@ -73,17 +99,21 @@ pub struct Launcher {
 
 impl Launcher {
     /// Start the launcher of a slot with a PID namespace.
-    pub fn start(ns: &SlotNamespaces, seccomp: bool, no_memfd: bool) -> Result<Launcher, String> {
+    pub fn start(
+        ns: &SlotNamespaces,
+        seccomp: bool,
+        no_memfd: bool,
+    ) -> Result<Launcher, LauncherError> {
         // The CPUs its programs get back before exec: it may be placed on
         // one core, as the worker it serves (`exec::affinity`).
         let children_cpus = affinity::original().copied();
         let pid_namespace = ns
             .pid
             .as_ref()
-            .ok_or("the slot has no PID namespace")?
+            .ok_or(LauncherError::NoPidNamespace)?
             .fd
             .as_raw_fd();
-        let (judge_end, launcher_end) = socket_pair().map_err(|e| format!("a socket pair: {e}"))?;
+        let (judge_end, launcher_end) = socket_pair().map_err(LauncherError::SocketPair)?;
         let namespaces: Vec<(i32, i32)> = ns
             .entries
             .iter()
@@ -119,7 +149,7 @@ impl Launcher {
         }))?;
         drop(launcher_end);
         if pid < 0 {
-            return Err(format!("fork: {}", std::io::Error::from_raw_os_error(-pid)));
+            return Err(LauncherError::Fork(std::io::Error::from_raw_os_error(-pid)));
         }
         let launcher = Launcher {
             socket: Mutex::new(judge_end),
@@ -140,15 +170,14 @@ impl Launcher {
             |i: usize| i32::from_ne_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
         match (got, word(0)) {
             (8, -1) => Ok(launcher),
-            (8, stage) => Err(format!(
-                "{}: {}",
-                serve::SETUP_STAGES
+            (8, stage) => Err(LauncherError::Stage {
+                stage: serve::SETUP_STAGES
                     .get(stage as usize)
                     .copied()
                     .unwrap_or("setting up"),
-                std::io::Error::from_raw_os_error(word(4))
-            )),
-            _ => Err("the launcher died before it was ready".into()),
+                source: std::io::Error::from_raw_os_error(word(4)),
+            }),
+            _ => Err(LauncherError::DiedBeforeReady),
         }
     }
 
@@ -161,7 +190,7 @@ impl Launcher {
         plan: &SpawnPlan,
         streams: Streams,
         setup: &ChildSetup,
-    ) -> Option<Result<i32, String>> {
+    ) -> Option<Result<i32, SpawnError>> {
         if setup.seccomp != self.seccomp
             || setup.no_memfd != self.no_memfd
             || !setup.own_ipc_namespace
@@ -213,7 +242,7 @@ impl Launcher {
         drop(socket);
         if got != answer.len() {
             self.dead.store(true, std::sync::atomic::Ordering::Relaxed);
-            return Some(Err("the slot's launcher is gone".into()));
+            return Some(Err(SpawnError::LauncherGone));
         }
         let word =
             |i: usize| i32::from_ne_bytes([answer[i], answer[i + 1], answer[i + 2], answer[i + 3]]);
@@ -231,10 +260,10 @@ impl Launcher {
             .get(stage as usize)
             .copied()
             .unwrap_or("setup");
-        Some(Err(format!(
-            "{stage}: {}",
-            std::io::Error::from_raw_os_error(errno)
-        )))
+        Some(Err(SpawnError::Stage {
+            stage,
+            source: std::io::Error::from_raw_os_error(errno),
+        }))
     }
 }
 
@@ -343,7 +372,7 @@ type ForkRequest = (Fork, mpsc::Sender<i32>);
 
 /// Run `fork` on the judge's launcher thread, which lives as long as the
 /// judge (see the module doc); its result, or -errno of a failure.
-fn on_lasting_thread(fork: Fork) -> Result<i32, String> {
+fn on_lasting_thread(fork: Fork) -> Result<i32, LauncherError> {
     static THREAD: Mutex<Option<mpsc::Sender<ForkRequest>>> = Mutex::new(None);
     let mut thread = THREAD.lock().unwrap_or_else(|e| e.into_inner());
     if thread.is_none() {
@@ -366,19 +395,17 @@ fn on_lasting_thread(fork: Fork) -> Result<i32, String> {
                     let _ = answer.send(pid);
                 }
             })
-            .map_err(|e| format!("the launcher thread: {e}"))?;
+            .map_err(LauncherError::Thread)?;
         *thread = Some(tx);
     }
     let (answer_tx, answer_rx) = mpsc::channel();
     thread
         .as_ref()
-        .ok_or("no launcher thread")?
+        .ok_or(LauncherError::NoThread)?
         .send((fork, answer_tx))
-        .map_err(|_| "the launcher thread is gone".to_string())?;
+        .map_err(|_| LauncherError::ThreadGone)?;
     drop(thread);
-    answer_rx
-        .recv()
-        .map_err(|_| "the launcher thread is gone".to_string())
+    answer_rx.recv().map_err(|_| LauncherError::ThreadGone)
 }
 
 #[cfg(test)]

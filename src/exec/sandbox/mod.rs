@@ -54,17 +54,18 @@ mod workdir;
 
 use super::Limits;
 use super::process::Trust;
-pub use build_dir::BuildDir;
+pub use build_dir::{BuildDir, BuildDirError, CollectError};
 use cgroup::CgroupRoot;
 use isolation::UIDS_PER_JUDGE;
 use namespaces::NamespacePlan;
 use serde::{Deserialize, Serialize};
-pub use slot::SlotGuard;
 use slot::SlotState;
+pub use slot::{GuardError, SlotError, SlotGuard};
 use std::collections::HashSet;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
+pub use workdir::WorkdirError;
 
 /// What the sandbox enforces on this machine, for the reports.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -155,6 +156,24 @@ pub enum SandboxError {
     ClosedTemp(PathBuf, u32),
 }
 
+/// Why a tree or a file was not copied where the sandbox's users can
+/// read it.
+#[derive(Debug, thiserror::Error)]
+pub enum CopyError {
+    #[error(transparent)]
+    Walk(#[from] walkdir::Error),
+    #[error(transparent)]
+    Prefix(#[from] std::path::StripPrefixError),
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A program's copy (its path is said by the caller).
+    #[error(transparent)]
+    File(std::io::Error),
+}
+
 /// Shared by every worker of a run.
 pub struct Sandbox {
     scratch: Option<tempfile::TempDir>,
@@ -164,7 +183,7 @@ pub struct Sandbox {
     isolation: Isolation,
     ns_plan: Option<NamespacePlan>,
     cgroups: Option<CgroupRoot>,
-    slots: Vec<OnceLock<Result<SlotState, String>>>,
+    slots: Vec<OnceLock<Result<SlotState, Arc<SlotError>>>>,
     uid_base: u32,
     /// Holds this process's block of user ids (root isolation), and its path.
     uid_lock: Option<(std::fs::File, PathBuf)>,
@@ -347,7 +366,7 @@ impl Sandbox {
         slot: usize,
         limits: &Limits,
         trust: Trust,
-    ) -> Result<SlotGuard<'_>, String> {
+    ) -> Result<SlotGuard<'_>, GuardError> {
         let state = match trust {
             Trust::Untrusted => self.slot_state(slot)?,
             Trust::Trusted => None,
@@ -447,11 +466,11 @@ fn holds_the_system(dir: &Path) -> bool {
 /// the sandbox's users can read it: directories 0755, files 0644, or 0755
 /// when executable. Symbolic links are not followed. A `to` that exists
 /// keeps its own mode (a run's working directory).
-pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<(), CopyError> {
     use std::os::unix::fs::PermissionsExt;
     for entry in walkdir::WalkDir::new(from).follow_links(false) {
-        let entry = entry.map_err(|e| e.to_string())?;
-        let rel = entry.path().strip_prefix(from).map_err(|e| e.to_string())?;
+        let entry = entry?;
+        let rel = entry.path().strip_prefix(from)?;
         let target = to.join(rel);
         let kind = entry.file_type();
         if entry.depth() == 0 && target.is_dir() {
@@ -466,23 +485,30 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
         } else {
             continue;
         };
-        result.map_err(|e| format!("{}: {e}", target.display()))?;
+        result.map_err(|source| CopyError::Io {
+            path: target,
+            source,
+        })?;
     }
     Ok(())
 }
 
 /// Copy one file to `to` (its directories made as [`copy_tree`] makes
 /// them) where the sandbox's users can read it.
-pub(crate) fn copy_file(from: &Path, to: &Path) -> Result<(), String> {
+pub(crate) fn copy_file(from: &Path, to: &Path) -> Result<(), CopyError> {
     use std::os::unix::fs::PermissionsExt;
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| CopyError::Io { path, source }
+    };
     if let Some(parent) = to.parent()
         && !parent.is_dir()
     {
         std::fs::create_dir_all(parent)
             .and_then(|()| std::fs::set_permissions(parent, std::fs::Permissions::from_mode(0o755)))
-            .map_err(|e| format!("{}: {e}", parent.display()))?;
+            .map_err(io(parent))?;
     }
-    readable_copy(from, to).map_err(|e| format!("{}: {e}", to.display()))
+    readable_copy(from, to).map_err(io(to))
 }
 
 /// A file's copy, 0644 (0755 when executable).

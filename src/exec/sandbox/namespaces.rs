@@ -42,7 +42,9 @@
 
 use std::ffi::CString;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use super::cover::{NulInPath, cstring};
 
 pub use super::pid_init::PidNamespace;
 use super::pid_init::{argv_area, init_main};
@@ -106,13 +108,35 @@ const STAGES: [&str; 16] = [
     "making every mount read-only (mount_setattr)",
 ];
 
-fn cstring(p: &Path) -> Result<CString, String> {
-    CString::new(p.as_os_str().as_encoded_bytes())
-        .map_err(|_| format!("{} holds a NUL byte", p.display()))
+/// Why a slot's namespaces were not made.
+#[derive(Debug, thiserror::Error)]
+pub enum NamespaceError {
+    #[error(transparent)]
+    Nul(#[from] NulInPath),
+    #[error("{count} toolchains to expose, at most {MAX_EXPOSED}")]
+    TooManyExposed { count: usize },
+    #[error("{0}")]
+    Pipe(#[source] rustix::io::Errno),
+    #[error("fork: {0}")]
+    Fork(#[source] std::io::Error),
+    #[error("the namespace holder died before it was ready")]
+    HolderDied,
+    /// The holder's report: the step that failed and its errno.
+    #[error("{stage}: {source}")]
+    Stage {
+        stage: &'static str,
+        source: std::io::Error,
+    },
+    /// A namespace of the holder's that could not be opened.
+    #[error("{}: {source}", path.display())]
+    Open {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// Create the namespaces for one slot.
-pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
+pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, NamespaceError> {
     let hide_dirs = super::cover::plan(&plan.hide_dirs, &plan.scratch)?;
     let private = plan.private.as_deref().map(cstring).transpose()?;
     let programs = plan.programs.as_deref().map(cstring).transpose()?;
@@ -137,16 +161,15 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
         .collect::<Result<_, _>>()?;
     let scratch = cstring(&plan.scratch)?;
     if plan.expose.len() > MAX_EXPOSED {
-        return Err(format!(
-            "{} toolchains to expose, at most {MAX_EXPOSED}",
-            plan.expose.len()
-        ));
+        return Err(NamespaceError::TooManyExposed {
+            count: plan.expose.len(),
+        });
     }
     let expose: Vec<(CString, CString)> = plan
         .expose
         .iter()
         .map(|(from, to)| Ok((cstring(from)?, cstring(to)?)))
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, NulInPath>>()?;
     let maps = plan.user.map(|(uid, gid)| {
         (
             format!("{uid} {uid} 1\n").into_bytes(),
@@ -154,13 +177,13 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
         )
     });
     let (ready_r, ready_w) =
-        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| e.to_string())?;
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(NamespaceError::Pipe)?;
     let (go_r, go_w) =
-        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| e.to_string())?;
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(NamespaceError::Pipe)?;
     let (command_r, command_w) =
-        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| e.to_string())?;
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(NamespaceError::Pipe)?;
     let (ack_r, ack_w) =
-        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| e.to_string())?;
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(NamespaceError::Pipe)?;
     let holder = Holder {
         argv_area: argv_area(),
         pid: plan.pid,
@@ -186,7 +209,7 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
     // on prepared data and ends with `_exit`.
     let pid = unsafe { libc::fork() };
     if pid < 0 {
-        return Err(format!("fork: {}", std::io::Error::last_os_error()));
+        return Err(NamespaceError::Fork(std::io::Error::last_os_error()));
     }
     if pid == 0 {
         holder.run();
@@ -204,7 +227,7 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
     };
     if got != 12 {
         reap();
-        return Err("the namespace holder died before it was ready".to_string());
+        return Err(NamespaceError::HolderDied);
     }
     let init = i32::from_ne_bytes([status[8], status[9], status[10], status[11]]);
     if status[..8] != [0u8; 8] {
@@ -212,10 +235,10 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
         let stage = u32::from_ne_bytes([status[0], status[1], status[2], status[3]]) as usize;
         let errno = i32::from_ne_bytes([status[4], status[5], status[6], status[7]]);
         let what = STAGES.get(stage).copied().unwrap_or("setting up");
-        return Err(format!(
-            "{what}: {}",
-            std::io::Error::from_raw_os_error(errno)
-        ));
+        return Err(NamespaceError::Stage {
+            stage: what,
+            source: std::io::Error::from_raw_os_error(errno),
+        });
     }
     let mut kinds = Vec::new();
     if plan.user.is_some() {
@@ -236,7 +259,7 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
     let mut entries = Vec::new();
     let mut pid_fd = None;
     for (name, kind) in kinds {
-        let path = format!("/proc/{pid}/ns/{name}");
+        let path = PathBuf::from(format!("/proc/{pid}/ns/{name}"));
         match std::fs::File::open(&path) {
             Ok(f) if kind == libc::CLONE_NEWPID => pid_fd = Some(OwnedFd::from(f)),
             Ok(f) => entries.push((OwnedFd::from(f), kind)),
@@ -249,7 +272,7 @@ pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, String> {
                     // SAFETY: init is the holder's child, now ours: reap it.
                     unsafe { libc::waitpid(init, &mut st, 0) };
                 }
-                return Err(format!("{path}: {e}"));
+                return Err(NamespaceError::Open { path, source: e });
             }
         }
     }

@@ -22,8 +22,56 @@
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// Why a tree was not removed (it is then partly removed).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum RemoveError {
+    #[error("{}: not a removable path", .0.display())]
+    NotRemovable(PathBuf),
+    #[error("{}: a NUL in the name", .0.display())]
+    Nul(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Open { path: PathBuf, source: Errno },
+    #[error("{}: {source}", path.display())]
+    Tree { path: PathBuf, source: TreeError },
+    /// An earlier removal of a working directory failed (see
+    /// `remove_scratch`).
+    #[error("a working directory a program left could not be removed in time")]
+    WorkdirLeft,
+}
+
+/// What stopped the walk through a tree.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum TreeError {
+    #[error("{0}")]
+    Os(Errno),
+    /// An entry's own failure, by its name.
+    #[error("{name}: {source}")]
+    Entry { name: String, source: Errno },
+    #[error("reading a directory: {0}")]
+    Reading(Errno),
+    #[error("going up: {0}")]
+    GoingUp(Errno),
+    #[error("not removed in time ({levels} levels deep at that point)")]
+    Late { levels: usize },
+    #[error("deeper than {MAX_DEPTH} levels")]
+    TooDeep,
+    #[error("emptied, yet not removable")]
+    Stuck,
+    #[error("the tree was moved while it was removed")]
+    Moved,
+}
+
+impl TreeError {
+    fn entry(name: &std::ffi::CStr, source: Errno) -> TreeError {
+        TreeError::Entry {
+            name: name.to_string_lossy().into_owned(),
+            source,
+        }
+    }
+}
 
 /// How long the removal of a run's working directory, or of the judge's
 /// scratch directory at its end, may take before it gives up. Removing a
@@ -43,9 +91,9 @@ const MAX_DEPTH: usize = 4 << 20;
 /// Remove `path` and everything under it by `deadline`. A path that does
 /// not exist is removed already. The error says why not (the tree is then
 /// partly removed).
-pub(crate) fn remove_tree(path: &Path, deadline: Instant) -> Result<(), String> {
+pub(crate) fn remove_tree(path: &Path, deadline: Instant) -> Result<(), RemoveError> {
     let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
-        return Err(format!("{}: not a removable path", path.display()));
+        return Err(RemoveError::NotRemovable(path.to_path_buf()));
     };
     let parent = rustix::fs::open(
         if parent.as_os_str().is_empty() {
@@ -56,10 +104,16 @@ pub(crate) fn remove_tree(path: &Path, deadline: Instant) -> Result<(), String> 
         OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
         Mode::empty(),
     )
-    .map_err(|e| format!("{}: {e}", path.display()))?;
+    .map_err(|source| RemoveError::Open {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let name = std::ffi::CString::new(name.as_encoded_bytes())
-        .map_err(|_| format!("{}: a NUL in the name", path.display()))?;
-    remove_at(parent.as_fd(), &name, deadline).map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|_| RemoveError::Nul(path.to_path_buf()))?;
+    remove_at(parent.as_fd(), &name, deadline).map_err(|source| RemoveError::Tree {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Remove the entry `name` of `parent`, a directory tree or not.
@@ -67,11 +121,11 @@ fn remove_at(
     parent: BorrowedFd<'_>,
     name: &std::ffi::CStr,
     deadline: Instant,
-) -> Result<(), String> {
+) -> Result<(), TreeError> {
     match unlink(parent, name, false) {
         Ok(()) | Err(Errno::NOENT) => return Ok(()),
         Err(Errno::ISDIR) | Err(Errno::PERM) => {}
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(TreeError::Os(e)),
     }
     if try_rmdir(parent, name)? {
         return Ok(());
@@ -83,15 +137,14 @@ fn remove_at(
     let mut buffer = vec![std::mem::MaybeUninit::<u8>::uninit(); 8192];
     loop {
         if Instant::now() >= deadline {
-            return Err(format!(
-                "not removed in time ({} levels deep at that point)",
-                ancestors.len() + 1
-            ));
+            return Err(TreeError::Late {
+                levels: ancestors.len() + 1,
+            });
         }
         match empty_or_enter(&current, &mut buffer)? {
             Some(child) => {
                 if ancestors.len() >= MAX_DEPTH {
-                    return Err(format!("deeper than {MAX_DEPTH} levels"));
+                    return Err(TreeError::TooDeep);
                 }
                 ancestors.push(id);
                 id = identity(&child)?;
@@ -103,7 +156,7 @@ fn remove_at(
                     return if try_rmdir(parent, name)? {
                         Ok(())
                     } else {
-                        Err("emptied, yet not removable".into())
+                        Err(TreeError::Stuck)
                     };
                 };
                 let above = rustix::fs::openat(
@@ -112,9 +165,9 @@ fn remove_at(
                     OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
                     Mode::empty(),
                 )
-                .map_err(|e| format!("going up: {e}"))?;
+                .map_err(TreeError::GoingUp)?;
                 if identity(&above)? != up {
-                    return Err("the tree was moved while it was removed".into());
+                    return Err(TreeError::Moved);
                 }
                 current = above;
                 id = up;
@@ -130,11 +183,11 @@ fn remove_at(
 fn empty_or_enter(
     dir: &OwnedFd,
     buffer: &mut [std::mem::MaybeUninit<u8>],
-) -> Result<Option<OwnedFd>, String> {
-    rustix::fs::seek(dir, rustix::fs::SeekFrom::Start(0)).map_err(|e| e.to_string())?;
+) -> Result<Option<OwnedFd>, TreeError> {
+    rustix::fs::seek(dir, rustix::fs::SeekFrom::Start(0)).map_err(TreeError::Os)?;
     let mut entries = rustix::fs::RawDir::new(dir, buffer);
     while let Some(entry) = entries.next() {
-        let entry = entry.map_err(|e| format!("reading a directory: {e}"))?;
+        let entry = entry.map_err(TreeError::Reading)?;
         let name = entry.file_name();
         if name == c"." || name == c".." {
             continue;
@@ -155,7 +208,7 @@ fn empty_or_enter(
                 Ok(()) | Err(Errno::NOENT) => {}
                 // Said to be a file, found a directory: the next pass.
                 Err(Errno::ISDIR) => {}
-                Err(e) => return Err(format!("{}: {e}", name.to_string_lossy())),
+                Err(e) => return Err(TreeError::entry(name, e)),
             }
         }
     }
@@ -180,17 +233,17 @@ fn unlink(dir: BorrowedFd<'_>, name: &std::ffi::CStr, directory: bool) -> rustix
 
 /// Remove an empty directory: true if it is gone, false if it holds
 /// something.
-fn try_rmdir(dir: BorrowedFd<'_>, name: &std::ffi::CStr) -> Result<bool, String> {
+fn try_rmdir(dir: BorrowedFd<'_>, name: &std::ffi::CStr) -> Result<bool, TreeError> {
     match unlink(dir, name, true) {
         Ok(()) | Err(Errno::NOENT) => Ok(true),
         Err(Errno::NOTEMPTY) | Err(Errno::EXIST) => Ok(false),
-        Err(e) => Err(format!("{}: {e}", name.to_string_lossy())),
+        Err(e) => Err(TreeError::entry(name, e)),
     }
 }
 
 /// Open the subdirectory `name` (never through a symbolic link), opened up
 /// first if its owner had closed it.
-fn open_dir(dir: BorrowedFd<'_>, name: &std::ffi::CStr) -> Result<OwnedFd, String> {
+fn open_dir(dir: BorrowedFd<'_>, name: &std::ffi::CStr) -> Result<OwnedFd, TreeError> {
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let opened = match rustix::fs::openat(dir, name, flags, Mode::empty()) {
         Err(Errno::ACCESS) => {
@@ -201,7 +254,7 @@ fn open_dir(dir: BorrowedFd<'_>, name: &std::ffi::CStr) -> Result<OwnedFd, Strin
         }
         other => other,
     }
-    .map_err(|e| format!("{}: {e}", name.to_string_lossy()))?;
+    .map_err(|e| TreeError::entry(name, e))?;
     open_up(opened.as_fd());
     Ok(opened)
 }
@@ -215,10 +268,10 @@ fn open_up(dir: BorrowedFd<'_>) {
     }
 }
 
-fn identity(fd: &OwnedFd) -> Result<(u64, u64), String> {
+fn identity(fd: &OwnedFd) -> Result<(u64, u64), TreeError> {
     rustix::fs::fstat(fd)
         .map(|st| (st.st_dev, st.st_ino))
-        .map_err(|e| e.to_string())
+        .map_err(TreeError::Os)
 }
 
 /// The prefix of a tree set aside: a scratch directory that could not be
@@ -230,7 +283,7 @@ pub(crate) const TRASH_PREFIX: &str = "judge-trash-";
 /// Rename `dir` (a `judge-run-*` directory) aside to `judge-trash-*` in the
 /// same place, closed to everyone but its owner, and say so in one line
 /// (without the `judge: ` prefix).
-pub(crate) fn set_aside(dir: &Path, why: &str) -> String {
+pub(crate) fn set_aside(dir: &Path, why: &RemoveError) -> String {
     use std::os::unix::fs::PermissionsExt;
     let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
     let name = dir
@@ -285,7 +338,7 @@ static REMOVAL_FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::Atomic
 pub(super) fn remove_scratch(dir: tempfile::TempDir) {
     let path = dir.keep();
     let removed = if REMOVAL_FAILED.load(std::sync::atomic::Ordering::Relaxed) {
-        Err("a working directory a program left could not be removed in time".to_string())
+        Err(RemoveError::WorkdirLeft)
     } else {
         remove_tree(&path, std::time::Instant::now() + BUDGET)
     };

@@ -3,19 +3,49 @@
 //! program's environment and limits, spawn registration, process counting
 //! and the kill-everything sweep when the run ends.
 
-use super::cgroup::{Adoption, CgroupReport, SlotCgroup};
+use super::cgroup::{Adoption, CgroupError, CgroupReport, SlotCgroup};
 use super::child::ChildSetup;
 use super::launcher::Launcher;
-use super::namespaces::{self, SlotNamespaces};
+use super::namespaces::{self, NamespaceError, SlotNamespaces};
+use super::workdir::WorkdirError;
 use super::{Isolation, Sandbox};
 use crate::exec::Limits;
 use crate::exec::process::{Trust, cpu_soft_limit};
-use crate::exec::spawn::{SpawnPlan, Streams};
+use crate::exec::spawn::{SpawnError, SpawnPlan, Streams};
 use std::ffi::{CString, OsString};
 use std::os::fd::AsRawFd;
-use std::path::Path;
-use std::sync::{Mutex, MutexGuard, RwLockReadGuard};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, RwLockReadGuard};
 use std::time::Duration;
+
+/// Why a worker slot has no standing resources.
+#[derive(Debug, thiserror::Error)]
+pub enum SlotError {
+    #[error("slot {slot} namespaces: {source}")]
+    Namespaces { slot: usize, source: NamespaceError },
+    #[error("slot {slot} cgroup: {source}")]
+    Cgroup { slot: usize, source: CgroupError },
+    #[error("worker slot {slot} is beyond the {prepared} prepared")]
+    Beyond { slot: usize, prepared: usize },
+}
+
+/// Why one run could not be prepared on its slot.
+#[derive(Debug, thiserror::Error)]
+pub enum GuardError {
+    /// The slot's standing resources (made once, shared by its runs).
+    #[error(transparent)]
+    Slot(#[from] Arc<SlotError>),
+    #[error(transparent)]
+    Workdir(#[from] WorkdirError),
+    #[error("{}: not a build directory of the sandbox", .0.display())]
+    NotBuildDir(PathBuf),
+    #[error(
+        "{}: not a directory a package's program may write (inside {})",
+        .dir.display(),
+        .private.display()
+    )]
+    NotToolDir { dir: PathBuf, private: PathBuf },
+}
 
 /// One worker slot's standing resources.
 pub(super) struct SlotState {
@@ -35,7 +65,7 @@ impl Sandbox {
         &self,
         slot: usize,
         namespaces: Option<SlotNamespaces>,
-    ) -> Result<SlotState, String> {
+    ) -> Result<SlotState, SlotError> {
         let namespaces = match (namespaces, &self.ns_plan) {
             (Some(ns), _) => Some(ns),
             (None, Some(plan)) => {
@@ -43,8 +73,8 @@ impl Sandbox {
                 // namespace's init becomes one when the holder exits: no
                 // orphan sweep may run until init is known as no orphan.
                 let _no_sweep = self.spawn_lock.read().unwrap_or_else(|e| e.into_inner());
-                let ns =
-                    namespaces::create(plan).map_err(|e| format!("slot {slot} namespaces: {e}"))?;
+                let ns = namespaces::create(plan)
+                    .map_err(|source| SlotError::Namespaces { slot, source })?;
                 self.protect_init(&ns);
                 Some(ns)
             }
@@ -56,7 +86,7 @@ impl Sandbox {
         let cgroup = match &self.cgroups {
             Some(root) => Some(Mutex::new(
                 root.slot(slot)
-                    .map_err(|e| format!("slot {slot} cgroup: {e}"))?,
+                    .map_err(|source| SlotError::Cgroup { slot, source })?,
             )),
             None => None,
         };
@@ -78,20 +108,20 @@ impl Sandbox {
 
     /// The standing resources of slot `slot` (made on first use), or
     /// `None` when untrusted programs get none (plain, no cgroup).
-    pub(super) fn slot_state(&self, slot: usize) -> Result<Option<&SlotState>, String> {
+    pub(super) fn slot_state(&self, slot: usize) -> Result<Option<&SlotState>, Arc<SlotError>> {
         let contained = self.isolation != Isolation::Plain || self.cgroups.is_some();
         if !contained {
             return Ok(None);
         }
         let cell = self.slots.get(slot).ok_or_else(|| {
-            format!(
-                "worker slot {slot} is beyond the {} prepared",
-                self.slots.len()
-            )
+            Arc::new(SlotError::Beyond {
+                slot,
+                prepared: self.slots.len(),
+            })
         })?;
-        match cell.get_or_init(|| self.make_slot(slot, None)) {
+        match cell.get_or_init(|| self.make_slot(slot, None).map_err(Arc::new)) {
             Ok(state) => Ok(Some(state)),
-            Err(e) => Err(e.clone()),
+            Err(e) => Err(Arc::clone(e)),
         }
     }
 
@@ -199,12 +229,9 @@ impl SlotGuard<'_> {
     /// Run an untrusted build in its own directory (made by
     /// `Sandbox::build_dir`, inside the scratch directory) instead of a
     /// private working directory: its HOME and TMPDIR too.
-    pub fn use_build_dir(&mut self, dir: &Path) -> Result<(), String> {
+    pub fn use_build_dir(&mut self, dir: &Path) -> Result<(), GuardError> {
         if self.trust != Trust::Untrusted || !super::build_dir::inside_scratch(self.sandbox, dir) {
-            return Err(format!(
-                "{}: not a build directory of the sandbox",
-                dir.display()
-            ));
+            return Err(GuardError::NotBuildDir(dir.to_path_buf()));
         }
         self.build_dir = Some(dir.to_path_buf());
         Ok(())
@@ -214,15 +241,14 @@ impl SlotGuard<'_> {
     /// files the judge keeps) instead of a private working directory. In
     /// the tools' namespaces it must lie in the judge's private directory,
     /// the one place they may write.
-    pub fn use_tool_dir(&mut self, dir: &Path) -> Result<(), String> {
+    pub fn use_tool_dir(&mut self, dir: &Path) -> Result<(), GuardError> {
         if self.trust != Trust::Trusted
             || (self.sandbox.tools.is_some() && !dir.starts_with(self.sandbox.private_dir()))
         {
-            return Err(format!(
-                "{}: not a directory a package's program may write (inside {})",
-                dir.display(),
-                self.sandbox.private_dir().display()
-            ));
+            return Err(GuardError::NotToolDir {
+                dir: dir.to_path_buf(),
+                private: self.sandbox.private_dir(),
+            });
         }
         self.build_dir = Some(dir.to_path_buf());
         Ok(())
@@ -381,7 +407,7 @@ impl SlotGuard<'_> {
         plan: &SpawnPlan,
         streams: Streams,
         setup: &ChildSetup,
-    ) -> Result<i32, String> {
+    ) -> Result<i32, SpawnError> {
         if self.trust == Trust::Untrusted
             && let Some(launcher) = self.state.and_then(|s| s.launcher.as_ref())
             && let Some(started) = launcher.spawn(plan, streams, setup)

@@ -12,7 +12,7 @@
 //!   directory, a checker's directory), 0700 and covered by an empty
 //!   tmpfs in every slot's namespace.
 
-use super::{Isolation, Sandbox, copy_tree};
+use super::{CopyError, Isolation, Sandbox, copy_tree};
 use crate::exec::ProgramError;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -99,7 +99,7 @@ impl Sandbox {
         })
     }
 
-    fn stage_copy(&self, path: &Path) -> Result<PathBuf, String> {
+    fn stage_copy(&self, path: &Path) -> Result<PathBuf, CopyError> {
         let hidden = self.hidden_by(path).is_some();
         let unreachable = self.isolation == Isolation::Root && !reachable_by_others(path);
         if !hidden && !unreachable {
@@ -118,10 +118,17 @@ impl Sandbox {
             .prefix("p-")
             .rand_bytes(16)
             .tempdir_in(&programs)
-            .map_err(|e| format!("{}: {e}", programs.display()))?
+            .map_err(|source| CopyError::Io {
+                path: programs.clone(),
+                source,
+            })?
             .keep();
-        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))
-            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711)).map_err(
+            |source| CopyError::Io {
+                path: dir.clone(),
+                source,
+            },
+        )?;
         let name = path.file_name().unwrap_or(std::ffi::OsStr::new("program"));
         let copy = dir.join(name);
         if path.is_dir() {
@@ -131,7 +138,7 @@ impl Sandbox {
                 .and_then(|_| {
                     std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755))
                 })
-                .map_err(|e| e.to_string())?;
+                .map_err(CopyError::File)?;
         }
         staged.push((path.to_path_buf(), copy.clone()));
         Ok(copy)

@@ -40,7 +40,7 @@ pub struct Tools {
 }
 
 /// Make the tools' namespaces: everything read-only but `private`.
-pub(super) fn create(private: &Path, root: bool) -> Result<Tools, String> {
+pub(super) fn create(private: &Path, root: bool) -> Result<Tools, namespaces::NamespaceError> {
     // SAFETY: getuid/getgid cannot fail.
     let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
     let plan = NamespacePlan {

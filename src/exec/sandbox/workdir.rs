@@ -25,6 +25,19 @@ use std::sync::Mutex;
 /// A read-only working directory's writable temporary directory.
 const TMP: &str = "tmp";
 
+/// Why a run got no working directory.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkdirError {
+    #[error("cannot create a working directory: {0}")]
+    Create(#[source] std::io::Error),
+    #[error("cannot give the working directory to uid {uid}: {source}")]
+    Give { uid: u32, source: std::io::Error },
+    #[error("cannot open the working directory for reading: {0}")]
+    OpenForReading(#[source] std::io::Error),
+    #[error("cannot make the working directory's {TMP}/: {0}")]
+    Tmp(#[source] std::io::Error),
+}
+
 /// What a directory looked like when it was made (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Shape {
@@ -100,7 +113,7 @@ impl Pool {
         slot: usize,
         owner: Option<(u32, u32)>,
         read_only: bool,
-    ) -> Result<Workdir, String> {
+    ) -> Result<Workdir, WorkdirError> {
         let read_only = read_only && owner.is_some();
         let slot_user = owner;
         let owner = if read_only { None } else { owner };
@@ -129,15 +142,15 @@ impl Pool {
         let dir = tempfile::Builder::new()
             .prefix(&format!("w{slot}-"))
             .tempdir_in(scratch)
-            .map_err(|e| format!("cannot create a working directory: {e}"))?;
+            .map_err(WorkdirError::Create)?;
         if let Some((uid, gid)) = owner {
             std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid))
-                .map_err(|e| format!("cannot give the working directory to uid {uid}: {e}"))?;
+                .map_err(|source| WorkdirError::Give { uid, source })?;
         }
         if let (true, Some((uid, gid))) = (read_only, slot_user) {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
-                .map_err(|e| format!("cannot open the working directory for reading: {e}"))?;
+                .map_err(WorkdirError::OpenForReading)?;
             // Its TMPDIR, which the slot's user may write: DOMjudge gives
             // a program a writable TMPDIR beside its read-only directory
             // (`write_tmp`), and R, for one, will not start without it.
@@ -147,7 +160,7 @@ impl Pool {
                     std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o700))
                 })
                 .and_then(|()| std::os::unix::fs::chown(&tmp, Some(uid), Some(gid)))
-                .map_err(|e| format!("cannot make the working directory's {TMP}/: {e}"))?;
+                .map_err(WorkdirError::Tmp)?;
         }
         // A directory whose shape cannot be read, or that carries extended
         // attributes from birth (a security label), is never reused; nor is

@@ -87,7 +87,7 @@ pub(super) fn submission_rules(
                         permitted: None,
                         required: None,
                     };
-                    expected.matcher().map_err(|e| at(node, e))?;
+                    expected.matcher().map_err(|e| at(node, e.to_string()))?;
                     for (k, v) in inner {
                         match k.as_str().unwrap_or("") {
                             "score" if node.contains(['*', '?', '[', '{']) => {

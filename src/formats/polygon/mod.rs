@@ -56,7 +56,7 @@ pub fn is_package(dir: &Path) -> bool {
 pub fn describe(root: &Path) -> Result<(Description, Vec<String>), String> {
     // The same link rule as a Kattis package: a link that leads out of the
     // package only to what every user may read (SECURITY.md).
-    crate::exec::links::links_stay_inside(root)?;
+    crate::exec::links::links_stay_inside(root).map_err(|e| e.to_string())?;
     let file = root.join(PROBLEM_XML);
     let bytes = crate::exec::bounded_read::read_package_file(
         &file,

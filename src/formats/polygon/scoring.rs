@@ -32,7 +32,7 @@ fn subtask(
     let names = tests.iter().map(|t| case_name(t.index, count)).collect();
     Ok(Subtask {
         name,
-        select: Select::Globs(Globs::new(names)?),
+        select: Select::Globs(Globs::new(names).map_err(|e| e.to_string())?),
         max_score: Some(max),
         aggregation,
         require_pass: Vec::new(),

@@ -10,7 +10,7 @@
 //! shelf at distance 5 or more if such shelves are too rare at this size.
 
 use super::search::{self, FIVE_OR_MORE, MAX_BOOKS};
-use crate::puzzles::{GenSpec, GeneratedCase};
+use crate::puzzles::{GenSpec, GeneratedCase, OptionError};
 use rand::RngExt;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -46,23 +46,23 @@ fn range_text(r: &RangeInclusive<u32>) -> String {
     }
 }
 
-pub fn generate(spec: &GenSpec, rng: &mut ChaCha8Rng) -> Result<Vec<GeneratedCase>, String> {
+pub fn generate(spec: &GenSpec, rng: &mut ChaCha8Rng) -> Result<Vec<GeneratedCase>, OptionError> {
     let n_range = spec
         .n
         .clone()
         .unwrap_or(MAX_BOOKS as u32..=MAX_BOOKS as u32);
     let k_range = spec.moves.clone().unwrap_or(0..=u32::from(FIVE_OR_MORE));
     if n_range.is_empty() || *n_range.start() < 1 || *n_range.end() > MAX_BOOKS as u32 {
-        return Err(format!(
+        return Err(OptionError::new(format!(
             "booksort --n {} is out of range: a shelf holds 1 to {MAX_BOOKS} books",
             range_text(&n_range)
-        ));
+        )));
     }
     if k_range.is_empty() || *k_range.end() > u32::from(FIVE_OR_MORE) {
-        return Err(format!(
+        return Err(OptionError::new(format!(
             "booksort --moves {} is out of range: 0 to 4, or 5 for `5 or more`",
             range_text(&k_range)
-        ));
+        )));
     }
     // Each size with the distances it can have within the requested range.
     let choices: Vec<(usize, Vec<u8>)> = n_range
@@ -84,13 +84,13 @@ pub fn generate(spec: &GenSpec, rng: &mut ChaCha8Rng) -> Result<Vec<GeneratedCas
             FIVE_OR_MORE => "5 or more".to_string(),
             d => d.to_string(),
         };
-        return Err(format!(
+        return Err(OptionError::new(format!(
             "booksort --moves {} is impossible with --n {}: every shelf of {n} book{} sorts in at most {most} move{}",
             range_text(&k_range),
             range_text(&n_range),
             if n == 1 { "" } else { "s" },
             if most == "1" { "" } else { "s" },
-        ));
+        )));
     }
     let mut tables: HashMap<usize, Vec<u8>> = HashMap::new();
     let mut cases = Vec::new();
@@ -143,7 +143,7 @@ fn shuffle_by_moves(shelf: &mut [u8], moves: usize, rng: &mut ChaCha8Rng) {
     }
 }
 
-fn by_random_moves(n: usize, k: u8, rng: &mut ChaCha8Rng) -> Result<Vec<u8>, String> {
+fn by_random_moves(n: usize, k: u8, rng: &mut ChaCha8Rng) -> Result<Vec<u8>, OptionError> {
     let sorted: Vec<u8> = (1..=n as u8).collect();
     if k == 0 {
         return Ok(sorted);
@@ -172,8 +172,8 @@ fn by_random_moves(n: usize, k: u8, rng: &mut ChaCha8Rng) -> Result<Vec<u8>, Str
             }
         }
     }
-    Err(format!(
+    Err(OptionError::new(format!(
         "booksort: found no shelf of {n} books at distance {} in {ATTEMPTS} tries",
         answer_text(k)
-    ))
+    )))
 }

@@ -63,7 +63,7 @@ impl Puzzle for Rotation {
     fn check_options(&self, options: &SolveOptions) -> Result<(), OptionError> {
         match options.heuristic.as_deref() {
             None => Ok(()),
-            Some(name) => Ok(Heuristic::parse(name).map(|_| ())?),
+            Some(name) => Heuristic::parse(name).map(|_| ()),
         }
     }
 
@@ -71,7 +71,7 @@ impl Puzzle for Rotation {
     fn solve(&self, input: &[u8], options: &SolveOptions) -> Result<Vec<u8>, SolveError> {
         let heuristic = match options.heuristic.as_deref() {
             None => Heuristic::Pdb,
-            Some(name) => Heuristic::parse(name).map_err(|e| SolveError::Option(e.into()))?,
+            Some(name) => Heuristic::parse(name).map_err(SolveError::Option)?,
         };
         if heuristic == Heuristic::Centre {
             let boards = input::read_boards(input)?;
@@ -105,7 +105,7 @@ impl Puzzle for Rotation {
                 "rotation has no --n option: its statistics cover the one board size".into(),
             );
         }
-        Ok(stats::stats()?)
+        stats::stats().map_err(|e| OptionError::new(e.to_string()))
     }
 }
 

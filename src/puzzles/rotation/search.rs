@@ -30,14 +30,14 @@ impl Heuristic {
     pub const NAMES: [&'static str; 2] = ["pdb", "centre"];
 
     /// The heuristic of that name; the error names the valid values.
-    pub fn parse(name: &str) -> Result<Heuristic, String> {
+    pub fn parse(name: &str) -> Result<Heuristic, crate::puzzles::OptionError> {
         match name {
             "pdb" => Ok(Heuristic::Pdb),
             "centre" => Ok(Heuristic::Centre),
-            other => Err(format!(
+            other => Err(crate::puzzles::OptionError::new(format!(
                 "rotation has no heuristic {other:?} (valid: {})",
                 Heuristic::NAMES.join(", ")
-            )),
+            ))),
         }
     }
 }

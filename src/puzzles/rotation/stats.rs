@@ -134,14 +134,19 @@ pub fn count_boards_plain() -> Counts {
     count(&all)
 }
 
+/// The count of every board did not add up: a bug of the judge.
+#[derive(Debug, thiserror::Error)]
+#[error("counted {total} boards, expected {BOARDS}: this is a bug of the judge")]
+pub struct Miscount {
+    total: u64,
+}
+
 /// The `judge stats rotation` report.
-pub fn stats() -> Result<Stats, String> {
+pub fn stats() -> Result<Stats, Miscount> {
     let counts = count_boards();
     let total: u64 = counts.iter().sum();
     if total != BOARDS {
-        return Err(format!(
-            "counted {total} boards, expected {BOARDS}: this is a bug of the judge"
-        ));
+        return Err(Miscount { total });
     }
     let longest = counts.len().saturating_sub(1);
     let placement_counts: Vec<String> = pdb()

@@ -102,7 +102,7 @@ fn a_removal_past_its_deadline_stops_and_says_so() {
     assert!(
         removed
             .as_ref()
-            .is_err_and(|e| e.contains("not removed in time")),
+            .is_err_and(|e| e.to_string().contains("not removed in time")),
         "{removed:?}"
     );
     assert!(top.exists());

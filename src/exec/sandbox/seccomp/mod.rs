@@ -273,16 +273,34 @@ unsafe fn broken_rule() -> Option<usize> {
     }
 }
 
+/// Why the filter is not used here.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    #[error("fork: {0}")]
+    Fork(#[source] std::io::Error),
+    #[error("waitpid: {0}")]
+    Wait(#[source] std::io::Error),
+    #[error("PR_SET_NO_NEW_PRIVS refused")]
+    NoNewPrivs,
+    #[error("the kernel refused the seccomp filter")]
+    Refused,
+    /// A rule the filter should hold, which the probe found broken.
+    #[error("the seccomp filter did not {0}")]
+    RuleBroken(&'static str),
+    #[error("the seccomp probe ended with status {0}")]
+    Status(i32),
+}
+
 /// Whether the filter can be installed here and does what it says: a
 /// forked child installs it and must then be refused a Unix and a vsock
 /// socket, the keyring and io_uring, and allowed an Internet socket and
 /// a Unix socket pair. Run once per sandbox.
-pub fn probe() -> Result<(), String> {
+pub fn probe() -> Result<(), ProbeError> {
     // SAFETY: the child makes system calls only and ends with `_exit`.
     unsafe {
         let pid = libc::fork();
         if pid < 0 {
-            return Err(format!("fork: {}", std::io::Error::last_os_error()));
+            return Err(ProbeError::Fork(std::io::Error::last_os_error()));
         }
         if pid == 0 {
             let code = if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
@@ -296,17 +314,16 @@ pub fn probe() -> Result<(), String> {
         }
         let mut status = 0;
         if libc::waitpid(pid, &mut status, 0) != pid {
-            return Err(format!("waitpid: {}", std::io::Error::last_os_error()));
+            return Err(ProbeError::Wait(std::io::Error::last_os_error()));
         }
         match (libc::WIFEXITED(status), libc::WEXITSTATUS(status)) {
             (true, 0) => Ok(()),
-            (true, 2) => Err("PR_SET_NO_NEW_PRIVS refused".into()),
-            (true, 3) => Err("the kernel refused the seccomp filter".into()),
-            (true, code) if (5..5 + RULES.len() as i32).contains(&code) => Err(format!(
-                "the seccomp filter did not {}",
-                RULES[(code - 5) as usize]
-            )),
-            _ => Err(format!("the seccomp probe ended with status {status}")),
+            (true, 2) => Err(ProbeError::NoNewPrivs),
+            (true, 3) => Err(ProbeError::Refused),
+            (true, code) if (5..5 + RULES.len() as i32).contains(&code) => {
+                Err(ProbeError::RuleBroken(RULES[(code - 5) as usize]))
+            }
+            _ => Err(ProbeError::Status(status)),
         }
     }
 }
@@ -318,6 +335,6 @@ pub use rules::{install_memory_rule, install_tool_rule};
 mod tests {
     #[test]
     fn the_filter_allows_internet_sockets_and_refuses_the_rest_the_keyring_and_io_uring() {
-        assert_eq!(super::probe(), Ok(()));
+        assert_eq!(super::probe().map_err(|e| e.to_string()), Ok(()));
     }
 }
