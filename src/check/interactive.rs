@@ -21,6 +21,7 @@
 //! validator asking for more passes than allowed is IE.
 
 use super::external::{ExternalChecker, Protocol, said};
+use super::next_pass::copy_next_pass;
 use super::tool::{Tool, ToolContext};
 use super::{Judgement, classify_run};
 use crate::exec::interactive::{PairOutcome, Side};
@@ -197,46 +198,6 @@ pub fn run_case(
         pass_input = copy;
     }
     ie("no pass ran".to_string())
-}
-
-/// The most a validator's `nextpass.in` may hold: a next pass's input.
-pub const NEXT_PASS_CAP: u64 = 1 << 30;
-
-/// Copy the validator's `nextpass.in` to `to`: a regular file it wrote
-/// (a link is refused: the validator made it, and a link to an 8 GiB
-/// sparse file of the package would fill the disk), at most
-/// [`NEXT_PASS_CAP`] bytes, never blocking on a FIFO.
-fn copy_next_pass(next: &std::path::Path, to: &std::path::Path) -> Result<(), NextPassError> {
-    use crate::exec::bounded_read::{Links, open_regular};
-    use std::io::Read;
-    let (file, meta) = open_regular(next, Links::Refuse)?;
-    if meta.len() > NEXT_PASS_CAP {
-        return Err(NextPassError::TooBig { len: meta.len() });
-    }
-    let copy = |source| NextPassError::Copy {
-        to: to.to_path_buf(),
-        source,
-    };
-    let mut out = std::fs::File::create(to).map_err(copy)?;
-    std::io::copy(&mut file.take(NEXT_PASS_CAP), &mut out).map_err(copy)?;
-    Ok(())
-}
-
-/// Why a validator's `nextpass.in` was not taken as the next pass's input.
-#[derive(Debug, thiserror::Error)]
-enum NextPassError {
-    #[error(transparent)]
-    Open(#[from] crate::exec::bounded_read::BoundedReadError),
-    #[error(
-        "{len} bytes, more than the {} MiB a pass's input may have",
-        NEXT_PASS_CAP >> 20
-    )]
-    TooBig { len: u64 },
-    #[error("{}: {source}", to.display())]
-    Copy {
-        to: std::path::PathBuf,
-        source: std::io::Error,
-    },
 }
 
 /// The largest time and memory of the passes run so far. Each pass is held

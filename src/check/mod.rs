@@ -14,6 +14,7 @@ pub mod external;
 pub mod feedback;
 pub mod interactive;
 pub mod mutate;
+mod next_pass;
 #[cfg(test)]
 mod oracle;
 pub mod partial;

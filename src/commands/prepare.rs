@@ -113,7 +113,7 @@ pub fn submission_program(
     package: Option<&PackageStaging>,
 ) -> Result<Program, Failure> {
     let mut source = match named_source(text, language, toolchain, quiet)? {
-        Named::Source(source) => source,
+        Named::Source(source) => *source,
         Named::Unbuildable(program) => return Ok(program),
         Named::Command => {
             let single_word = shlex::split(text).is_some_and(|w| w.len() == 1);
@@ -138,7 +138,7 @@ pub fn submission_program(
 
 /// What a `--submission` text names.
 enum Named {
-    Source(Source),
+    Source(Box<Source>),
     /// Sources that make no program: every case CE.
     Unbuildable(Program),
     /// Not a source: a command line.
@@ -158,13 +158,13 @@ fn named_source(
                 "--language {name}: {text} is not a source file"
             )));
         }
-        return Ok(Named::Source(Source::file(
+        return Ok(Named::Source(Box::new(Source::file(
             Path::new(text),
             language.clone(),
-        )));
+        ))));
     }
     match toolchain.find_source(Path::new(text)) {
-        Ok(Some(source)) => Ok(Named::Source(source)),
+        Ok(Some(source)) => Ok(Named::Source(Box::new(source))),
         Ok(None) => Ok(Named::Command),
         // Sources that make no program: every case CE, as a compile
         // error (see `SourceError::NoProgram`).

@@ -46,8 +46,10 @@ use std::path::PathBuf;
 
 use super::cover::{NulInPath, cstring};
 
+mod error;
 pub use super::pid_init::PidNamespace;
 use super::pid_init::{argv_area, init_main};
+pub use error::NamespaceError;
 
 /// What to set up.
 #[derive(Clone, Debug, Default)]
@@ -107,33 +109,6 @@ const STAGES: [&str; 16] = [
     "exposing a toolchain",
     "making every mount read-only (mount_setattr)",
 ];
-
-/// Why a slot's namespaces were not made.
-#[derive(Debug, thiserror::Error)]
-pub enum NamespaceError {
-    #[error(transparent)]
-    Nul(#[from] NulInPath),
-    #[error("{count} toolchains to expose, at most {MAX_EXPOSED}")]
-    TooManyExposed { count: usize },
-    #[error("{0}")]
-    Pipe(#[source] rustix::io::Errno),
-    #[error("fork: {0}")]
-    Fork(#[source] std::io::Error),
-    #[error("the namespace holder died before it was ready")]
-    HolderDied,
-    /// The holder's report: the step that failed and its errno.
-    #[error("{stage}: {source}")]
-    Stage {
-        stage: &'static str,
-        source: std::io::Error,
-    },
-    /// A namespace of the holder's that could not be opened.
-    #[error("{}: {source}", path.display())]
-    Open {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-}
 
 /// Create the namespaces for one slot.
 pub fn create(plan: &NamespacePlan) -> Result<SlotNamespaces, NamespaceError> {
