@@ -425,7 +425,10 @@ fn kotlin_and_pascal_programs_without_their_compilers_are_not_installed() {
                 r#"<source path="files/Validate.java" type="java21"/>"#,
                 r#"<source path="files/val.c" type="c.gcc"/>"#,
             )
-            .replace(r#"<test cmd="Gen 10 20" method="generated"/>"#, r#"<test method="manual"/>"#);
+            .replace(
+                r#"<test cmd="Gen 10 20" method="generated"/>"#,
+                r#"<test method="manual"/>"#,
+            );
         std::fs::write(root.join("problem.xml"), xml).unwrap();
         s.write("plus/files/val.c", "int main(void) { return 0; }\n");
         s.write("plus/tests/02", "10 20\n");
@@ -467,4 +470,67 @@ fn kotlin_and_pascal_programs_without_their_compilers_are_not_installed() {
         assert!(out.contains(checker), "{checker}: {out}");
         assert!(!out.contains("not executable"), "{checker}: {out}");
     }
+}
+
+/// The guess-the-number interactor of tests/polygon/guess in Java:
+/// testlib's interactor protocol (`INPUT TOUT ANSWER`, the solution on its
+/// standard streams), the number of queries into tout for the checker.
+const INTERACTOR_JAVA: &str = r#"import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+
+public class Interactor {
+    public static void main(String[] args) throws Exception {
+        String[] input = new String(Files.readAllBytes(Paths.get(args[0]))).trim().split("\\s+");
+        int n = Integer.parseInt(input[0]), secret = Integer.parseInt(input[1]);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        System.out.println(n);
+        System.out.flush();
+        for (int queries = 0; queries <= 20; queries++) {
+            String line = in.readLine();
+            if (line == null) { System.err.println("wrong output format no query"); System.exit(2); }
+            String[] words = line.trim().split("\\s+");
+            int x = Integer.parseInt(words[1]);
+            if (words[0].equals("!")) {
+                if (x != secret) { System.err.println("wrong answer guessed " + x); System.exit(1); }
+                try (PrintWriter tout = new PrintWriter(args[1])) { tout.println(queries); }
+                System.err.println("ok found in " + queries + " queries");
+                System.exit(0);
+            }
+            System.out.println(x < secret ? "<" : x > secret ? ">" : "=");
+            System.out.flush();
+        }
+        System.err.println("wrong answer more than 20 queries");
+        System.exit(1);
+    }
+}
+"#;
+
+#[test]
+fn a_java_interactor_talks_like_a_cpp_one() {
+    if !java_here() {
+        return;
+    }
+    let s = Scratch::new();
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/polygon/guess");
+    let root = s.copy_tree(&from, "guess");
+    std::fs::remove_file(root.join("files/interactor.cpp")).unwrap();
+    s.write("guess/files/Interactor.java", INTERACTOR_JAVA);
+    let xml = std::fs::read_to_string(root.join("problem.xml"))
+        .unwrap()
+        .replace(
+            r#"<source path="files/interactor.cpp" type="cpp.g++17"/>"#,
+            r#"<source path="files/Interactor.java" type="java8"/>"#,
+        );
+    std::fs::write(root.join("problem.xml"), xml).unwrap();
+    let ran = judge(&s, &["verify", root.to_str().unwrap()]);
+    let out = all(&ran);
+    assert_eq!(ran.code, 0, "{out}");
+    assert!(line(&out, "bisect.py").contains("AC 3"), "{out}");
+    assert!(
+        line(&out, "linear.py").contains("AC 2 WA 1"),
+        "linear search runs out of queries: {out}"
+    );
 }

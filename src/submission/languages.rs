@@ -432,7 +432,8 @@ mod tests {
             .unwrap();
         let options = crate::exec::runner::JVM_OPTIONS.join(" ");
         assert!(
-            java.run.starts_with(&format!("java {options} -Xmx{{heap_mib}}m ")),
+            java.run
+                .starts_with(&format!("java {options} -Xmx{{heap_mib}}m ")),
             "{}",
             java.run
         );

@@ -299,11 +299,7 @@ pub(super) fn cache_root() -> PathBuf {
 /// cannot be written, a temporary directory of its own.
 pub(super) fn staging_dir(cache: &Path) -> Result<tempfile::TempDir, String> {
     std::fs::create_dir_all(cache)
-        .and_then(|()| {
-            tempfile::Builder::new()
-                .prefix(".build-")
-                .tempdir_in(cache)
-        })
+        .and_then(|()| tempfile::Builder::new().prefix(".build-").tempdir_in(cache))
         .or_else(|_| tempfile::Builder::new().prefix("judge-tool-").tempdir())
         .map_err(|e| format!("cannot create a build directory: {e}"))
 }
@@ -349,7 +345,9 @@ fn compile(
         Language::Delphi => ("fpc", "-Mdelphi"),
     };
     let compiler_path = match language {
-        Language::C | Language::Cpp => resolve_program(compiler).map_err(|e| build(e.to_string()))?,
+        Language::C | Language::Cpp => {
+            resolve_program(compiler).map_err(|e| build(e.to_string()))?
+        }
         Language::Pascal | Language::Delphi => {
             resolve_program(compiler).map_err(|_| ToolError::NotInstalled {
                 what: what.to_path_buf(),
@@ -482,7 +480,12 @@ fn include_dirs(what: &Path) -> Vec<PathBuf> {
 
 /// The cache key of a tool build: the compiler, the standard, each source
 /// and every header in the include directories (names and bytes).
-pub(super) fn tool_key(compiler: &Path, std: &str, sources: &[PathBuf], includes: &[PathBuf]) -> String {
+pub(super) fn tool_key(
+    compiler: &Path,
+    std: &str,
+    sources: &[PathBuf],
+    includes: &[PathBuf],
+) -> String {
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
     let mut part = |bytes: &[u8]| {

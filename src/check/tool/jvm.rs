@@ -98,7 +98,11 @@ impl Jvm {
 
 /// Build (or find built) the Java or Kotlin source `path` and say how to
 /// run it.
-pub(super) fn jvm_program(language: Jvm, path: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
+pub(super) fn jvm_program(
+    language: Jvm,
+    path: &Path,
+    sandbox: &Sandbox,
+) -> Result<Ready, ToolError> {
     let build = |reason: String| ToolError::Build {
         what: path.to_path_buf(),
         reason,
@@ -188,7 +192,11 @@ pub(super) fn jvm_program(language: Jvm, path: &Path, sandbox: &Sandbox) -> Resu
     if language == Jvm::Java {
         out.write("start/judge_tool/Start.java", START_SOURCE.as_bytes())
             .map_err(build)?;
-        args.push(out.path().join("start/judge_tool/Start.java").into_os_string());
+        args.push(
+            out.path()
+                .join("start/judge_tool/Start.java")
+                .into_os_string(),
+        );
     }
     let outcome = launch_build(
         sandbox,
@@ -199,9 +207,7 @@ pub(super) fn jvm_program(language: Jvm, path: &Path, sandbox: &Sandbox) -> Resu
         COMPILE_TIME_LIMIT,
     )
     .map_err(|e| build(e.to_string()))?;
-    let class_file = classes
-        .join(main.replace('.', "/"))
-        .with_extension("class");
+    let class_file = classes.join(main.replace('.', "/")).with_extension("class");
     if outcome.limit_hit.is_some() || !outcome.exit.success() {
         let why = if matches!(outcome.limit_hit, Some(LimitHit::Wall | LimitHit::Cpu)) {
             format!("timed out after {}s", COMPILE_TIME_LIMIT.as_secs())
@@ -332,7 +338,10 @@ fn package_of(text: &str) -> Option<String> {
         match *word {
             "." => name.push('.'),
             ";" => break,
-            w if w.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') => {
+            w if w
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$') =>
+            {
                 if !name.is_empty() && !name.ends_with('.') {
                     break;
                 }
@@ -353,7 +362,13 @@ fn kotlin_file_class(stem: &str) -> String {
             first
                 .to_uppercase()
                 .chain(chars)
-                .map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' })
+                .map(|c| {
+                    if c.is_alphanumeric() || c == '_' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
                 .collect::<String>()
                 + "Kt"
         }
@@ -442,10 +457,16 @@ mod tests {
 
     #[test]
     fn the_class_run_is_the_files_own_in_its_package() {
-        assert_eq!(package_of("package ru.ifmo.check;\nclass X {}"), Some("ru.ifmo.check".into()));
+        assert_eq!(
+            package_of("package ru.ifmo.check;\nclass X {}"),
+            Some("ru.ifmo.check".into())
+        );
         assert_eq!(package_of("// package fake;\nimport java.util.*;"), None);
         assert_eq!(package_of("/* x */ package a . b ;"), Some("a.b".into()));
-        assert_eq!(package_of("package foo.bar\n\nfun main() {}"), Some("foo.bar".into()));
+        assert_eq!(
+            package_of("package foo.bar\n\nfun main() {}"),
+            Some("foo.bar".into())
+        );
         assert_eq!(package_of("package ;"), None);
         assert_eq!(kotlin_file_class("check"), "CheckKt");
         assert_eq!(kotlin_file_class("test-hello"), "Test_helloKt");
