@@ -341,7 +341,9 @@ fn compile(
     let (compiler, std) = match language {
         Language::C => ("cc", "-std=gnu11"),
         Language::Cpp => ("c++", "-std=gnu++17"),
-        Language::Pascal => ("fpc", "-Mobjfpc"),
+        // fpc's own default mode for `.pas`, as a Pascal submission is
+        // built (a source picks another with `{$mode …}`).
+        Language::Pascal => ("fpc", ""),
         Language::Delphi => ("fpc", "-Mdelphi"),
     };
     let compiler_path = match language {
@@ -387,7 +389,10 @@ fn compile(
             // Units (testlib.pas) and include files from the same places
             // as C's headers; the compiler's own files (`.o`, `.ppu`)
             // into the build directory, never beside the source.
-            args.extend(["-O2".into(), std.into()]);
+            args.push("-O2".into());
+            if !std.is_empty() {
+                args.push(std.into());
+            }
             for include in &includes {
                 for flag in ["-Fu", "-Fi"] {
                     let mut arg = OsString::from(flag);
