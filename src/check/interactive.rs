@@ -268,6 +268,11 @@ fn interactive_pass(
         wall: limits.wall + interaction.time_limit,
         ..super::tool::tool_limits(interaction.time_limit)
     };
+    // A JVM's interactor is not run under RLIMIT_AS (see `tool::Ready`).
+    let address_space = interaction
+        .tool
+        .prepare(context.sandbox)
+        .map_or(true, |r| r.address_space);
     let partner = Launch {
         program: Path::new(program),
         args: &args,
@@ -275,7 +280,7 @@ fn interactive_pass(
         limits: &validator_limits,
         slot: context.slot,
         trust: Trust::Trusted,
-        address_space: true,
+        address_space,
         workdir: None,
         files: None,
         companions: &[],

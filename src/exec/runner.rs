@@ -43,6 +43,19 @@ pub const MEMORY_MIB: &str = "{memory_mib}";
 /// collector thrashing into the time limit.
 pub const HEAP_MIB: &str = "{heap_mib}";
 
+/// The options every JVM program gets besides its heap (a Java
+/// submission's run command, a package's Java checker): the serial
+/// collector (one thread, no pause-time tuning that costs CPU time a
+/// limit counts) and a deep stack for recursion.
+pub const JVM_OPTIONS: [&str; 2] = ["-XX:+UseSerialGC", "-Xss64m"];
+
+/// A JVM's heap in MiB (`-Xmx`) under a memory limit (`None`: 1 GiB):
+/// the limit less what the JVM needs beside its heap (see [`HEAP_MIB`]).
+pub fn jvm_heap_mib(memory: Option<u64>) -> u64 {
+    let mib = (memory.unwrap_or(1 << 30) >> 20).max(16);
+    (mib - (mib / 4).min(300)).max(16)
+}
+
 impl ProcessRunner {
     /// A runner for a command line, split like a shell would (quotes and
     /// backslashes), with no shell involved. The program is resolved now:
@@ -393,9 +406,8 @@ impl ProcessRunner {
         if !self.memory_args {
             return None;
         }
-        let mib = (limits.memory.unwrap_or(1 << 30) >> 20).max(16);
-        let heap = (mib - (mib / 4).min(300)).max(16).to_string();
-        let mib = mib.to_string();
+        let mib = (limits.memory.unwrap_or(1 << 30) >> 20).max(16).to_string();
+        let heap = jvm_heap_mib(limits.memory).to_string();
         Some(
             self.args
                 .iter()

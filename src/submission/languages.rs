@@ -424,5 +424,18 @@ mod tests {
                 .iter()
                 .any(|l| l.name == "java" && !l.address_space)
         );
+        // A package's Java programs get the same JVM options
+        // (`check::tool`, from `exec::runner::JVM_OPTIONS`).
+        let java = builtin_languages()
+            .into_iter()
+            .find(|l| l.name == "java")
+            .unwrap();
+        let options = crate::exec::runner::JVM_OPTIONS.join(" ");
+        assert!(
+            java.run
+                .starts_with(&format!("java {options} -Xmx{{heap_mib}}m ")),
+            "{}",
+            java.run
+        );
     }
 }

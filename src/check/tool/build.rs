@@ -1,6 +1,7 @@
 //! Building a configured checker or validator into something to execute:
 //! [`checker_program`], with its compile cache.
 
+use super::jvm::{Jvm, jvm_program};
 use super::{COMPILE_TIME_LIMIT, Ready, Source, ToolError};
 use crate::exec::LimitHit;
 use crate::exec::process::launch_build;
@@ -32,6 +33,7 @@ pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, Tool
         Source::Name(name) => {
             return Ok(Ready {
                 argv: vec![resolve_program(name)?.into_os_string()],
+                address_space: true,
                 _keep: None,
             });
         }
@@ -50,19 +52,24 @@ pub fn checker_program(source: &Source, sandbox: &Sandbox) -> Result<Ready, Tool
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     match Language::of_extension(ext) {
         Some(language) => compile(language, std::slice::from_ref(path), path, sandbox),
+        None if ext == "java" => jvm_program(Jvm::Java, path, sandbox),
+        None if ext == "kt" => jvm_program(Jvm::Kotlin, path, sandbox),
         None if ext == "py" => Ok(Ready {
             argv: vec![
                 resolve_program("python3")?.into_os_string(),
                 path.clone().into_os_string(),
             ],
+            address_space: true,
             _keep: None,
         }),
         None if is_executable(&meta) => Ok(Ready {
             argv: vec![path.clone().into_os_string()],
+            address_space: true,
             _keep: None,
         }),
         None if ext == "sh" => Ok(Ready {
             argv: vec!["/bin/sh".into(), path.clone().into_os_string()],
+            address_space: true,
             _keep: None,
         }),
         None => Err(ToolError::NotRunnable(path.clone())),
@@ -74,10 +81,16 @@ fn is_executable(meta: &std::fs::Metadata) -> bool {
     meta.is_file() && meta.permissions().mode() & 0o111 != 0
 }
 
+/// The languages of a package's programs compiled to one native binary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Language {
     C,
     Cpp,
+    /// Free Pascal (`.pas`, `.pp`), and Delphi's `.dpr` in its Delphi
+    /// mode (Polygon's `pas.fpc`, `delphi` types): testlib.pas is looked
+    /// for as testlib.h is.
+    Pascal,
+    Delphi,
 }
 
 impl Language {
@@ -85,6 +98,8 @@ impl Language {
         match ext {
             "c" => Some(Language::C),
             "cpp" | "cc" | "cxx" | "c++" | "C" => Some(Language::Cpp),
+            "pas" | "pp" => Some(Language::Pascal),
+            "dpr" => Some(Language::Delphi),
             _ => None,
         }
     }
@@ -187,7 +202,7 @@ fn build_script(dir: &Path, sandbox: &Sandbox) -> Result<Ready, ToolError> {
         }
     }
     let key = tool_key(Path::new("build"), "", &files, &[]);
-    let cache = crate::exec::cache_dir::checked(&crate::exec::cache_dir()).join("tools");
+    let cache = cache_root();
     let target = cache.join(&key);
     let run = target.join("run");
     if target.join(".built").is_file() && crate::exec::cache_dir::entry_intact(&target) {
@@ -271,11 +286,50 @@ fn run_script(run: PathBuf) -> Ready {
         } else {
             vec!["/bin/sh".into(), run.into_os_string()]
         },
+        address_space: true,
         _keep: None,
     }
 }
 
-/// Compile sources into a binary in a fresh temporary directory.
+/// The tools cache (`tools/` in the judge's checked cache directory).
+pub(super) fn cache_root() -> PathBuf {
+    crate::exec::cache_dir::checked(&crate::exec::cache_dir()).join("tools")
+}
+
+/// A fresh directory for a build's result: in the tools cache, to be
+/// renamed into place when complete ([`keep_built`]), or, when the cache
+/// cannot be written, a temporary directory of its own.
+pub(super) fn staging_dir(cache: &Path) -> Result<tempfile::TempDir, String> {
+    std::fs::create_dir_all(cache)
+        .and_then(|()| tempfile::Builder::new().prefix(".build-").tempdir_in(cache))
+        .or_else(|_| tempfile::Builder::new().prefix("judge-tool-").tempdir())
+        .map_err(|e| format!("cannot create a build directory: {e}"))
+}
+
+/// A complete build (`dir`, from [`staging_dir`]) into the cache as entry
+/// `key`, complete or not at all; `marker` is a file every complete entry
+/// has. Returns where the build now is and what must live as long as
+/// the tool: when the rename fails (another judge was first, or no
+/// cache), this run keeps its own copy.
+pub(super) fn keep_built(
+    dir: tempfile::TempDir,
+    cache: &Path,
+    key: &str,
+    marker: &str,
+) -> (PathBuf, Option<Arc<tempfile::TempDir>>) {
+    let target = cache.join(key);
+    if dir.path().starts_with(cache) && crate::exec::cache_dir::seal_entry(dir.path()).is_ok() {
+        let built = dir.keep();
+        if std::fs::rename(&built, &target).is_ok() || target.join(marker).is_file() {
+            let _ = std::fs::remove_dir_all(&built);
+            return (target, None);
+        }
+        return (built, None);
+    }
+    (dir.path().to_path_buf(), Some(Arc::new(dir)))
+}
+
+/// Compile sources into a binary, kept in the tools cache.
 fn compile(
     language: Language,
     sources: &[PathBuf],
@@ -289,38 +343,73 @@ fn compile(
     let (compiler, std) = match language {
         Language::C => ("cc", "-std=gnu11"),
         Language::Cpp => ("c++", "-std=gnu++17"),
+        // fpc's own default mode for `.pas`, as a Pascal submission is
+        // built (a source picks another with `{$mode …}`).
+        Language::Pascal => ("fpc", ""),
+        Language::Delphi => ("fpc", "-Mdelphi"),
     };
-    let compiler_path = resolve_program(compiler).map_err(|e| build(e.to_string()))?;
+    let compiler_path = match language {
+        Language::C | Language::Cpp => {
+            resolve_program(compiler).map_err(|e| build(e.to_string()))?
+        }
+        Language::Pascal | Language::Delphi => {
+            resolve_program(compiler).map_err(|_| ToolError::NotInstalled {
+                what: what.to_path_buf(),
+                program: compiler,
+                language: "Pascal",
+            })?
+        }
+    };
     let includes = include_dirs(what);
     let key = tool_key(&compiler_path, std, sources, &includes);
-    let cache = crate::exec::cache_dir::checked(&crate::exec::cache_dir()).join("tools");
+    let cache = cache_root();
     let cached = cache.join(&key).join("program");
     if cached.is_file() && crate::exec::cache_dir::entry_intact(&cache.join(&key)) {
         return Ok(Ready {
             argv: vec![cached.into_os_string()],
+            address_space: true,
             _keep: None,
         });
     }
-    let dir = std::fs::create_dir_all(&cache)
-        .and_then(|()| {
-            tempfile::Builder::new()
-                .prefix(".build-")
-                .tempdir_in(&cache)
-        })
-        .or_else(|_| tempfile::Builder::new().prefix("judge-tool-").tempdir())
-        .map_err(|e| build(format!("cannot create a build directory: {e}")))?;
+    let dir = staging_dir(&cache).map_err(build)?;
     // Compiled in the judge's private directory (see `build_script`),
     // then copied into `dir`.
     let out = sandbox.tool_build_dir().map_err(|e| build(e.to_string()))?;
     let made = out.path().join("program");
-    let binary = dir.path().join("program");
-    let mut args: Vec<OsString> = vec!["-O2".into(), std.into()];
-    for include in &includes {
-        args.push("-I".into());
-        args.push(include.clone().into_os_string());
+    let mut args: Vec<OsString> = Vec::new();
+    match language {
+        Language::C | Language::Cpp => {
+            args.extend(["-O2".into(), std.into()]);
+            for include in &includes {
+                args.push("-I".into());
+                args.push(include.clone().into_os_string());
+            }
+            args.push("-o".into());
+            args.push(made.clone().into());
+        }
+        Language::Pascal | Language::Delphi => {
+            // Units (testlib.pas) and include files from the same places
+            // as C's headers; the compiler's own files (`.o`, `.ppu`)
+            // into the build directory, never beside the source.
+            args.push("-O2".into());
+            if !std.is_empty() {
+                args.push(std.into());
+            }
+            for include in &includes {
+                for flag in ["-Fu", "-Fi"] {
+                    let mut arg = OsString::from(flag);
+                    arg.push(include);
+                    args.push(arg);
+                }
+            }
+            let mut units = OsString::from("-FU");
+            units.push(out.path());
+            args.push(units);
+            let mut output = OsString::from("-o");
+            output.push(&made);
+            args.push(output);
+        }
     }
-    args.push("-o".into());
-    args.push(made.clone().into());
     args.extend(sources.iter().map(|s| s.clone().into_os_string()));
     if language == Language::C {
         args.push("-lm".into());
@@ -340,7 +429,13 @@ fn compile(
         } else {
             outcome.exit.describe()
         };
-        let errors = String::from_utf8_lossy(&outcome.stderr_tail);
+        // fpc writes its messages on standard output.
+        let errors = if outcome.stderr_tail.is_empty() {
+            outcome.stdout.tail(1 << 16)
+        } else {
+            outcome.stderr_tail.clone()
+        };
+        let errors = String::from_utf8_lossy(&errors);
         let hint = if errors.contains("testlib.h") && errors.contains("No such file") {
             "\n(testlib.h is looked for beside the source, in the directories above it up to two levels, and where CPATH / CPLUS_INCLUDE_PATH point)"
         } else {
@@ -354,27 +449,11 @@ fn compile(
     out.collect(dir.path(), &[])
         .map_err(|e| build(e.to_string()))?;
     drop(out);
-    // Into the cache for the next run, complete or not at all; when the
-    // rename fails (another judge was first, or no cache), this run keeps
-    // its own copy.
-    let target = cache.join(&key);
-    if dir.path().starts_with(&cache) && crate::exec::cache_dir::seal_entry(dir.path()).is_ok() {
-        let built = dir.keep();
-        if std::fs::rename(&built, &target).is_ok() || target.join("program").is_file() {
-            let _ = std::fs::remove_dir_all(&built);
-            return Ok(Ready {
-                argv: vec![target.join("program").into_os_string()],
-                _keep: None,
-            });
-        }
-        return Ok(Ready {
-            argv: vec![built.join("program").into_os_string()],
-            _keep: None,
-        });
-    }
+    let (entry, keep) = keep_built(dir, &cache, &key, "program");
     Ok(Ready {
-        argv: vec![binary.into_os_string()],
-        _keep: Some(Arc::new(dir)),
+        argv: vec![entry.join("program").into_os_string()],
+        address_space: true,
+        _keep: keep,
     })
 }
 
@@ -409,7 +488,12 @@ fn include_dirs(what: &Path) -> Vec<PathBuf> {
 
 /// The cache key of a tool build: the compiler, the standard, each source
 /// and every header in the include directories (names and bytes).
-fn tool_key(compiler: &Path, std: &str, sources: &[PathBuf], includes: &[PathBuf]) -> String {
+pub(super) fn tool_key(
+    compiler: &Path,
+    std: &str,
+    sources: &[PathBuf],
+    includes: &[PathBuf],
+) -> String {
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
     let mut part = |bytes: &[u8]| {
@@ -431,7 +515,7 @@ fn tool_key(compiler: &Path, std: &str, sources: &[PathBuf], includes: &[PathBuf
             .filter(|p| {
                 p.extension()
                     .and_then(|e| e.to_str())
-                    .is_some_and(|e| matches!(e, "h" | "hpp" | "hh" | "hxx" | "inc"))
+                    .is_some_and(|e| matches!(e, "h" | "hpp" | "hh" | "hxx" | "inc" | "pas" | "pp"))
             })
             .collect();
         headers.sort();

@@ -10,9 +10,10 @@
 //!
 //! How a configured program becomes something to execute is
 //! [`checker_program`]: a program on PATH, an executable, a script, or a
-//! C/C++ source (or a Kattis program directory of them) compiled once per
-//! judge process with `cc`/`c++`. It is the one place to re-route to a
-//! shared compile cache. What a tool's answers mean is the protocols'
+//! source compiled once and cached (C/C++ with `cc`/`c++`, or a Kattis
+//! program directory of them; Pascal with `fpc`; Java and Kotlin with
+//! `javac`/`kotlinc`, run by the JVM, see `jvm.rs`). It is the one place
+//! to re-route to a shared compile cache. What a tool's answers mean is the protocols'
 //! business ([`super::external`]), not this module's.
 
 use crate::exec::process::{Launch, Trust, launch};
@@ -25,6 +26,7 @@ use std::time::Duration;
 
 mod build;
 mod constants;
+mod jvm;
 pub use build::checker_program;
 
 /// The default time limit of one checker or validator run.
@@ -88,6 +90,10 @@ impl std::fmt::Debug for Tool {
 #[derive(Debug)]
 pub struct Ready {
     pub argv: Vec<OsString>,
+    /// Whether RLIMIT_AS may carry the tools' memory limit: false for a
+    /// JVM, which reserves far more address space than it uses and has
+    /// its heap from the limit instead (as a Java submission has).
+    pub address_space: bool,
     _keep: Option<Arc<tempfile::TempDir>>,
 }
 
@@ -105,8 +111,15 @@ pub enum ToolError {
     Missing(PathBuf),
     #[error("{}: {reason}", .path.display())]
     Unreadable { path: PathBuf, reason: String },
-    #[error("{} is not executable (chmod +x it) and not a source the judge can build (.c, .cpp, .py, .sh)", .0.display())]
+    #[error("{} is not executable (chmod +x it) and not a source the judge can build (C .c, C++ .cpp .cc .cxx, Java .java, Kotlin .kt, Pascal .pas .pp .dpr, Python .py, shell .sh)", .0.display())]
     NotRunnable(PathBuf),
+    /// The compiler or runtime a source needs is not on PATH.
+    #[error("cannot build {}: {program} not installed (needed for a {language} program)", .what.display())]
+    NotInstalled {
+        what: PathBuf,
+        program: &'static str,
+        language: &'static str,
+    },
     #[error("{}: cannot tell how to run this program directory (expected C/C++ sources, Python sources, a `build` script, or an executable `run`)", .0.display())]
     UnknownLayout(PathBuf),
     /// Compiling it failed (the compiler's own words in `reason`).
@@ -305,7 +318,7 @@ impl Tool {
                 limits,
                 slot: context.slot,
                 trust: Trust::Trusted,
-                address_space: true,
+                address_space: ready.address_space,
                 workdir: None,
                 files: None,
                 companions: &[],

@@ -8,11 +8,14 @@ use std::path::Path;
 
 /// The families of Polygon source types the judge builds, with the file
 /// extensions each may have.
-const FAMILIES: [(&str, &[&str]); 8] = [
+const FAMILIES: [(&str, &[&str]); 11] = [
     ("cpp.", &["cpp", "cc", "cxx", "c++"]),
     ("c.", &["c"]),
     ("java", &["java"]),
     ("kotlin", &["kt"]),
+    ("pas.", &["pas", "pp", "dpr"]),
+    ("delphi", &["dpr", "pas"]),
+    ("fpascal", &["pas", "pp"]),
     ("python.3", &["py"]),
     ("python.pypy3", &["py"]),
     ("rust", &["rs"]),
@@ -32,7 +35,7 @@ pub fn check_type(program: &Program, file: &Path) -> Result<(), String> {
         return Ok(());
     }
     Err(format!(
-        "{}:{}: {}: source type {kind:?} is not one the judge builds (C, C++, Java, Kotlin, Python 3, Rust, Go)",
+        "{}:{}: {}: source type {kind:?} is not one the judge builds (C, C++, Java, Kotlin, Pascal, Python 3, Rust, Go)",
         file.display(),
         program.line,
         program.path

@@ -176,7 +176,7 @@ impl<'a> Makers<'a> {
                 limits: &gen_limits(),
                 slot: context.slot,
                 trust: Trust::Trusted,
-                address_space: true,
+                address_space: ready.address_space,
                 workdir: Some(dir.path()),
                 files: None,
                 companions: &[],
