@@ -165,12 +165,13 @@ pub(super) fn jvm_program(
     // Built in the judge's private directory, the one place a package's
     // program may write (see `exec::sandbox::tools`), with copies of the
     // jars it is compiled against, then copied into the cache.
-    let out = sandbox.tool_build_dir().map_err(build)?;
+    let out = sandbox.tool_build_dir().map_err(|e| build(e.to_string()))?;
     let mut classpath: Vec<OsString> = Vec::new();
     for jar in &jars {
         let name = jar_name(jar);
         let bytes = read_bounded(jar).map_err(build)?;
-        out.write(&format!("lib/{name}"), &bytes).map_err(build)?;
+        out.write(&format!("lib/{name}"), &bytes)
+            .map_err(|e| build(e.to_string()))?;
         classpath.push(out.path().join("lib").join(name).into_os_string());
     }
     let classes = out.path().join("classes");
@@ -191,7 +192,7 @@ pub(super) fn jvm_program(
     args.push(path.as_os_str().to_owned());
     if language == Jvm::Java {
         out.write("start/judge_tool/Start.java", START_SOURCE.as_bytes())
-            .map_err(build)?;
+            .map_err(|e| build(e.to_string()))?;
         args.push(
             out.path()
                 .join("start/judge_tool/Start.java")
@@ -243,7 +244,8 @@ pub(super) fn jvm_program(
         Jvm::Java => format!("{START_CLASS} {main}"),
         Jvm::Kotlin => main.clone(),
     };
-    out.collect(staged.path(), &[]).map_err(build)?;
+    out.collect(staged.path(), &[])
+        .map_err(|e| build(e.to_string()))?;
     drop(out);
     std::fs::write(staged.path().join("main"), format!("{start}\n"))
         .map_err(|e| build(format!("cannot write the build: {e}")))?;
