@@ -6,6 +6,7 @@
 pub mod constants;
 pub mod format;
 pub mod glob;
+pub mod source_words;
 pub mod stream;
 pub mod whitespace;
 

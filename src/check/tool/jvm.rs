@@ -411,46 +411,7 @@ fn holds_framework(jar: &Path) -> bool {
 /// Java (and Kotlin) source as words and the punctuation `{ } ( ; .`,
 /// without comments, strings and character literals.
 fn words(text: &str) -> Vec<&str> {
-    let bytes = text.as_bytes();
-    let mut words = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
-            }
-        } else if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
-            i += 2;
-            while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
-                i += 1;
-            }
-            i += 2;
-        } else if c == b'"' || c == b'\'' {
-            i += 1;
-            while i < bytes.len() && bytes[i] != c {
-                if bytes[i] == b'\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i += 1;
-        } else if matches!(c, b'{' | b'}' | b'(' | b';' | b'.') {
-            words.push(&text[i..i + 1]);
-            i += 1;
-        } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' {
-            let start = i;
-            while i < bytes.len()
-                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$')
-            {
-                i += 1;
-            }
-            words.push(&text[start..i]);
-        } else {
-            i += 1;
-        }
-    }
-    words
+    crate::text::source_words::c_like_words(text, b"{}(;.")
 }
 
 #[cfg(test)]
