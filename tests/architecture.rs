@@ -143,3 +143,68 @@ fn the_format_name_check_sees_code_and_passes_over_comments() {
     assert!(hit(code));
     assert!(!hit(comment));
 }
+
+/// Functions of `text` longer than `most` lines, as `NAME (N lines)`: a
+/// `fn` line, up to the `}` at its own indentation. Test modules (after a
+/// `#[cfg(test)]` line) are left out.
+fn long_functions(text: &str, most: usize) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim() == "#[cfg(test)]" {
+            break;
+        }
+        let code = line.trim_start();
+        let indent = &line[..line.len() - code.len()];
+        let signature = ["fn ", "pub fn ", "pub(crate) fn ", "pub(super) fn "]
+            .iter()
+            .find_map(|p| code.strip_prefix(p));
+        let Some(rest) = signature else { continue };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let close = format!("{indent}}}");
+        let Some(end) = lines[i + 1..].iter().position(|l| *l == close) else {
+            continue;
+        };
+        let length = end + 2;
+        if length > most {
+            found.push(format!("{name} ({length} lines)"));
+        }
+    }
+    found
+}
+
+/// Commands read as a list of named steps: no function in src/commands/
+/// over 80 lines; no source file over 600 (issue 38).
+#[test]
+fn commands_are_short_steps_and_files_stay_small() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = root.join("src");
+    let mut long = Vec::new();
+    for file in source_files(&src) {
+        let text = std::fs::read_to_string(src.join(&file)).expect("read a source file");
+        let count = text.lines().count();
+        if count > 600 {
+            long.push(format!("src/{file}: {count} lines (at most 600)"));
+        }
+        if file.starts_with("commands/") {
+            for f in long_functions(&text, 80) {
+                long.push(format!("src/{file}: fn {f} (at most 80)"));
+            }
+        }
+    }
+    assert!(long.is_empty(), "split these:\n{}", long.join("\n"));
+}
+
+/// The measure above finds a long function and passes a short one.
+#[test]
+fn the_function_length_measure_sees_a_long_function() {
+    let long = format!(
+        "fn big() {{\n{}}}\nfn small() {{\n    x();\n}}\n",
+        "    x();\n".repeat(90)
+    );
+    assert_eq!(long_functions(&long, 80), ["big (92 lines)"]);
+    assert!(long_functions("fn small() {\n}\n", 80).is_empty());
+}

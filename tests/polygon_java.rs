@@ -207,14 +207,6 @@ public class Gen {
 }
 "#;
 
-const SUM: &str = r#"#include <stdio.h>
-int main(void) { long long a, b; if (scanf("%lld %lld", &a, &b) != 2) return 3; printf("%lld\n", a + b); return 0; }
-"#;
-
-const DIFFERENCE: &str = r#"#include <stdio.h>
-int main(void) { long long a, b; if (scanf("%lld %lld", &a, &b) != 2) return 3; printf("%lld\n", a - b); return 0; }
-"#;
-
 /// A C++ checker of the same rule, without testlib.
 const CHECK_CPP: &str = r#"#include <stdio.h>
 int main(int argc, char **argv) {
@@ -283,8 +275,8 @@ fn package(s: &Scratch, checker: &str, checker_type: &str, source: &str) -> Path
     s.write(&format!("plus/{checker}"), source);
     s.write("plus/files/Validate.java", VALIDATE_JAVA);
     s.write("plus/files/Gen.java", GEN_JAVA);
-    s.write("plus/solutions/sum.c", SUM);
-    s.write("plus/solutions/difference.c", DIFFERENCE);
+    s.write("plus/solutions/sum.c", SUM_C);
+    s.write("plus/solutions/difference.c", DIFFERENCE_C);
     s.write("plus/tests/01", "3 4\n");
     s.path().join("plus")
 }

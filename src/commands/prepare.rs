@@ -172,13 +172,7 @@ fn named_source(
             if !quiet {
                 crate::commands::stdout::say!("judge: {e}: every case is CE");
             }
-            Ok(Named::Unbuildable(not_built(
-                text,
-                crate::submission::CompileError {
-                    message: format!("compile error: {e}"),
-                    output: String::new(),
-                },
-            )))
+            Ok(Named::Unbuildable(compile_failed(text, e)))
         }
         Err(e) => Err(Failure::usage(e)),
     }
@@ -230,13 +224,7 @@ fn build_source(
         ) => Err(Failure::Usage(e.to_string())),
         Err(BuildError::SourceTooLarge(message)) => {
             said(format!("judge: {message}: every case is CE"));
-            Ok(not_built(
-                text,
-                crate::submission::CompileError {
-                    message: format!("compile error: {message}"),
-                    output: String::new(),
-                },
-            ))
+            Ok(compile_failed(text, message))
         }
         Err(BuildError::Interrupted) => Err(Failure::Interrupted),
         Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
@@ -272,6 +260,17 @@ pub fn runner_of(
     Ok(runner
         .with_companions(exe.included_data)
         .shown_from(user_dir))
+}
+
+/// A program whose every case is CE for `why` (no compiler output).
+pub fn compile_failed(label: &str, why: impl std::fmt::Display) -> Program {
+    not_built(
+        label,
+        crate::submission::CompileError {
+            message: format!("compile error: {why}"),
+            output: String::new(),
+        },
+    )
 }
 
 /// A submission that did not compile: each of its cases is CE with `error`.

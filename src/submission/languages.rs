@@ -184,25 +184,7 @@ pub fn main_name(language: &str, file_name: &str, source: &[u8]) -> String {
             })
         }
         "kotlin" => {
-            let mut chars = stem.chars();
-            let class = match chars.next() {
-                // kotlinc's file class: `test-hello.kt` → `Test_helloKt`.
-                Some(first) => {
-                    first
-                        .to_uppercase()
-                        .chain(chars)
-                        .map(|c| {
-                            if c.is_alphanumeric() || c == '_' {
-                                c
-                            } else {
-                                '_'
-                            }
-                        })
-                        .collect::<String>()
-                        + "Kt"
-                }
-                None => "MainKt".to_string(),
-            };
+            let class = crate::text::source_words::kotlin_file_class(&stem);
             qualified(class)
         }
         // The object that declares `def main` (or extends `App`), else the

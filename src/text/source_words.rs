@@ -48,6 +48,29 @@ pub fn c_like_words<'t>(text: &'t str, punctuation: &[u8]) -> Vec<&'t str> {
     words
 }
 
+/// kotlinc's class of a file's top-level functions: `check.kt` →
+/// `CheckKt`, `test-hello.kt` → `Test_helloKt`.
+pub fn kotlin_file_class(stem: &str) -> String {
+    let mut chars = stem.chars();
+    match chars.next() {
+        Some(first) => {
+            first
+                .to_uppercase()
+                .chain(chars)
+                .map(|c| {
+                    if c.is_alphanumeric() || c == '_' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect::<String>()
+                + "Kt"
+        }
+        None => "MainKt".to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

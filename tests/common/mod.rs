@@ -6,6 +6,16 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+/// A C solution of a+b (exit 3 on input it cannot read), and one that
+/// prints a-b: an accepted and a wrong answer for the packages tests write.
+pub const SUM_C: &str = r#"#include <stdio.h>
+int main(void) { long long a, b; if (scanf("%lld %lld", &a, &b) != 2) return 3; printf("%lld\n", a + b); return 0; }
+"#;
+
+pub const DIFFERENCE_C: &str = r#"#include <stdio.h>
+int main(void) { long long a, b; if (scanf("%lld %lld", &a, &b) != 2) return 3; printf("%lld\n", a - b); return 0; }
+"#;
+
 pub struct Scratch {
     pub dir: tempfile::TempDir,
 }

@@ -126,7 +126,7 @@ pub(super) fn jvm_program(
     let package = package_of(&text);
     let class = match language {
         Jvm::Java => stem.clone(),
-        Jvm::Kotlin => kotlin_file_class(&stem),
+        Jvm::Kotlin => crate::text::source_words::kotlin_file_class(&stem),
     };
     let main = match &package {
         Some(p) => format!("{p}.{class}"),
@@ -355,29 +355,6 @@ fn package_of(text: &str) -> Option<String> {
     (!name.is_empty() && !name.ends_with('.')).then_some(name)
 }
 
-/// kotlinc's class of a file's top-level functions: `check.kt` →
-/// `CheckKt`, `test-hello.kt` → `Test_helloKt`.
-fn kotlin_file_class(stem: &str) -> String {
-    let mut chars = stem.chars();
-    match chars.next() {
-        Some(first) => {
-            first
-                .to_uppercase()
-                .chain(chars)
-                .map(|c| {
-                    if c.is_alphanumeric() || c == '_' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect::<String>()
-                + "Kt"
-        }
-        None => "MainKt".to_string(),
-    }
-}
-
 /// Whether Java source declares `void main(` (anywhere: the file's class
 /// is the one run).
 fn declares_main(text: &str) -> bool {
@@ -431,8 +408,14 @@ mod tests {
             Some("foo.bar".into())
         );
         assert_eq!(package_of("package ;"), None);
-        assert_eq!(kotlin_file_class("check"), "CheckKt");
-        assert_eq!(kotlin_file_class("test-hello"), "Test_helloKt");
+        assert_eq!(
+            crate::text::source_words::kotlin_file_class("check"),
+            "CheckKt"
+        );
+        assert_eq!(
+            crate::text::source_words::kotlin_file_class("test-hello"),
+            "Test_helloKt"
+        );
     }
 
     #[test]

@@ -183,18 +183,7 @@ fn make_all(
     let sandbox = Arc::new(
         Sandbox::new(SandboxOptions::default()).map_err(|e| Failure::Internal(e.to_string()))?,
     );
-    let default = match problem.puzzle {
-        Some(_) => None,
-        None => build::default_solution(plan, &problem.submissions.join("accepted")),
-    };
-    let toolchain = crate::config::toolchain(config);
-    let programs = build::build_programs(
-        plan,
-        default.as_deref(),
-        &toolchain,
-        &sandbox,
-        problem.constants.as_ref(),
-    );
+    let (default, programs) = programs(plan, problem, config, &sandbox);
     let nothing = manifest::Manifest::default();
     let digests = make::Digests::default();
     let unrun = make::Unrun::default();
@@ -250,6 +239,30 @@ fn make_all(
     }
     close_data(plan, data, confine, manifest, &made, options)?;
     Ok((made, summary))
+}
+
+/// The programs the plan runs, built, and the solution that makes the
+/// answers when the plan names none (the first accepted submission; a
+/// puzzle's answers are the judge's own).
+fn programs(
+    plan: &GenPlan,
+    problem: &Problem,
+    config: Option<&Config>,
+    sandbox: &Arc<Sandbox>,
+) -> (Option<std::path::PathBuf>, build::Programs) {
+    let default = match problem.puzzle {
+        Some(_) => None,
+        None => build::default_solution(plan, &problem.submissions.join("accepted")),
+    };
+    let toolchain = crate::config::toolchain(config);
+    let programs = build::build_programs(
+        plan,
+        default.as_deref(),
+        &toolchain,
+        sandbox,
+        problem.constants.as_ref(),
+    );
+    (default, programs)
 }
 
 /// The data directory ready to be written: refused if it is (or is under)

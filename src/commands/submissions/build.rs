@@ -45,12 +45,8 @@ fn build_one(
         Ok(source) => source,
         Err(Unready::NotRun(e)) => return Ok(Readiness::NotRun(e.clone())),
         Err(Unready::CompileError(e)) => {
-            return Ok(Readiness::Ready(crate::commands::prepare::not_built(
-                &s.label,
-                crate::submission::CompileError {
-                    message: format!("compile error: {e}"),
-                    output: String::new(),
-                },
+            return Ok(Readiness::Ready(crate::commands::prepare::compile_failed(
+                &s.label, e,
             )));
         }
     };
@@ -95,15 +91,9 @@ fn build_one(
         Err(BuildError::Unreachable { language, tool, .. }) => Ok(Readiness::NotRun(format!(
             "the {language} compiler {tool} cannot be run by the sandbox's users"
         ))),
-        Err(BuildError::SourceTooLarge(message)) => {
-            Ok(Readiness::Ready(crate::commands::prepare::not_built(
-                &s.label,
-                crate::submission::CompileError {
-                    message: format!("compile error: {message}"),
-                    output: String::new(),
-                },
-            )))
-        }
+        Err(BuildError::SourceTooLarge(message)) => Ok(Readiness::Ready(
+            crate::commands::prepare::compile_failed(&s.label, message),
+        )),
         Err(BuildError::Interrupted) => Err(Failure::Interrupted),
         Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
     }

@@ -204,25 +204,20 @@ pub(super) fn assess(
     let checked = score_check(e, score.as_ref());
     if graded.is_empty() {
         // Judged on nothing: never "as expected", whatever it expects.
-        out.status = Status::Fail;
-        out.reason = Some("judged on no case: nothing shows what it gets".to_string());
+        let why = "judged on no case: nothing shows what it gets";
+        settle(&mut out, Status::Fail, why.to_string(), None);
     } else if let Some(g) = graded.iter().find(|g| g.verdict == Verdict::InternalError) {
-        out.status = Status::InternalError;
-        out.reason = Some(format!("{}: {}", g.case, g.message));
-        out.case = Some(g.case.clone());
-        out.case_index = Some(g.index);
+        let why = format!("{}: {}", g.case, g.message);
+        settle(&mut out, Status::InternalError, why, Some(g));
     } else if graded
         .iter()
         .any(|g| g.verdict == Verdict::Skipped && !not_judged_by_rules(g))
     {
-        out.status = Status::Fail;
-        out.reason = Some(INTERRUPTED.to_string());
+        settle(&mut out, Status::Fail, INTERRUPTED.to_string(), None);
     } else if let ScoreCheck::JudgeError(why) = &checked {
-        out.status = Status::InternalError;
-        out.reason = Some(why.clone());
+        settle(&mut out, Status::InternalError, why.clone(), None);
     } else if let ScoreCheck::Disagrees(why) = &checked {
-        out.status = Status::Fail;
-        out.reason = Some(why.clone());
+        settle(&mut out, Status::Fail, why.clone(), None);
     } else if !by_score
         && let Some((why, case)) = pattern_disagreement(
             submission,
@@ -233,19 +228,13 @@ pub(super) fn assess(
             &mut unchecked,
         )
     {
-        out.status = Status::Fail;
-        out.reason = Some(why);
-        out.case = case.map(|c| c.case.clone());
-        out.case_index = case.map(|c| c.index);
+        settle(&mut out, Status::Fail, why, case);
     }
     // What the submission must get on named test data nodes, on top.
     if out.status == Status::Ok
         && let Some((why, case)) = node_disagreement(e, graded, filtered, &mut unchecked)
     {
-        out.status = Status::Fail;
-        out.reason = Some(why);
-        out.case = case.map(|c| c.case.clone());
-        out.case_index = case.map(|c| c.index);
+        settle(&mut out, Status::Fail, why, case);
     }
     if is_bad(&submission.rel) && out.status != Status::InternalError && !interrupted(&out) {
         let judged: Vec<Verdict> = judged_cases.iter().map(|g| g.verdict).collect();
@@ -262,6 +251,16 @@ pub(super) fn assess(
         sensitive: sensitive(raw, graded),
         slowest: slowest(graded),
         unchecked,
+    }
+}
+
+/// The decision: its status, why, and the case at fault (if one is).
+fn settle(out: &mut SubmissionOutcome, status: Status, why: String, case: Option<&CaseResult>) {
+    out.status = status;
+    out.reason = Some(why);
+    if let Some(c) = case {
+        out.case = Some(c.case.clone());
+        out.case_index = Some(c.index);
     }
 }
 
