@@ -12,7 +12,7 @@ use std::path::PathBuf;
 mod cache;
 mod tools;
 pub use cache::{CacheAction, CacheArgs, CacheCommandArgs};
-pub use tools::{CompletionsArgs, ExportArgs, ExportFormat, KattisVersion, ManArgs};
+pub use tools::{CompletionsArgs, ExportArgs, ExportFormat, KattisVersion, ManArgs, NewArgs};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -106,6 +106,14 @@ pub enum Command {
   judge stress rotation --submission sol.cpp --length 10..13
   judge stress sum --generator \"python3 gen.py\" --submission wrong.c")]
     Stress(StressArgs),
+    /// Start a new problem: a Kattis 2025-09 package (problem.yaml, a
+    /// sample, a generator, an input validator, an accepted and a wrong
+    /// submission) that `judge verify` passes as it is.
+    #[command(after_help = "Examples:
+  judge new hello                            then: judge verify hello
+  judge new guess --interactive --name \"Guess the sum\"
+  judge new close --checker                  a custom output validator")]
+    New(NewArgs),
     /// Write a package in the format a contest system imports: Kattis
     /// (2025-09, 2023-07, legacy) or DOMjudge (a .zip, or a directory).
     #[command(after_help = "Examples:

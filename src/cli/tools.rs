@@ -64,3 +64,25 @@ pub struct ExportArgs {
     #[arg(long)]
     pub force: bool,
 }
+
+/// `judge new PROBLEM`: a new problem package.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The problem's directory (must not exist, or be empty); its last
+    /// component is the problem's short name.
+    #[arg(value_name = "PROBLEM")]
+    pub dir: PathBuf,
+
+    /// The problem's title (default: its short name).
+    #[arg(long, value_name = "TITLE")]
+    pub name: Option<String>,
+
+    /// An interactive problem: an interactor talks to the submission.
+    #[arg(long, conflicts_with = "checker")]
+    pub interactive: bool,
+
+    /// Outputs judged by a custom output validator (a checker), not by
+    /// comparison with the answers.
+    #[arg(long)]
+    pub checker: bool,
+}

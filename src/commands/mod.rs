@@ -14,6 +14,7 @@ pub mod limits;
 pub mod list;
 pub mod manual;
 pub mod merge;
+pub mod new;
 pub mod output;
 pub mod prepare;
 pub mod puzzle;
@@ -56,6 +57,7 @@ pub fn main(cli: Cli) -> i32 {
         Command::Limits(args) => limits::limits(config_path.as_deref(), args),
         Command::Stress(args) => stress::stress(config_path.as_deref(), args),
         Command::Export(args) => export::export(config_path.as_deref(), args),
+        Command::New(args) => new::new(args),
         Command::Completions(args) => manual::completions(args),
         Command::Man(args) => manual::man(args),
         Command::Cache(args) => cache::cache(args),

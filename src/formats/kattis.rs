@@ -37,6 +37,7 @@ mod layout;
 mod limits;
 mod problem_yaml;
 pub mod scoring;
+pub mod skeleton;
 pub mod stage;
 mod submissions_json;
 mod submissions_yaml;
