@@ -4,7 +4,9 @@
 //! problem), filled in with the problem's name and a fresh UUID:
 //!
 //! - `problem.yaml` (2025-09, `limits.time_limit: 1.0`; `type: interactive`
-//!   with `--interactive`) and `statement/problem.en.md`;
+//!   with `--interactive`) and `statement/problem.en.tex` (LaTeX, which
+//!   every version of the format and every tool reads; Markdown is
+//!   2023-07 and later only);
 //! - `generators/generators.yaml` (BAPCtools' format): the sample inline,
 //!   ten secret cases from `generators/random.py` with their seeds, the
 //!   answers from the accepted submission;
@@ -30,7 +32,7 @@ pub enum Kind {
 }
 
 const PROBLEM_YAML: &str = include_str!("skeleton/problem.yaml");
-const STATEMENT: &str = include_str!("skeleton/problem.en.md");
+const STATEMENT: &str = include_str!("skeleton/problem.en.tex");
 const GENERATORS_YAML: &str = include_str!("skeleton/generators.yaml");
 const GENERATOR: &str = include_str!("skeleton/random.py");
 const VALIDATOR: &str = include_str!("skeleton/validate.py");
@@ -66,7 +68,7 @@ pub fn skeleton(title: &str, uuid: &str, kind: Kind) -> Tree {
             ],
         ),
     );
-    tree.put("statement/problem.en.md", statement(title, interactive));
+    tree.put("statement/problem.en.tex", statement(title, interactive));
     let sample_answer = if interactive {
         ""
     } else {
@@ -108,8 +110,30 @@ fn statement(title: &str, interactive: bool) -> String {
     };
     fill(
         STATEMENT,
-        &[("title", title), ("input", &input), ("output", &output)],
+        &[
+            ("title", &latex_escaped(title)),
+            ("input", &input),
+            ("output", &output),
+        ],
     )
+}
+
+/// `text` as LaTeX prints it: its special characters escaped.
+fn latex_escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// `template` with each `{{key}}` replaced by its value.
@@ -151,6 +175,16 @@ mod tests {
                 (kind == Kind::Interactive).then_some("interactive")
             );
         }
+    }
+
+    #[test]
+    fn the_title_is_escaped_for_latex() {
+        assert_eq!(
+            latex_escaped("A & B: 100% {x}_1"),
+            "A \\& B: 100\\% \\{x\\}\\_1"
+        );
+        let tree = skeleton("50% off", "u", Kind::Standard);
+        assert!(text(&tree, "statement/problem.en.tex").starts_with("\\problemname{50\\% off}\n"));
     }
 
     #[test]
