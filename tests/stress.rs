@@ -152,3 +152,45 @@ fn a_generator_against_a_reference_finds_and_writes_the_case() {
     assert_eq!(s.read("found/stress-7.in"), "1\n7 14\n");
     assert_eq!(s.read("found/stress-7.ans"), "21\n");
 }
+
+/// Issue 41.7: `--generator "sh gen.sh"` names its script from the user's
+/// directory, though the generator runs in a private one; a word that is
+/// no file (`7`) stays as it is.
+#[test]
+fn a_generator_script_named_relative_to_the_working_directory_is_found() {
+    let s = Scratch::new();
+    sum_cases(&s);
+    s.write("ab.c", AB_C);
+    s.write(
+        "buggy.c",
+        "#include <stdio.h>\nint main(void){long long t,a,b; scanf(\"%lld\",&t); while(t--&&scanf(\"%lld %lld\",&a,&b)==2) printf(\"%lld\\n\", a==7 ? 0 : a+b); return 0;}\n",
+    );
+    // Not executable: run by `sh`, its path an argument. `$1` is the
+    // fixed word 7, `$2` the seed.
+    s.write("gens/gen.sh", "echo 1\necho \"$1 $2\"\n");
+    let mut cmd = s.judge();
+    cmd.args([
+        "stress",
+        "sum",
+        "--submission",
+        "buggy.c",
+        "--against",
+        "ab.c",
+        "--generator",
+        "sh gens/gen.sh 7",
+        "--count",
+        "3",
+        "--tries",
+        "1",
+        "--out",
+        "found",
+    ]);
+    let ran = run(cmd);
+    assert_eq!(ran.code, 1, "{}\n{}", ran.stdout, ran.stderr);
+    assert!(
+        ran.stdout.contains("round 1 (seed 1): WA"),
+        "{}",
+        ran.stdout
+    );
+    assert_eq!(s.read("found/stress-1.in"), "1\n7 1\n");
+}

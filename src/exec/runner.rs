@@ -232,6 +232,26 @@ pub fn resolve_sandboxed_program(name: &str) -> Result<PathBuf, ProgramError> {
     in_sandbox.map_or_else(|| resolve_program(name), Ok)
 }
 
+/// A later word of a command line (`python3 gen.py`: `gen.py`) as the
+/// program will see it: made absolute when it names a file or directory
+/// from `base` (the user's working directory, or judge.toml's), since
+/// every program runs in a private working directory where the relative
+/// name would mean nothing; any other word (a flag, a number, a name
+/// that is no file) as it is. The one rule for every command that takes
+/// a command line: checkers, validators, interactors, `stress`'s
+/// generator and reference.
+pub fn absolute_if_file(word: &str, base: &Path) -> String {
+    let path = base.join(word);
+    if !word.starts_with('-') && !word.is_empty() && path.exists() {
+        std::path::absolute(&path)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .into_owned()
+    } else {
+        word.to_string()
+    }
+}
+
 /// Find the program as execvp would, but now and from the judge's own
 /// directory (the child starts in its private directory, where `./sol`
 /// would mean something else).

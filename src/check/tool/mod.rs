@@ -158,17 +158,7 @@ impl Tool {
         };
         let args = rest
             .iter()
-            .map(|word| {
-                let path = base.join(word);
-                if !word.starts_with('-') && !word.is_empty() && path.exists() {
-                    std::path::absolute(&path)
-                        .unwrap_or(path)
-                        .to_string_lossy()
-                        .into_owned()
-                } else {
-                    word.clone()
-                }
-            })
+            .map(|word| crate::exec::runner::absolute_if_file(word, base))
             .collect();
         Ok(Tool {
             source,

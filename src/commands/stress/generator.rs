@@ -4,7 +4,7 @@
 use crate::commands::Failure;
 use crate::exec::RunError;
 use crate::exec::process::{Launch, Trust, launch};
-use crate::exec::runner::resolve_program;
+use crate::exec::runner::{absolute_if_file, resolve_program};
 use crate::exec::sandbox::Sandbox;
 use crate::submission::{Built, Toolchain};
 use std::ffi::OsString;
@@ -48,7 +48,12 @@ impl Generator {
         let program = resolve_program(&words[0]).map_err(Failure::usage)?;
         Ok(Generator {
             program,
-            args: words[1..].iter().map(OsString::from).collect(),
+            // `python3 sgen.py`: the script named from the user's directory
+            // (the generator runs in a private one).
+            args: words[1..]
+                .iter()
+                .map(|w| OsString::from(absolute_if_file(w, Path::new("."))))
+                .collect(),
             display: text.to_string(),
         })
     }
