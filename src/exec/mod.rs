@@ -7,6 +7,7 @@
 //! and tests of the orchestration and the reporters use a fake.
 
 pub mod affinity;
+pub mod atomic;
 pub mod beneath;
 pub mod bounded_read;
 pub mod builtin;

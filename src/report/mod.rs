@@ -100,76 +100,8 @@ pub enum TargetError {
     IsDirectory(std::path::PathBuf),
 }
 
-/// Write `bytes` to `path` atomically: a temporary file beside it, flushed
-/// and synced, then renamed over the target. The file gets the mode a
-/// plainly created file would (0666 less the umask), not the temporary
-/// file's private 0600: reports are published as CI artifacts, cases
-/// committed and shared.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_via_temp(path, bytes, true)
-}
-
-/// [`write_atomically`], but never replacing anything: if `path` exists
-/// (even made by someone else while this was writing), the error is
-/// `AlreadyExists` and nothing is written.
-pub fn write_new_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_via_temp(path, bytes, false)
-}
-
-fn write_via_temp(path: &Path, bytes: &[u8], replace: bool) -> std::io::Result<()> {
-    let mut file = temp_beside(path)?;
-    file.write_all(bytes)?;
-    publish(file, path, replace)
-}
-
-/// A temporary file in `path`'s directory, named after it
-/// (`.out.json.XXXX.tmp`), removed if it is never published.
-fn temp_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    tempfile::Builder::new()
-        .prefix(&format!(
-            ".{}.",
-            path.file_name()
-                .map(|n| n.to_string_lossy())
-                .unwrap_or_default()
-        ))
-        .suffix(".tmp")
-        .tempfile_in(dir)
-}
-
-/// Give a written temporary file a plain file's mode, sync it, and rename
-/// it to `path` (over what is there only if `replace`).
-fn publish(file: tempfile::NamedTempFile, path: &Path, replace: bool) -> std::io::Result<()> {
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = 0o666 & !current_umask();
-        file.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(mode))?;
-    }
-    file.as_file().sync_all()?;
-    if replace {
-        file.persist(path).map_err(|e| e.error)?;
-    } else {
-        file.persist_noclobber(path).map_err(|e| e.error)?;
-    }
-    Ok(())
-}
-
-/// The process's umask, read from /proc (setting it to read it would race
-/// with other threads creating files); 022 if /proc does not say.
-fn current_umask() -> u32 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Umask:"))
-                .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-        })
-        .unwrap_or(0o022)
-}
+use crate::exec::atomic::{Mode, publish, temp_beside};
+pub use crate::exec::atomic::{write_atomically, write_new_atomically};
 
 /// Where a `--report` file is written while the run goes: straight into
 /// a temporary file beside the target (so memory stays flat however large
@@ -251,7 +183,7 @@ impl FileSink {
             Spool::Memory(bytes) => write_atomically(path, &bytes),
             Spool::File(writer) => {
                 let file = writer.into_inner().map_err(|e| e.into_error())?;
-                publish(file, path, true)
+                publish(file, path, Mode::Plain, true)
             }
             Spool::Done => Err(std::io::Error::other("the report was already written")),
         }
@@ -319,28 +251,5 @@ mod tests {
         assert_eq!(names(), ["r.json"]);
         assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
         assert!(sink.write_all(b"more").is_err());
-    }
-
-    #[test]
-    fn a_new_file_never_replaces_anything() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("1.in");
-        write_new_atomically(&path, b"first\n").unwrap();
-        let again = write_new_atomically(&path, b"second\n").unwrap_err();
-        assert_eq!(again.kind(), std::io::ErrorKind::AlreadyExists);
-        assert_eq!(std::fs::read(&path).unwrap(), b"first\n");
-        // A dangling symbolic link is an existing name too.
-        let link = dir.path().join("2.in");
-        std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).unwrap();
-        let e = write_new_atomically(&link, b"x\n").unwrap_err();
-        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
-        // Replacing is what write_atomically is for; no temporary is left.
-        write_atomically(&path, b"second\n").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"second\n");
-        let names: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names.len(), 2, "{names:?}");
     }
 }

@@ -47,7 +47,7 @@ pub fn key(language: &Language, main: &str, files: &[(String, Vec<u8>)]) -> Stri
         part(bytes);
     }
     let digest = hash.finalize();
-    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+    crate::exec::identity::hex(&digest[..16])
 }
 
 /// A complete cache entry.

@@ -144,7 +144,7 @@ pub(super) fn identity(language: &Language) -> Option<String> {
         }
     }
     let digest = hash.finalize();
-    Some(digest[..16].iter().map(|b| format!("{b:02x}")).collect())
+    Some(crate::exec::identity::hex(&digest[..16]))
 }
 
 /// Why a probe build failed (remembered for the process, so shared).

@@ -525,5 +525,5 @@ pub(super) fn tool_key(
         }
     }
     let digest = hash.finalize();
-    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+    crate::exec::identity::hex(&digest[..16])
 }

@@ -52,7 +52,7 @@ fn make_one(ctx: &Ctx<'_>, inc: &Included, original: Option<&Made>) -> Made {
     part(b"include");
     part(original.key.as_bytes());
     ctx.validators_key(&mut part);
-    made.key = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    made.key = crate::exec::identity::hex(&hash.finalize());
     if ctx.manifest.unchanged(ctx.data, &inc.path, &made.key) {
         made.cached = true;
         made.time = start.elapsed();

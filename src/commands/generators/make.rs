@@ -184,7 +184,7 @@ impl Ctx<'_> {
             None => {}
         }
         self.validators_key(&mut part);
-        hex(&hash.finalize())
+        crate::exec::identity::hex(&hash.finalize())
     }
 
     /// The validators' files, in a key.
@@ -454,10 +454,6 @@ pub(super) fn scratch(sandbox: &Sandbox) -> std::io::Result<tempfile::TempDir> {
     tempfile::Builder::new()
         .prefix("gen-")
         .tempdir_in(sandbox.private_dir())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// `base.EXT` (the extension may have dots: `in.statement`).

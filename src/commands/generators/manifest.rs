@@ -40,10 +40,7 @@ pub(super) struct Summary {
 }
 
 pub(super) fn sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::exec::identity::hex(&Sha256::digest(bytes))
 }
 
 /// The manifest in `data` (a symbolic link, a FIFO or a path in it that is

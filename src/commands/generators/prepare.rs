@@ -173,5 +173,5 @@ pub(super) fn sources(root: &Path) -> String {
         )
         .unwrap_or_default(),
     );
-    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    crate::exec::identity::hex(&hash.finalize())
 }

@@ -35,7 +35,9 @@ pub fn built_map(root: &Path) -> Result<PathBuf, String> {
 fn package_digest(root: &Path) -> Result<String, String> {
     let real = std::fs::canonicalize(root).map_err(|e| format!("{}: {e}", root.display()))?;
     let digest = Sha256::digest(real.as_os_str().as_encoded_bytes());
-    Ok(digest.iter().take(12).map(|b| format!("{b:02x}")).collect())
+    Ok(crate::exec::identity::hex(
+        digest.get(..12).unwrap_or(&digest),
+    ))
 }
 
 /// The built map as (kind, index) → the built file; a line that does not

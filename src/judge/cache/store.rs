@@ -6,6 +6,7 @@
 //! the cache's size: eviction of the least recently used files, a pack
 //! and its index as one.
 
+use crate::exec::atomic;
 use crate::exec::identity::{bytes_digest, text_digest};
 use crate::text::stream::Text;
 use std::path::{Path, PathBuf};
@@ -17,32 +18,15 @@ pub fn sharded(dir: &Path, name: &str) -> PathBuf {
     dir.join(name.get(..2).unwrap_or("__")).join(name)
 }
 
-/// Write `bytes` to `path` atomically (a temporary file in the same
-/// directory, renamed), making the directory (0700) when missing.
+/// Write `bytes` to `path` atomically, private to the judge's user, making
+/// the directory (0700) when missing (`exec::atomic`).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_text(path, Text::Bytes(bytes))
 }
 
 /// [`write_atomic`] of a streamed text.
 pub fn write_atomic_text(path: &Path, text: Text<'_>) -> std::io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    let dir = path
-        .parent()
-        .ok_or_else(|| std::io::Error::other("no directory"))?;
-    let mut temp = match tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir) {
-        Ok(temp) => temp,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(dir)?;
-            tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?
-        }
-        Err(e) => return Err(e),
-    };
-    text.write_to(&mut std::io::BufWriter::new(temp.as_file_mut()))?;
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    atomic::write(path, text, atomic::Mode::Private, true)
 }
 
 /// Say a damaged file was found, and remove it.
@@ -169,7 +153,7 @@ pub fn evict(dir: &Path, limit: u64) -> Usage {
     all.retain(|(used, _, path)| {
         let temporary = path
             .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with(".tmp-"));
+            .is_some_and(|n| atomic::is_temporary(&n.to_string_lossy()));
         if temporary && *used < stale {
             let _ = std::fs::remove_file(path);
             return false;

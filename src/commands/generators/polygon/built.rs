@@ -332,26 +332,21 @@ impl Key {
     }
 
     fn hex(self) -> String {
-        self.0
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        crate::exec::identity::hex(&self.0.finalize())
     }
 }
 
 fn write_map(map: &Path, lines: &[String]) -> Result<(), Failure> {
-    let dir = map.parent().unwrap_or(Path::new("."));
-    create_private(dir)?;
     let mut text = lines.join("\n");
     text.push('\n');
-    let temp = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| Failure::Internal(format!("{}: {e}", dir.display())))?;
-    std::fs::write(temp.path(), text)
-        .map_err(|e| Failure::Internal(format!("{}: {e}", temp.path().display())))?;
-    temp.persist(map)
-        .map_err(|e| Failure::Internal(format!("{}: {e}", map.display())))?;
-    Ok(())
+    let private = crate::exec::atomic::Mode::Private;
+    crate::exec::atomic::write(
+        map,
+        crate::text::stream::Text::Bytes(text.as_bytes()),
+        private,
+        true,
+    )
+    .map_err(|e| Failure::Internal(format!("{}: {e}", map.display())))
 }
 
 fn create_private(dir: &Path) -> Result<(), Failure> {
