@@ -148,10 +148,11 @@ pub struct CaseResult {
     pub stderr: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub figures: Vec<Figure>,
-    /// An interactive case's dialogue (bounded; `→` validator to
-    /// submission, `←` back), for a case that did not pass.
+    /// An interactive case's dialogue (bounded), for a case that did not
+    /// pass: a line each, `{"at": seconds, "from": "validator" |
+    /// "submission" | "judge", "text": ...}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub transcript: Option<String>,
+    pub transcript: Option<Vec<crate::exec::interactive::Line>>,
     /// A multi-pass case: the passes run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub passes: Option<u32>,

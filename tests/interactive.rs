@@ -83,10 +83,35 @@ fn every_verdict_path_of_an_interactive_problem() {
     );
     assert_eq!(verdicts(&wa), ["WA", "WA"], "{wa:#}");
     assert_eq!(wa["cases"][0]["message"], "10 guesses and no 7");
-    let transcript = wa["cases"][0]["transcript"].as_str().unwrap();
+    // The dialogue in JSON: a line each, who, when, what (issue 41.5).
+    let transcript = wa["cases"][0]["transcript"].as_array().unwrap();
+    let said = |from: &str, text: &str| {
+        transcript
+            .iter()
+            .any(|l| l["from"] == from && l["text"] == text && l["at"].as_f64().is_some())
+    };
     assert!(
-        transcript.contains("← 1") && transcript.contains("→ higher"),
-        "{transcript}"
+        said("submission", "1") && said("validator", "higher"),
+        "{transcript:?}"
+    );
+
+    // A line written in pieces (the text, then its newline, each flushed)
+    // is one line, not a line and an empty one, in every report.
+    let pieces = run_on(
+        &s,
+        "g",
+        "pieces.c",
+        "#include <stdio.h>\nint main(void){char r[32];for(;;){printf(\"1\");fflush(stdout);printf(\"\\n\");fflush(stdout);if(scanf(\"%31s\",r)!=1)return 0;}}\n",
+    );
+    let lines = pieces["cases"][0]["transcript"].as_array().unwrap();
+    let texts: Vec<&str> = lines
+        .iter()
+        .filter(|l| l["from"] == "submission")
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        !texts.is_empty() && texts.iter().all(|t| *t == "1"),
+        "{lines:?}"
     );
 
     // Never flushing: both wait; the wall clock ends it, TLE, saying so.

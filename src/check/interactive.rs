@@ -332,7 +332,7 @@ fn interactive_pass(
         };
     }
     if judgement.verdict != Verdict::Accepted {
-        judgement.transcript = Some(pair.transcript.render());
+        judgement.transcript = Some(pair.transcript.lines());
     }
     let validator_rejected = pair.validator.limit_hit.is_none()
         && matches!(pair.validator.exit, Exit::Code(c) if interaction.protocol.rejects(c));

@@ -96,8 +96,8 @@ pub struct Judgement {
     pub diff: Option<String>,
     /// Pictures from a puzzle checker.
     pub figures: Vec<Figure>,
-    /// The dialogue of an interactive case (bounded, `→`/`←` lines).
-    pub transcript: Option<String>,
+    /// The dialogue of an interactive case (bounded), a line each.
+    pub transcript: Option<Vec<crate::exec::interactive::Line>>,
     /// Partial credit the checker gave an accepted output (`score.txt`,
     /// `score_multiplier.txt`, testlib's `quitp` / `_pc`).
     pub partial: Option<crate::score::Partial>,

@@ -24,6 +24,7 @@
 use super::process::{Launch, Piped, launch_with};
 use super::sandbox::Sandbox;
 use super::{RunError, RunOutcome};
+use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
 use std::sync::Mutex;
@@ -104,32 +105,31 @@ impl Transcript {
         }
     }
 
-    /// The transcript as text: one line per line of a message, marked `→`
-    /// (validator to submission) or `←` (submission to validator), with the
-    /// time since the start; non-printing bytes escaped.
-    pub fn render(&self) -> String {
-        let mut out = String::new();
-        let mut line = |m: &Message| {
-            let arrow = match m.from {
-                Side::Validator => "→",
-                Side::Submission => "←",
-            };
-            let text = String::from_utf8_lossy(&m.bytes);
-            for piece in text.split_inclusive('\n') {
-                let shown = crate::text::whitespace::escaped(piece.trim_end_matches('\n'));
-                out.push_str(&format!("{:>8.3}s {arrow} {shown}\n", m.at.as_secs_f64()));
-            }
-        };
-        self.head.iter().for_each(&mut line);
+    /// The dialogue as lines: each side's bytes split at its newlines,
+    /// whatever the writes were (a line written in two writes, `5` then
+    /// the newline, is one line), each line stamped with the time its
+    /// first byte came; lines in the order they were completed, a last
+    /// line with no newline at the end; the bytes not kept as one
+    /// [`Speaker::Judge`] line where they were left out.
+    pub fn lines(&self) -> Vec<Line> {
+        let mut lines = Lines::default();
+        self.head.iter().for_each(|m| lines.feed(m));
         if self.omitted > 0 {
-            line(&Message {
-                at: self.tail.first().map_or(Duration::ZERO, |m| m.at),
-                from: Side::Validator,
-                bytes: format!("[… {} bytes not kept …]", self.omitted).into_bytes(),
+            lines.flush();
+            lines.done.push(Line {
+                at: self.tail.first().map_or(0.0, |m| m.at.as_secs_f64()),
+                from: Speaker::Judge,
+                text: format!("[… {} bytes not kept …]", self.omitted),
             });
         }
-        self.tail.iter().for_each(&mut line);
-        out
+        self.tail.iter().for_each(|m| lines.feed(m));
+        lines.flush();
+        lines.done
+    }
+
+    /// [`Transcript::lines`] as text, a line each ([`render`]).
+    pub fn render(&self) -> String {
+        render(&self.lines())
     }
 
     /// The last side that said anything, and when.
@@ -139,6 +139,97 @@ impl Transcript {
             .flatten()
             .max_by_key(|m| m.at)
             .map(|m| (m.from, m.at))
+    }
+}
+
+/// Who said a line of a transcript.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Speaker {
+    /// The validator (interactor), to the submission.
+    Validator,
+    /// The submission, to the validator.
+    Submission,
+    /// The judge's own note (bytes left out).
+    Judge,
+}
+
+/// One line of a dialogue: when its first byte came (seconds since the
+/// start), who wrote it, and its text (lossy UTF-8, without the newline).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Line {
+    pub at: f64,
+    pub from: Speaker,
+    pub text: String,
+}
+
+impl Line {
+    /// `   0.012s → text`: `→` validator to submission, `←` back,
+    /// non-printing characters escaped.
+    pub fn render(&self) -> String {
+        let arrow = match self.from {
+            Speaker::Validator | Speaker::Judge => "→",
+            Speaker::Submission => "←",
+        };
+        let shown = crate::text::whitespace::escaped(&self.text);
+        format!("{:>8.3}s {arrow} {shown}", self.at)
+    }
+}
+
+/// Lines as text, each ended by a newline.
+pub fn render(lines: &[Line]) -> String {
+    lines.iter().map(|l| l.render() + "\n").collect()
+}
+
+/// Each side's line in the making, and the lines made.
+#[derive(Default)]
+struct Lines {
+    open: [Option<(Duration, Vec<u8>)>; 2],
+    done: Vec<Line>,
+}
+
+impl Lines {
+    fn feed(&mut self, m: &Message) {
+        let slot = &mut self.open[m.from as usize];
+        for piece in m.bytes.split_inclusive(|b| *b == b'\n') {
+            let (_, text) = slot.get_or_insert_with(|| (m.at, Vec::new()));
+            match piece.strip_suffix(b"\n") {
+                Some(body) => {
+                    text.extend_from_slice(body);
+                    if let Some((at, text)) = slot.take() {
+                        self.done.push(line(m.from, at, &text));
+                    }
+                }
+                None => text.extend_from_slice(piece),
+            }
+        }
+    }
+
+    /// The lines not ended yet, as they are (earlier first).
+    fn flush(&mut self) {
+        let mut open: Vec<(Side, Duration, Vec<u8>)> = [Side::Submission, Side::Validator]
+            .into_iter()
+            .filter_map(|side| {
+                self.open[side as usize]
+                    .take()
+                    .map(|(at, text)| (side, at, text))
+            })
+            .collect();
+        open.sort_by_key(|(_, at, _)| *at);
+        for (side, at, text) in open {
+            self.done.push(line(side, at, &text));
+        }
+    }
+}
+
+fn line(side: Side, at: Duration, text: &[u8]) -> Line {
+    Line {
+        at: at.as_secs_f64(),
+        from: match side {
+            Side::Submission => Speaker::Submission,
+            Side::Validator => Speaker::Validator,
+        },
+        text: String::from_utf8_lossy(text).into_owned(),
     }
 }
 
@@ -386,5 +477,40 @@ mod tests {
         assert!(!text.contains("→ 1000\n"), "the middle is left out");
         assert_eq!(t.total, [9, 10_000]);
         assert_eq!(t.last().map(|(s, _)| s), Some(Side::Submission));
+    }
+
+    /// Issue 41.5: a line written in pieces (unbuffered Python writes the
+    /// text, then the newline) is one line, with no empty line after it;
+    /// the other side's line in between is its own.
+    #[test]
+    fn lines_are_split_on_newlines_not_on_writes() {
+        let mut t = Transcript::default();
+        let ms = Duration::from_millis;
+        t.record(Side::Validator, ms(1), b"1 2\n");
+        t.record(Side::Submission, ms(2), b"3");
+        t.record(Side::Validator, ms(3), b"hm");
+        t.record(Side::Submission, ms(4), b"\n");
+        t.record(Side::Submission, ms(5), b"a\nb\n\nc");
+        let lines = t.lines();
+        let got: Vec<_> = lines
+            .iter()
+            .map(|l| (l.from, l.at, l.text.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Speaker::Validator, 0.001, "1 2"),
+                (Speaker::Submission, 0.002, "3"),
+                (Speaker::Submission, 0.005, "a"),
+                (Speaker::Submission, 0.005, "b"),
+                (Speaker::Submission, 0.005, ""),
+                (Speaker::Validator, 0.003, "hm"),
+                (Speaker::Submission, 0.005, "c"),
+            ]
+        );
+        assert_eq!(
+            t.render().lines().take(2).collect::<Vec<_>>(),
+            ["   0.001s → 1 2", "   0.002s ← 3"]
+        );
     }
 }

@@ -217,7 +217,11 @@ mod tests {
                     None,
                 ]],
             }],
-            transcript: Some("→ 1\n← 2".into()),
+            transcript: Some(vec![crate::exec::interactive::Line {
+                at: 0.5,
+                from: crate::exec::interactive::Speaker::Validator,
+                text: "1".into(),
+            }]),
             passes: Some(2),
             partial: Some(Partial::Fraction(1.0 / 3.0)),
             score: None,

@@ -385,7 +385,7 @@ fn test_case(case: &CaseResult) -> TestCase {
             }
             if let Some(transcript) = &case.transcript {
                 description.push_str("\ndialogue:\n");
-                description.push_str(transcript);
+                description.push_str(&crate::exec::interactive::render(transcript));
             }
             s.set_description(description);
             s

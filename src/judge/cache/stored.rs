@@ -162,7 +162,7 @@ pub struct StoredJudgement {
     message: String,
     diff: Option<String>,
     partial: Option<Partial>,
-    transcript: Option<String>,
+    transcript: Option<Vec<crate::exec::interactive::Line>>,
 }
 
 impl StoredJudgement {

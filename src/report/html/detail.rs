@@ -8,6 +8,7 @@
 
 use super::{Page, badge, class, memory, percent, seconds, text};
 use crate::exec::MemorySource;
+use crate::exec::interactive::{Line, Speaker};
 use crate::judge::CaseResult;
 use crate::puzzles::Figure;
 use maud::{Markup, html};
@@ -149,17 +150,21 @@ fn board(figure: &Figure) -> Markup {
 /// An interactive case's dialogue as a two-column conversation: the
 /// validator's lines on the left, the submission's on the right, each with
 /// its time.
-fn dialogue(transcript: &str) -> Markup {
+fn dialogue(transcript: &[Line]) -> Markup {
     html! {
         table.dialogue {
             thead { tr { th { "time" } th { "validator →" } th { "← submission" } } }
             tbody {
-                @for line in transcript.lines().take(400) {
-                    @let (time, rest) = line.trim_start().split_once(' ').unwrap_or(("", line));
-                    @if let Some(said) = rest.strip_prefix("→ ") {
-                        tr { td.muted { (time) } td { code { (text::line(said, 300)) } } td {} }
-                    } @else if let Some(said) = rest.strip_prefix("← ") {
-                        tr { td.muted { (time) } td {} td { code { (text::line(said, 300)) } } }
+                @for line in transcript.iter().take(400) {
+                    @let time = format!("{:.3}s", line.at);
+                    @let said = crate::text::whitespace::escaped(&line.text);
+                    @match line.from {
+                        Speaker::Submission => {
+                            tr { td.muted { (time) } td {} td { code { (text::line(&said, 300)) } } }
+                        }
+                        Speaker::Validator | Speaker::Judge => {
+                            tr { td.muted { (time) } td { code { (text::line(&said, 300)) } } td {} }
+                        }
                     }
                 }
             }

@@ -66,7 +66,7 @@ pub(super) fn failure(r: &CaseResult, paint: &Paint) -> Vec<String> {
     }
     if let Some(transcript) = &r.transcript {
         // The end of the dialogue: where it went wrong.
-        let all: Vec<&str> = transcript.lines().collect();
+        let all: Vec<String> = transcript.iter().map(|l| l.render()).collect();
         let shown = &all[all.len().saturating_sub(TRANSCRIPT_LINES)..];
         lines.push(format!(
             "{INDENT}{}",
