@@ -4,7 +4,8 @@
 //! symbolic links; copies keep every file owned by the manifest and need no
 //! link support from whatever reads the package).
 
-use super::make::{Ctx, Made};
+use super::context::Ctx;
+use super::make::Made;
 use super::validate::validate;
 use crate::formats::generators::Included;
 use sha2::{Digest, Sha256};

@@ -2,8 +2,8 @@
 //! generator, the built-in puzzle generator, a copy or inline text, the
 //! answer from the solution when nothing gave one, then validation.
 
-use super::build::{Programs, Ready};
-use super::manifest::Manifest;
+use super::build::Ready;
+use super::context::{Ctx, scratch};
 use super::validate::validate;
 use crate::config::Problem;
 use crate::exec::process::{Launch, Trust, launch};
@@ -23,32 +23,6 @@ use std::time::{Duration, Instant};
 
 /// How long one generator or solution run may take.
 const GENERATOR_TIME: Duration = Duration::from_secs(30);
-
-/// Everything making a case needs.
-pub(super) struct Ctx<'a> {
-    pub(super) plan: &'a GenPlan,
-    pub(super) problem: &'a Problem,
-    pub(super) programs: &'a Programs,
-    pub(super) manifest: &'a Manifest,
-    pub(super) data: &'a Path,
-    pub(super) sandbox: &'a Arc<Sandbox>,
-    pub(super) check_deterministic: bool,
-    /// The solution of cases under no `solution:` key.
-    pub(super) default_solution: Option<&'a Path>,
-    /// Programs' and validators' files hashed so far.
-    pub(super) digests: &'a Digests,
-    /// Reads and writes stay inside the package.
-    pub(super) confine: &'a super::confine::Confine,
-    /// Validators that could not be built or run: name → why (said once
-    /// after the cases are made; the cases are written unchecked by them).
-    pub(super) unrun: &'a Unrun,
-}
-
-/// Validators that could not be built or run: name → why.
-pub(super) type Unrun = std::sync::Mutex<BTreeMap<String, String>>;
-
-/// A directory or file → the hash of its files.
-pub(super) type Digests = std::sync::Mutex<std::collections::HashMap<PathBuf, Vec<u8>>>;
 
 /// One case made: its files, or why not; how, and how long it took.
 pub(super) struct Made {
@@ -445,15 +419,6 @@ fn linked(case: &GenCase, files: &mut BTreeMap<String, Vec<u8>>) -> Result<(), S
         files.insert(ext.clone(), bytes);
     }
     Ok(())
-}
-
-/// A fresh working directory for one run of a package's program: in the
-/// judge's private directory, the one place the package's programs may
-/// write (see `exec::sandbox::tools`).
-pub(super) fn scratch(sandbox: &Sandbox) -> std::io::Result<tempfile::TempDir> {
-    tempfile::Builder::new()
-        .prefix("gen-")
-        .tempdir_in(sandbox.private_dir())
 }
 
 fn hex(bytes: &[u8]) -> String {

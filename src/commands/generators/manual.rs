@@ -4,7 +4,8 @@
 //! judge made before is made again (the solution may have changed); the
 //! author's files are never written, owned by the manifest or removed.
 
-use super::make::{Ctx, with_ext};
+use super::context::Ctx;
+use super::make::with_ext;
 use crate::formats::generators::{DATA_EXTENSIONS, GenCase};
 use std::collections::BTreeMap;
 

@@ -15,6 +15,7 @@
 
 mod build;
 mod confine;
+mod context;
 mod include;
 mod make;
 mod manifest;
@@ -33,7 +34,8 @@ use crate::config::{Config, Overrides, Problem};
 use crate::exec::sandbox::{Sandbox, SandboxOptions};
 use crate::formats::generators::GenPlan;
 use crate::report::Format;
-use make::{Ctx, Made};
+use context::Ctx;
+use make::Made;
 use rayon::prelude::*;
 use report::JsonTarget;
 use std::path::Path;
@@ -185,8 +187,8 @@ fn make_all(
     );
     let (default, programs) = programs(plan, problem, config, &sandbox);
     let nothing = manifest::Manifest::default();
-    let digests = make::Digests::default();
-    let unrun = make::Unrun::default();
+    let digests = context::Digests::default();
+    let unrun = context::Unrun::default();
     let base = Ctx {
         plan,
         problem,

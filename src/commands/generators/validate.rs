@@ -3,7 +3,7 @@
 //! arguments), its answer by the answer validators. Cases of the
 //! `invalid_*` folders are made as they are (they are meant to fail).
 
-use super::make::Ctx;
+use super::context::{Ctx, scratch};
 use crate::check::external::Validity;
 use crate::check::tool::ToolContext;
 use crate::formats::generators::INVALID_DIRECTORIES;
@@ -52,7 +52,7 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
     if ctx.problem.validators.is_empty() && ctx.problem.groups.is_empty() && !answer_validators {
         return Ok(());
     }
-    let dir = super::make::scratch(ctx.sandbox).map_err(|e| e.to_string())?;
+    let dir = scratch(ctx.sandbox).map_err(|e| e.to_string())?;
     let input = dir.path().join("testcase.in");
     std::fs::write(&input, input_bytes).map_err(|e| e.to_string())?;
     // The group's settings: where the case will be.
