@@ -4,15 +4,13 @@
 
 use super::build::Ready;
 use super::context::{Ctx, scratch};
+use super::error::CaseError;
 use super::validate::validate;
-use crate::config::Problem;
 use crate::exec::process::{Launch, Trust, launch};
 use crate::exec::runner::ProcessRunner;
 use crate::exec::sandbox::Sandbox;
 use crate::exec::{Exit, Given, Limits, RunRequest, Runner};
-use crate::formats::generators::{
-    CaseSource, DATA_EXTENSIONS, GenCase, GenPlan, INVALID_DIRECTORIES,
-};
+use crate::formats::generators::{CaseSource, DATA_EXTENSIONS, GenCase, INVALID_DIRECTORIES};
 use crate::puzzles::{Puzzle, SolveOptions};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -36,7 +34,7 @@ pub(super) struct Made {
     /// The case an included case is.
     pub(super) from: Option<PathBuf>,
     pub(super) key: String,
-    pub(super) files: Result<BTreeMap<String, Vec<u8>>, String>,
+    pub(super) files: Result<BTreeMap<String, Vec<u8>>, CaseError>,
     pub(super) cached: bool,
     /// passed, failed, skipped (an invalid_* case) or not run (a failure
     /// before validation, or an unchanged case validated when made).
@@ -55,7 +53,7 @@ impl Made {
             seed: None,
             from: None,
             key: String::new(),
-            files: Err(format!("{error}: not made")),
+            files: Err(CaseError::Skipped(error.clone())),
             cached: false,
             validation: "not run",
             time: Duration::ZERO,
@@ -269,7 +267,7 @@ impl Ctx<'_> {
 
     /// A case's files: from its generator, copy or inline text, then the
     /// answer when nothing gave one.
-    fn produce(&self, case: &GenCase, slot: usize) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    fn produce(&self, case: &GenCase, slot: usize) -> Result<BTreeMap<String, Vec<u8>>, CaseError> {
         let mut files = match &case.source {
             CaseSource::Generate { .. } => self.generated(case, slot)?,
             CaseSource::Builtin {
@@ -300,10 +298,10 @@ impl Ctx<'_> {
                     files.insert(ext.to_string(), bytes);
                 }
                 if !files.contains_key("in") {
-                    return Err(format!(
+                    return Err(CaseError::Making(format!(
                         "copy: {}.in does not exist",
                         crate::text::whitespace::shown_path(&base)
-                    ));
+                    )));
                 }
                 files
             }

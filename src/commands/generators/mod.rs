@@ -16,6 +16,7 @@
 mod build;
 mod confine;
 mod context;
+mod error;
 mod include;
 mod make;
 mod manifest;
@@ -56,7 +57,7 @@ pub fn generate_package(root: &Path, args: &GenArgs) -> Outcome {
         crate::config::package_problem(root, &Overrides::default())
             .map_err(|e| Failure::Usage(e.to_string()))
     };
-    let confine = confine::Confine::new(root).map_err(Failure::Usage)?;
+    let confine = confine::Confine::new(root).map_err(Failure::usage)?;
     generate(
         &plan,
         problem,
@@ -105,7 +106,7 @@ pub fn generate_problem(config: &Config, name: &str, args: &GenArgs) -> Option<O
     Some(json_target(args).and_then(|json| {
         let plan = crate::formats::generators::load_file(root, file)
             .map_err(|e| Failure::Usage(e.to_string()))?;
-        let confine = confine::Confine::new(root).map_err(Failure::Usage)?;
+        let confine = confine::Confine::new(root).map_err(Failure::usage)?;
         generate(
             &plan,
             || Ok(problem.clone()),
@@ -154,7 +155,7 @@ fn generate(
         // The data directory (a symbolic link to elsewhere, or under one)
         // is refused before anything is read from it.
         if std::fs::symlink_metadata(data).is_ok() {
-            confine.check(data).map_err(Failure::Usage)?;
+            confine.check(data).map_err(Failure::usage)?;
         }
         return report::dry_run(plan, &manifest::read(data));
     }
@@ -277,10 +278,10 @@ fn open_data(
     options: Options,
 ) -> Result<manifest::Manifest, Failure> {
     if std::fs::symlink_metadata(data).is_ok() {
-        confine.check(data).map_err(Failure::Usage)?;
+        confine.check(data).map_err(Failure::usage)?;
     }
     let mut manifest = manifest::read(data);
-    confine.make_dirs(data).map_err(Failure::Usage)?;
+    confine.make_dirs(data).map_err(Failure::usage)?;
     manifest::write_group_files(
         plan,
         data,
