@@ -411,16 +411,16 @@ fn leaning_pairs(src: &Path) -> Vec<Pair> {
     }
     let mut pairs = Vec::new();
     for ((room, a, b), a_files) in &edges {
-        if a < b {
-            if let Some(b_files) = edges.get(&(room.clone(), b.clone(), a.clone())) {
-                pairs.push(Pair {
-                    room: room.join("/"),
-                    a: a.clone(),
-                    b: b.clone(),
-                    a_files: a_files.clone(),
-                    b_files: b_files.clone(),
-                });
-            }
+        if a < b
+            && let Some(b_files) = edges.get(&(room.clone(), b.clone(), a.clone()))
+        {
+            pairs.push(Pair {
+                room: room.join("/"),
+                a: a.clone(),
+                b: b.clone(),
+                a_files: a_files.clone(),
+                b_files: b_files.clone(),
+            });
         }
     }
     pairs
