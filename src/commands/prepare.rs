@@ -130,10 +130,42 @@ pub fn submission_program(
     // A package's submission is built as `verify` builds its own: with the
     // package's included code and constants.
     if let Some(package) = package {
-        source.includes = super::submissions::includes(&package.root, &source.language.name);
+        source.includes = includes(&package.root, &source.language.name);
         source.constants = package.constants.clone();
     }
     build_source(text, &source, toolchain, sandbox, quiet)
+}
+
+/// A package's `include/<language>/` (by the language's name or one of
+/// its other names), else its `include/default/`: copied beside every
+/// submission of that language before it is built. The language's own
+/// directory replaces the default one, as the spec has it ("for a
+/// specific language, overriding the default"; "copied from a language
+/// directory based on the language of the submission").
+pub(super) fn includes(package: &Path, language: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(package.join("include")) else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name == "default" || crate::submission::canonical_name(&name) == language
+        })
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    // The language's own directory, if it has one (its exact name before
+    // another name of it, `cpp` before `c++`), else default.
+    dirs.sort_by_key(|d| {
+        let name = d
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        (name == "default", name != language, name)
+    });
+    dirs.truncate(1);
+    dirs
 }
 
 /// What a `--submission` text names.

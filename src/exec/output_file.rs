@@ -1,13 +1,13 @@
 //! A problem's output file (Polygon's `output-file`): what a program
 //! wrote in its working directory in place of its standard output, read
-//! after the run (see `process::Launch::output_file`).
+//! after the run (see `Launch::output_file` in `process.rs`).
 
 use crate::exec::RunError;
 use crate::exec::bounded_read::{BoundedReadError, Links, open_regular, read_capped};
 use crate::exec::captured::{Output, SPILL};
 use std::path::Path;
 
-/// The output file a program wrote (see [`crate::exec::process::Launch::output_file`]): at most
+/// The output file a program wrote (its launch's `output_file`): at most
 /// `limit` bytes, and whether it held more. A missing file is an empty
 /// output; a symbolic link, a file with another name (a hard link) or anything but a regular file is refused as the
 /// program's output (an IE would blame the judge), read as empty. One

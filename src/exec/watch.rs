@@ -2,7 +2,7 @@
 //! pipes (stdout kept up to the output limit, the tail of stderr), its
 //! pidfd, the wall-clock deadline, its CPU time and the judge's interrupt
 //! pipe. It kills the run when a limit is hit and says what it saw
-//! ([`Watched`]); [`super::process::launch`] concludes the outcome.
+//! ([`Watched`]); `launch` (`process.rs`) concludes the outcome.
 
 use super::{LimitHit, STDERR_TAIL};
 use crate::exec::sandbox::SlotGuard;

@@ -17,7 +17,7 @@
 //! ([`START_SOURCE`]), compiled with it, so that an uncaught exception is
 //! the program's crash (exit 3), not an exit 1 that reads as WA.
 
-use super::build::{cache_root, keep_built, staging_dir, tool_key};
+use super::cache::{cache_root, keep_built, staging_dir, tool_key};
 use super::{COMPILE_TIME_LIMIT, Ready, TOOL_MEMORY, ToolError};
 use crate::exec::LimitHit;
 use crate::exec::process::launch_build;

@@ -25,6 +25,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 mod build;
+mod cache;
 mod constants;
 mod jvm;
 pub use build::checker_program;

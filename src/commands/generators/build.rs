@@ -165,14 +165,14 @@ fn build_one(
 /// A program (or a named generator's files) that resolves outside the
 /// package is refused, not built: generation reads only inside it.
 fn refuse_outside(plan: &GenPlan, rel: &Path, path: &Path) -> Result<(), String> {
-    let confine = super::confine::Confine::new(&plan.root)?;
+    let confine = super::confine::Confine::new(&plan.root).map_err(|e| e.to_string())?;
     let listed: Vec<PathBuf> = match plan.generators.get(rel) {
         Some(files) => files.iter().map(|f| plan.root.join(f)).collect(),
         None => vec![path.to_path_buf()],
     };
     for file in &listed {
         if std::fs::symlink_metadata(file).is_ok() {
-            confine.check(file)?;
+            confine.check(file).map_err(|e| e.to_string())?;
         }
     }
     Ok(())

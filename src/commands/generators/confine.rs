@@ -10,12 +10,34 @@
 //! atomic and never through a link.
 
 use crate::exec::beneath::{Beneath, BeneathError};
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 /// The largest package file judge gen reads (a `copy:` source, a case it
 /// compares): a file past it is an error naming it, not a judge that
 /// grows until the machine ends it.
 pub(super) const FILE_CAP: u64 = 1 << 30;
+
+/// Why a read or write of generation was refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum ConfineError {
+    /// `path` resolves outside the package at `root`.
+    #[error(
+        "{}: leads outside the package ({}): judge gen reads and writes only inside it",
+        shown(path),
+        shown(root)
+    )]
+    Outside { path: PathBuf, root: PathBuf },
+    /// A package file past [`FILE_CAP`].
+    #[error(
+        "{}: larger than {} MiB, the most judge gen reads of one file",
+        shown(path),
+        FILE_CAP >> 20
+    )]
+    TooLarge { path: PathBuf },
+    /// Any other failure beneath the root (the path, the system's error).
+    #[error(transparent)]
+    Beneath(#[from] BeneathError),
+}
 
 /// The package's root, every path resolved beneath it
 /// ([`crate::exec::beneath`]).
@@ -26,26 +48,25 @@ pub(super) struct Confine {
 
 impl Confine {
     /// `root` (it must exist).
-    pub(super) fn new(root: &Path) -> Result<Confine, String> {
-        let beneath = Beneath::new(root).map_err(|e| e.to_string())?;
+    pub(super) fn new(root: &Path) -> Result<Confine, ConfineError> {
+        let beneath = Beneath::new(root)?;
         Ok(Confine { beneath })
     }
 
     /// The error of a path that leaves the package, in gen's words.
-    fn said(&self, path: &Path, e: BeneathError) -> String {
+    fn said(&self, path: &Path, e: BeneathError) -> ConfineError {
         match e {
-            BeneathError::Outside { .. } | BeneathError::Lexical { .. } => format!(
-                "{}: leads outside the package ({}): judge gen reads and writes only inside it",
-                shown(path),
-                shown(self.beneath.root())
-            ),
-            other => other.to_string(),
+            BeneathError::Outside { .. } | BeneathError::Lexical { .. } => ConfineError::Outside {
+                path: path.to_path_buf(),
+                root: self.beneath.root().to_path_buf(),
+            },
+            other => ConfineError::Beneath(other),
         }
     }
 
     /// Refuse `path` (an existing file or directory) when it resolves
     /// outside the package.
-    pub(super) fn check(&self, path: &Path) -> Result<(), String> {
+    pub(super) fn check(&self, path: &Path) -> Result<(), ConfineError> {
         let rel = self
             .beneath
             .relative(path)
@@ -57,30 +78,28 @@ impl Confine {
     /// package's root: a symbolic link on the way that leads out (a
     /// `data/` linked to elsewhere) is refused before anything is written
     /// through it.
-    pub(super) fn make_dirs(&self, dir: &Path) -> Result<(), String> {
+    pub(super) fn make_dirs(&self, dir: &Path) -> Result<(), ConfineError> {
         self.beneath.make_dirs(dir).map_err(|e| self.said(dir, e))
     }
 
     /// The bytes of the regular file at `path` in the package (at most
     /// [`FILE_CAP`]).
-    pub(super) fn read(&self, path: &Path) -> Result<Vec<u8>, String> {
+    pub(super) fn read(&self, path: &Path) -> Result<Vec<u8>, ConfineError> {
         let read = self
             .beneath
             .read(path, FILE_CAP)
             .map_err(|e| self.said(path, e))?;
         if read.cut {
-            return Err(format!(
-                "{}: larger than {} MiB, the most judge gen reads of one file",
-                shown(path),
-                FILE_CAP >> 20
-            ));
+            return Err(ConfineError::TooLarge {
+                path: path.to_path_buf(),
+            });
         }
         Ok(read.bytes)
     }
 
     /// Write `bytes` at `path` atomically, never through a link (mode
     /// 0644; synced later, by one `syncfs`).
-    pub(super) fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), String> {
+    pub(super) fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), ConfineError> {
         self.beneath
             .write(path, bytes, 0o644, false)
             .map_err(|e| self.said(path, e))
@@ -119,7 +138,11 @@ mod tests {
         let err = confine
             .make_dirs(&package.path().join("data/secret"))
             .expect_err("refused");
-        assert!(err.contains("leads outside the package"), "{err}");
+        assert!(matches!(err, ConfineError::Outside { .. }), "{err}");
+        assert!(
+            err.to_string().contains("leads outside the package"),
+            "{err}"
+        );
         assert!(!outside.path().join("secret").exists());
         // A link that stays inside the package is followed.
         std::fs::create_dir(package.path().join("real")).expect("a directory");
@@ -143,7 +166,10 @@ mod tests {
         let err = confine
             .read(&package.path().join("a.in"))
             .expect_err("refused");
-        assert!(err.contains("leads outside the package"), "{err}");
+        assert!(
+            err.to_string().contains("leads outside the package"),
+            "{err}"
+        );
         assert!(confine.read(&package.path().join("out/x.in")).is_err());
         assert_eq!(
             confine.read(&package.path().join("b.in")).expect("read"),

@@ -4,7 +4,9 @@
 //! symbolic links; copies keep every file owned by the manifest and need no
 //! link support from whatever reads the package).
 
-use super::make::{Ctx, Made};
+use super::context::Ctx;
+use super::error::CaseError;
+use super::make::Made;
 use super::validate::validate;
 use crate::formats::generators::Included;
 use sha2::{Digest, Sha256};
@@ -38,10 +40,9 @@ fn make_one(ctx: &Ctx<'_>, inc: &Included, original: Option<&Made>) -> Made {
         time: Duration::ZERO,
     };
     let Some(original) = original.filter(|o| o.files.is_ok()) else {
-        made.files = Err(format!(
-            "the included case data/{} was not made",
-            inc.from.display()
-        ));
+        made.files = Err(CaseError::IncludedNotMade {
+            from: inc.from.clone(),
+        });
         return made;
     };
     let mut hash = Sha256::new();
@@ -69,10 +70,9 @@ fn make_one(ctx: &Ctx<'_>, inc: &Included, original: Option<&Made>) -> Made {
         files.remove("ans");
     }
     if !files.contains_key("in") {
-        made.files = Err(format!(
-            "the included case data/{} has no input written",
-            inc.from.display()
-        ));
+        made.files = Err(CaseError::IncludedNoInput {
+            from: inc.from.clone(),
+        });
         return made;
     }
     let slot = rayon::current_thread_index().unwrap_or(0);

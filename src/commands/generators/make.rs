@@ -2,17 +2,15 @@
 //! generator, the built-in puzzle generator, a copy or inline text, the
 //! answer from the solution when nothing gave one, then validation.
 
-use super::build::{Programs, Ready};
-use super::manifest::Manifest;
+use super::build::Ready;
+use super::context::{Ctx, scratch};
+use super::error::CaseError;
 use super::validate::validate;
-use crate::config::Problem;
 use crate::exec::process::{Launch, Trust, launch};
 use crate::exec::runner::ProcessRunner;
 use crate::exec::sandbox::Sandbox;
 use crate::exec::{Exit, Given, Limits, RunRequest, Runner};
-use crate::formats::generators::{
-    CaseSource, DATA_EXTENSIONS, GenCase, GenPlan, INVALID_DIRECTORIES,
-};
+use crate::formats::generators::{CaseSource, DATA_EXTENSIONS, GenCase, INVALID_DIRECTORIES};
 use crate::puzzles::{Puzzle, SolveOptions};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -23,32 +21,6 @@ use std::time::{Duration, Instant};
 
 /// How long one generator or solution run may take.
 const GENERATOR_TIME: Duration = Duration::from_secs(30);
-
-/// Everything making a case needs.
-pub(super) struct Ctx<'a> {
-    pub(super) plan: &'a GenPlan,
-    pub(super) problem: &'a Problem,
-    pub(super) programs: &'a Programs,
-    pub(super) manifest: &'a Manifest,
-    pub(super) data: &'a Path,
-    pub(super) sandbox: &'a Arc<Sandbox>,
-    pub(super) check_deterministic: bool,
-    /// The solution of cases under no `solution:` key.
-    pub(super) default_solution: Option<&'a Path>,
-    /// Programs' and validators' files hashed so far.
-    pub(super) digests: &'a Digests,
-    /// Reads and writes stay inside the package.
-    pub(super) confine: &'a super::confine::Confine,
-    /// Validators that could not be built or run: name → why (said once
-    /// after the cases are made; the cases are written unchecked by them).
-    pub(super) unrun: &'a Unrun,
-}
-
-/// Validators that could not be built or run: name → why.
-pub(super) type Unrun = std::sync::Mutex<BTreeMap<String, String>>;
-
-/// A directory or file → the hash of its files.
-pub(super) type Digests = std::sync::Mutex<std::collections::HashMap<PathBuf, Vec<u8>>>;
 
 /// One case made: its files, or why not; how, and how long it took.
 pub(super) struct Made {
@@ -62,7 +34,7 @@ pub(super) struct Made {
     /// The case an included case is.
     pub(super) from: Option<PathBuf>,
     pub(super) key: String,
-    pub(super) files: Result<BTreeMap<String, Vec<u8>>, String>,
+    pub(super) files: Result<BTreeMap<String, Vec<u8>>, CaseError>,
     pub(super) cached: bool,
     /// passed, failed, skipped (an invalid_* case) or not run (a failure
     /// before validation, or an unchanged case validated when made).
@@ -81,7 +53,7 @@ impl Made {
             seed: None,
             from: None,
             key: String::new(),
-            files: Err(format!("{error}: not made")),
+            files: Err(CaseError::Skipped(error.clone())),
             cached: false,
             validation: "not run",
             time: Duration::ZERO,
@@ -295,7 +267,7 @@ impl Ctx<'_> {
 
     /// A case's files: from its generator, copy or inline text, then the
     /// answer when nothing gave one.
-    fn produce(&self, case: &GenCase, slot: usize) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    fn produce(&self, case: &GenCase, slot: usize) -> Result<BTreeMap<String, Vec<u8>>, CaseError> {
         let mut files = match &case.source {
             CaseSource::Generate { .. } => self.generated(case, slot)?,
             CaseSource::Builtin {
@@ -326,10 +298,10 @@ impl Ctx<'_> {
                     files.insert(ext.to_string(), bytes);
                 }
                 if !files.contains_key("in") {
-                    return Err(format!(
+                    return Err(CaseError::Making(format!(
                         "copy: {}.in does not exist",
                         crate::text::whitespace::shown_path(&base)
-                    ));
+                    )));
                 }
                 files
             }
@@ -445,15 +417,6 @@ fn linked(case: &GenCase, files: &mut BTreeMap<String, Vec<u8>>) -> Result<(), S
         files.insert(ext.clone(), bytes);
     }
     Ok(())
-}
-
-/// A fresh working directory for one run of a package's program: in the
-/// judge's private directory, the one place the package's programs may
-/// write (see `exec::sandbox::tools`).
-pub(super) fn scratch(sandbox: &Sandbox) -> std::io::Result<tempfile::TempDir> {
-    tempfile::Builder::new()
-        .prefix("gen-")
-        .tempdir_in(sandbox.private_dir())
 }
 
 /// `base.EXT` (the extension may have dots: `in.statement`).

@@ -5,6 +5,7 @@
 
 use super::Made;
 use super::confine::{Confine, plain_relative, read_no_follow};
+use super::error::WriteError;
 use crate::commands::Failure;
 use crate::formats::generators::{DATA_EXTENSIONS, GenPlan};
 use crate::report::write_atomically;
@@ -57,7 +58,7 @@ pub(super) fn read(data: &Path) -> Manifest {
 pub(super) fn save(data: &Path, confine: &Confine, manifest: &Manifest) -> Result<(), Failure> {
     let bytes =
         serde_json::to_vec_pretty(manifest).map_err(|e| Failure::Internal(e.to_string()))?;
-    confine.make_dirs(data).map_err(Failure::Usage)?;
+    confine.make_dirs(data).map_err(Failure::usage)?;
     write_atomically(&data.join(MANIFEST), &bytes)
         .map_err(|e| Failure::Internal(format!("{}: {e}", data.join(MANIFEST).display())))
 }
@@ -124,7 +125,7 @@ impl Manifest {
         bytes: &[u8],
         key: &str,
         force: bool,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, WriteError> {
         let path = data.join(rel);
         let hash = sha256(bytes);
         let owned = Owned {
@@ -132,7 +133,7 @@ impl Manifest {
             sha256: hash.clone(),
         };
         if !plain_relative(rel) {
-            return Err(format!("data/{rel}: not a plain path under data/"));
+            return Err(WriteError::NotPlain(rel.to_string()));
         }
         if let Some(parent) = path.parent() {
             confine.make_dirs(parent)?;
@@ -150,9 +151,7 @@ impl Manifest {
                 .get(rel)
                 .is_some_and(|o| o.sha256 == existing_hash);
             if !ours && !force {
-                return Err(format!(
-                    "data/{rel}: not replaced: judge gen did not write it (or it changed since); --force replaces it"
-                ));
+                return Err(WriteError::NotOwned(rel.to_string()));
             }
         }
         confine.write(&path, bytes)?;
@@ -185,7 +184,7 @@ pub(super) fn write_group_files(
             Err(e) if keep_unowned => {
                 crate::commands::stdout::say!("{e}: kept and used as it is")
             }
-            Err(e) => return Err(Failure::Usage(e)),
+            Err(e) => return Err(Failure::usage(e)),
         }
     }
     Ok(())
@@ -222,7 +221,7 @@ pub(super) fn write_cases(
                 Ok(true) => summary.written += 1,
                 Ok(false) => summary.unchanged += 1,
                 Err(e) => {
-                    summary.refused.push(e);
+                    summary.refused.push(e.to_string());
                     continue;
                 }
             }
@@ -232,7 +231,7 @@ pub(super) fn write_cases(
             match manifest.write_owned(data, confine, &rel, bytes, &m.key, force) {
                 Ok(true) => summary.written += 1,
                 Ok(false) => summary.unchanged += 1,
-                Err(e) => summary.refused.push(e),
+                Err(e) => summary.refused.push(e.to_string()),
             }
         }
     }

@@ -4,14 +4,19 @@
 //! judge made before is made again (the solution may have changed); the
 //! author's files are never written, owned by the manifest or removed.
 
-use super::make::{Ctx, with_ext};
+use super::context::Ctx;
+use super::error::CaseError;
+use super::make::with_ext;
 use crate::formats::generators::{DATA_EXTENSIONS, GenCase};
 use std::collections::BTreeMap;
 
 impl Ctx<'_> {
     /// The author's files of a hand-made case: extension → bytes (a file
     /// the manifest owns as it wrote it is not theirs).
-    pub(super) fn manual_files(&self, case: &GenCase) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    pub(super) fn manual_files(
+        &self,
+        case: &GenCase,
+    ) -> Result<BTreeMap<String, Vec<u8>>, CaseError> {
         let base = self.data.join(&case.path);
         let mut files = BTreeMap::new();
         for ext in DATA_EXTENSIONS {
@@ -26,10 +31,9 @@ impl Ctx<'_> {
             }
         }
         if !files.contains_key("in") {
-            return Err(format!(
-                "an empty entry is a hand-made case whose files are in data/, and data/{}.in is not there (give the entry generate:, copy: or in:)",
-                crate::text::whitespace::shown_path(&case.path)
-            ));
+            return Err(CaseError::NoManualInput {
+                case: case.path.clone(),
+            });
         }
         Ok(files)
     }

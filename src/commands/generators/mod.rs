@@ -15,6 +15,8 @@
 
 mod build;
 mod confine;
+mod context;
+mod error;
 mod include;
 mod make;
 mod manifest;
@@ -33,7 +35,8 @@ use crate::config::{Config, Overrides, Problem};
 use crate::exec::sandbox::{Sandbox, SandboxOptions};
 use crate::formats::generators::GenPlan;
 use crate::report::Format;
-use make::{Ctx, Made};
+use context::Ctx;
+use make::Made;
 use rayon::prelude::*;
 use report::JsonTarget;
 use std::path::Path;
@@ -54,7 +57,7 @@ pub fn generate_package(root: &Path, args: &GenArgs) -> Outcome {
         crate::config::package_problem(root, &Overrides::default())
             .map_err(|e| Failure::Usage(e.to_string()))
     };
-    let confine = confine::Confine::new(root).map_err(Failure::Usage)?;
+    let confine = confine::Confine::new(root).map_err(Failure::usage)?;
     generate(
         &plan,
         problem,
@@ -103,7 +106,7 @@ pub fn generate_problem(config: &Config, name: &str, args: &GenArgs) -> Option<O
     Some(json_target(args).and_then(|json| {
         let plan = crate::formats::generators::load_file(root, file)
             .map_err(|e| Failure::Usage(e.to_string()))?;
-        let confine = confine::Confine::new(root).map_err(Failure::Usage)?;
+        let confine = confine::Confine::new(root).map_err(Failure::usage)?;
         generate(
             &plan,
             || Ok(problem.clone()),
@@ -152,7 +155,7 @@ fn generate(
         // The data directory (a symbolic link to elsewhere, or under one)
         // is refused before anything is read from it.
         if std::fs::symlink_metadata(data).is_ok() {
-            confine.check(data).map_err(Failure::Usage)?;
+            confine.check(data).map_err(Failure::usage)?;
         }
         return report::dry_run(plan, &manifest::read(data));
     }
@@ -185,8 +188,8 @@ fn make_all(
     );
     let (default, programs) = programs(plan, problem, config, &sandbox);
     let nothing = manifest::Manifest::default();
-    let digests = make::Digests::default();
-    let unrun = make::Unrun::default();
+    let digests = context::Digests::default();
+    let unrun = context::Unrun::default();
     let base = Ctx {
         plan,
         problem,
@@ -275,10 +278,10 @@ fn open_data(
     options: Options,
 ) -> Result<manifest::Manifest, Failure> {
     if std::fs::symlink_metadata(data).is_ok() {
-        confine.check(data).map_err(Failure::Usage)?;
+        confine.check(data).map_err(Failure::usage)?;
     }
     let mut manifest = manifest::read(data);
-    confine.make_dirs(data).map_err(Failure::Usage)?;
+    confine.make_dirs(data).map_err(Failure::usage)?;
     manifest::write_group_files(
         plan,
         data,

@@ -67,7 +67,7 @@ pub fn prepare_package(root: &Path) -> Result<Option<String>, Failure> {
         crate::commands::stdout::say!("warning: {e}: left out (judge gen fails on it)");
     }
     let made = Confine::new(root)
-        .map_err(Failure::Usage)
+        .map_err(Failure::usage)
         .and_then(|confine| {
             let problem = || {
                 crate::config::package_problem(root, &Overrides::default())

@@ -42,7 +42,7 @@ struct JsonCase<'a> {
     included_from: Option<String>,
     cache_hit: bool,
     validation: &'a str,
-    error: Option<&'a str>,
+    error: Option<String>,
     files: Vec<String>,
     time_ms: f64,
 }
@@ -146,7 +146,7 @@ fn json_case<'a>(m: &'a Made, data: &Path) -> JsonCase<'a> {
         included_from: m.from.as_ref().map(|f| data.join(f).display().to_string()),
         cache_hit: m.cached,
         validation: if m.cached { "unchanged" } else { m.validation },
-        error: m.files.as_ref().err().map(String::as_str),
+        error: m.files.as_ref().err().map(ToString::to_string),
         files,
         time_ms: m.time.as_secs_f64() * 1000.0,
     }

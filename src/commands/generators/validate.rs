@@ -3,7 +3,8 @@
 //! arguments), its answer by the answer validators. Cases of the
 //! `invalid_*` folders are made as they are (they are meant to fail).
 
-use super::make::Ctx;
+use super::context::{Ctx, scratch};
+use super::error::CaseError;
 use crate::check::external::Validity;
 use crate::check::tool::ToolContext;
 use crate::formats::generators::INVALID_DIRECTORIES;
@@ -19,7 +20,7 @@ pub(super) fn validate(
     path: &Path,
     files: Files,
     slot: usize,
-) -> (&'static str, Result<Files, String>) {
+) -> (&'static str, Result<Files, CaseError>) {
     let top = path
         .components()
         .next()
@@ -41,20 +42,23 @@ pub(super) fn validate(
     }
 }
 
-fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), String> {
+fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), CaseError> {
     let input_bytes = files.get("in").map(Vec::as_slice).unwrap_or_default();
     if let Some(puzzle) = ctx.problem.puzzle {
         puzzle
             .validate(input_bytes)
-            .map_err(|e| format!("rejected by the built-in {} validator: {e}", puzzle.name()))?;
+            .map_err(|e| CaseError::PuzzleRejected {
+                puzzle: puzzle.name().to_string(),
+                message: e.to_string(),
+            })?;
     }
     let answer_validators = !ctx.problem.answer_validators.is_empty() && files.contains_key("ans");
     if ctx.problem.validators.is_empty() && ctx.problem.groups.is_empty() && !answer_validators {
         return Ok(());
     }
-    let dir = super::make::scratch(ctx.sandbox).map_err(|e| e.to_string())?;
+    let dir = scratch(ctx.sandbox)?;
     let input = dir.path().join("testcase.in");
-    std::fs::write(&input, input_bytes).map_err(|e| e.to_string())?;
+    std::fs::write(&input, input_bytes)?;
     // The group's settings: where the case will be.
     let target = ctx.data.join(path);
     let group_dir = target.parent().unwrap_or(ctx.data);
@@ -70,7 +74,9 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
             settings.as_deref(),
             yaml,
             ctx.problem.constants.as_deref(),
-        )?,
+        )
+        // config's message, as it says it (its type is config's).
+        .map_err(|e| CaseError::Making(e.to_string()))?,
         None => None,
     };
     let validators = crate::cases::CaseSettings::input_validators(
@@ -94,10 +100,10 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
         match validity {
             Validity::Valid => {}
             Validity::Invalid(m) | Validity::Undefined { message: m, .. } => {
-                return Err(format!(
-                    "rejected by input validator {}: {m}",
-                    v.tool.display
-                ));
+                return Err(CaseError::InputRejected {
+                    validator: v.tool.display.clone(),
+                    message: m,
+                });
             }
         }
     }
@@ -121,8 +127,8 @@ fn check_answer(
     input: &Path,
     answer_path: &Path,
     answer: &[u8],
-) -> Result<(), String> {
-    std::fs::write(answer_path, answer).map_err(|e| e.to_string())?;
+) -> Result<(), CaseError> {
+    std::fs::write(answer_path, answer)?;
     for v in &ctx.problem.answer_validators {
         let mut v = v.clone();
         v.flags.insert(0, input.to_string_lossy().into_owned());
@@ -136,7 +142,10 @@ fn check_answer(
         match validity {
             Validity::Valid => {}
             Validity::Invalid(m) | Validity::Undefined { message: m, .. } => {
-                return Err(format!("answer rejected by {}: {m}", v.tool.display));
+                return Err(CaseError::AnswerRejected {
+                    validator: v.tool.display.clone(),
+                    message: m,
+                });
             }
         }
     }

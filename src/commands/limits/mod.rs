@@ -450,15 +450,26 @@ pub fn write_limit(path: &Path, problem: &str, limit: Duration) -> Result<(), Fa
         .map_err(|e| Failure::Internal(format!("{}: cannot write: {e}", path.display())))
 }
 
+/// Why `time_limit` could not be set in judge.toml's text.
+#[derive(Debug, thiserror::Error)]
+pub enum SetLimitError {
+    /// The text is not TOML (toml_edit's message: line, column, what).
+    #[error("{0}")]
+    Parse(#[source] toml_edit::TomlError),
+    /// No `[problem.NAME]` table for the problem.
+    #[error("no [problem.{0}] table")]
+    NoTable(String),
+}
+
 /// The text of judge.toml with `time_limit` of `[problem.NAME]` set (the
 /// value's comments and spacing kept, or a new key at the table's end).
-pub fn set_time_limit(text: &str, problem: &str, limit: Duration) -> Result<String, String> {
-    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| format!("{e}"))?;
+pub fn set_time_limit(text: &str, problem: &str, limit: Duration) -> Result<String, SetLimitError> {
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(SetLimitError::Parse)?;
     let table = doc
         .get_mut("problem")
         .and_then(|p| p.get_mut(problem))
         .and_then(|t| t.as_table_like_mut())
-        .ok_or_else(|| format!("no [problem.{problem}] table"))?;
+        .ok_or_else(|| SetLimitError::NoTable(problem.to_string()))?;
     let value = Span(limit).to_string();
     match table.get_mut("time_limit") {
         Some(item) => {

@@ -168,7 +168,7 @@ fn with_package_files(source: &mut Result<Source, Unready>, problem: &Problem) {
     let (Ok(ready), Some(package)) = (&mut *source, &problem.package) else {
         return;
     };
-    ready.includes = includes(package, &ready.language.name);
+    ready.includes = super::prepare::includes(package, &ready.language.name);
     ready.constants = problem.constants.clone();
     let mut links = Vec::new();
     let mut refused = None;
@@ -341,38 +341,6 @@ fn source_of(
         }))),
         None => None,
     }
-}
-
-/// A package's `include/<language>/` (by the language's name or one of
-/// its other names), else its `include/default/`: copied beside every
-/// submission of that language before it is built. The language's own
-/// directory replaces the default one, as the spec has it ("for a
-/// specific language, overriding the default"; "copied from a language
-/// directory based on the language of the submission").
-pub(super) fn includes(package: &Path, language: &str) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(package.join("include")) else {
-        return Vec::new();
-    };
-    let mut dirs: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .filter(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            name == "default" || crate::submission::canonical_name(&name) == language
-        })
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    // The language's own directory, if it has one (its exact name before
-    // another name of it, `cpp` before `c++`), else default.
-    dirs.sort_by_key(|d| {
-        let name = d
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        (name == "default", name != language, name)
-    });
-    dirs.truncate(1);
-    dirs
 }
 
 /// The expectation a source declares: a `judge:` first line, else

@@ -363,12 +363,6 @@ impl Sandbox {
     }
 }
 
-/// Where a build's directory is, for [`super::SlotGuard::use_build_dir`]'s
-/// check: inside the scratch directory.
-pub(super) fn inside_scratch(sandbox: &Sandbox, dir: &Path) -> bool {
-    dir.starts_with(&sandbox.scratch_path) && dir != sandbox.scratch_path
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -430,8 +424,8 @@ mod tests {
         let sandbox = sandbox(tmp.path());
         let build = sandbox.build_dir(3).unwrap();
         let path = build.path().to_path_buf();
-        assert!(inside_scratch(&sandbox, &path));
-        assert!(!inside_scratch(&sandbox, tmp.path()));
+        assert!(super::super::slot::inside_scratch(&sandbox, &path));
+        assert!(!super::super::slot::inside_scratch(&sandbox, tmp.path()));
         assert!(build.write("../x.c", b"").is_err());
         drop(build);
         assert!(!path.exists());

@@ -48,6 +48,12 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::Mutex;
 use std::sync::mpsc;
 
+/// The calling thread's errno, read without allocating (the launcher's
+/// children and its loop, `serve.rs` and `ipc.rs`, report it as a number).
+fn errno() -> i32 {
+    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
 /// Why a slot's launcher did not start (its programs are then started by
 /// the judge itself).
 #[derive(Debug, thiserror::Error)]

@@ -24,12 +24,11 @@
 //! that is just starting, an older judge) or whose lock is held (a judge
 //! that runs) is never touched.
 
+use super::SCRATCH_PREFIX;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-/// The prefix of every judge's scratch directory.
-pub(super) const SCRATCH_PREFIX: &str = "judge-run-";
 /// The mark's file name, in the scratch directory.
 const MARK: &str = "judge.owner";
 

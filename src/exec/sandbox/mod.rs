@@ -101,6 +101,10 @@ pub enum SandboxMode {
     Plain,
 }
 
+/// The prefix of every judge's scratch directory (made here, found again
+/// by `leftovers.rs`, renamed aside by `remove.rs`).
+const SCRATCH_PREFIX: &str = "judge-run-";
+
 /// The PATH an untrusted program gets: the system's directories only.
 pub const SANDBOX_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
@@ -229,7 +233,7 @@ impl Sandbox {
             eprintln!("judge: {done}");
         }
         let scratch = tempfile::Builder::new()
-            .prefix(leftovers::SCRATCH_PREFIX)
+            .prefix(SCRATCH_PREFIX)
             .tempdir_in(&temp_root)
             .map_err(SandboxError::Scratch)?;
         let scratch_path = scratch.path().to_path_buf();

@@ -1,5 +1,5 @@
 //! A worker slot's PID namespace: its init, pid 1 of the
-//! namespace, forked by the namespace holder (see [`super::namespaces`]).
+//! namespace, forked by the namespace holder (`namespaces.rs`).
 //! Init mounts the namespace's own /proc, so a submission sees only its
 //! own processes, and blanks the command line it inherited from the judge.
 //! On each command from the judge it kills every other process of the

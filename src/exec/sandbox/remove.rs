@@ -290,9 +290,7 @@ pub(crate) fn set_aside(dir: &Path, why: &RemoveError) -> String {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let suffix = name
-        .strip_prefix(super::leftovers::SCRATCH_PREFIX)
-        .unwrap_or(&name);
+    let suffix = name.strip_prefix(super::SCRATCH_PREFIX).unwrap_or(&name);
     let trash = dir.with_file_name(format!("{TRASH_PREFIX}{suffix}"));
     match std::fs::rename(dir, &trash) {
         Ok(()) => format!(

@@ -230,7 +230,7 @@ impl SlotGuard<'_> {
     /// `Sandbox::build_dir`, inside the scratch directory) instead of a
     /// private working directory: its HOME and TMPDIR too.
     pub fn use_build_dir(&mut self, dir: &Path) -> Result<(), GuardError> {
-        if self.trust != Trust::Untrusted || !super::build_dir::inside_scratch(self.sandbox, dir) {
+        if self.trust != Trust::Untrusted || !inside_scratch(self.sandbox, dir) {
             return Err(GuardError::NotBuildDir(dir.to_path_buf()));
         }
         self.build_dir = Some(dir.to_path_buf());
@@ -555,4 +555,10 @@ impl Drop for SlotGuard<'_> {
             self.sandbox.workdirs.give_back(dir, clean);
         }
     }
+}
+
+/// Where a build's directory (`Sandbox::build_dir`) is, for
+/// [`SlotGuard::use_build_dir`]'s check: inside the scratch directory.
+pub(super) fn inside_scratch(sandbox: &Sandbox, dir: &Path) -> bool {
+    dir.starts_with(&sandbox.scratch_path) && dir != sandbox.scratch_path
 }

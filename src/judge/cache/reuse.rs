@@ -2,7 +2,7 @@
 //! the one table of the run request's fields that are *not* in a run's
 //! key ([`RULES`]), each with its rule, and the code of those rules
 //! ([`reusable`]). Every other field of the request is in the key
-//! (`super::key`), so a run is reused only where every one of them is the
+//! (see `key.rs`), so a run is reused only where every one of them is the
 //! same. `docs/cache.md` shows the same table (a test below checks it).
 //!
 //! How the run ended decides which way a limit may move:
@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// The limits a cached run ran under: those a run may be reused across
-/// (the rest are in its key). Made only by `super::key` from a request;
+/// (the rest are in its key). Made only by `key.rs` from a request;
 /// [`reusable`] destructures it whole, so a field added here has no rule
 /// until one is written there (a compile error until then).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,7 +67,7 @@ pub struct Rule {
 }
 
 /// Every field of the run request a cached run may be reused across.
-/// Any field not listed is in the key (`super::key::split` names each).
+/// Any field not listed is in the key (`split` in `key.rs` names each).
 pub const RULES: [Rule; 5] = [
     Rule {
         field: "slot",

@@ -4,12 +4,19 @@
 //! (so a case found twice names both files, however many merges it went
 //! through). Merging runs holds one case and one read buffer a run.
 
-use super::shard::{Key, key};
 use crate::judge::CaseResult;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Seek, Write};
+
+/// Where a case sorts in the merged report: its index in the whole run,
+/// then its program.
+pub type Key = (usize, Option<String>);
+
+pub fn key(case: &CaseResult) -> Key {
+    (case.index, case.program.clone())
+}
 
 /// A sorted run, written and flushed: one descriptor, no buffer.
 pub struct Run {

@@ -9,19 +9,11 @@
 //! memory instead, which is correct but not flat.
 
 use super::ParseError;
-use super::runs::{Run, RunWriter};
+use super::runs::{Key, Run, RunWriter, key};
 use crate::judge::{CaseResult, Report};
 use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::io::{BufReader, Read};
-
-/// Where a case sorts in the merged report: its index in the whole run,
-/// then its program.
-pub type Key = (usize, Option<String>);
-
-pub fn key(case: &CaseResult) -> Key {
-    (case.index, case.program.clone())
-}
 
 /// A shard: its report without the cases, and its cases spooled.
 pub struct Shard {

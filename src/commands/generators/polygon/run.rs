@@ -165,7 +165,7 @@ impl<'a> Makers<'a> {
             )));
         };
         argv.extend(args);
-        let dir = super::super::make::scratch(context.sandbox)
+        let dir = super::super::context::scratch(context.sandbox)
             .map_err(|e| Failure::Internal(format!("cannot make a working directory: {e}")))?;
         let ran = launch(
             context.sandbox,

@@ -62,7 +62,7 @@ impl Ipc {
     pub(super) fn fresh() -> Result<Ipc, i32> {
         // SAFETY: a plain system call: MQUEUE taken, for good.
         if unsafe { libc::dup3(0, MQUEUE, libc::O_CLOEXEC) } != MQUEUE {
-            return Err(super::serve::errno());
+            return Err(super::errno());
         }
         let mut ipc = Ipc { viewed: false };
         ipc.renew()?;
@@ -76,7 +76,7 @@ impl Ipc {
         // its number meanwhile.
         unsafe {
             if libc::unshare(libc::CLONE_NEWIPC) != 0 {
-                return Err(super::serve::errno());
+                return Err(super::errno());
             }
             let view = mqueue_view();
             self.viewed = view >= 0 && libc::dup3(view, MQUEUE, libc::O_CLOEXEC) == MQUEUE;

@@ -5,6 +5,7 @@
 //! system calls on buffers allocated before the fork, nothing else (no
 //! allocation, no locks, no formatting).
 
+use super::errno;
 use super::ipc::{Ipc, MQUEUE};
 use super::request::{self, Decoded, FDS_MAX};
 use crate::exec::sandbox::child::{Restrictions, join_cgroups};
@@ -63,10 +64,6 @@ const STAGE_REQUEST: i32 = 6;
 
 /// The launcher's socket once it is set up.
 const SOCKET: i32 = 3;
-
-pub(super) fn errno() -> i32 {
-    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
-}
 
 /// The launcher: never returns.
 pub(super) fn serve(setup: &Setup<'_>, buffers: &mut Buffers) -> ! {
