@@ -42,8 +42,11 @@ pub(super) fn resolve(
     let puzzle = puzzle(name, table, errors)?;
     let package = match &table.package {
         Some(p) => Some(
-            kattis::load(&base.join(p.get_ref()))
-                .map_err(|e| errors.key(Some(p.span()), format!("problem.{name}.package"), e))?,
+            kattis::load(&base.join(p.get_ref())).map_err(|source| ConfigError::Package {
+                place: errors.at(Some(p.span())),
+                key: format!("problem.{name}.package"),
+                source,
+            })?,
         ),
         None => None,
     };
@@ -180,7 +183,7 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
             },
             &mut warnings,
         )
-        .map_err(|e| (e, None))?,
+        .map_err(|e| (e.to_string(), None))?,
         None => Vec::new(),
     };
     let package_check = package.map(|p| p.default_check).unwrap_or_default();

@@ -70,7 +70,8 @@ fn check(ctx: &Ctx<'_>, path: &Path, files: &Files, slot: usize) -> Result<(), S
             settings.as_deref(),
             yaml,
             ctx.problem.constants.as_deref(),
-        )?,
+        )
+        .map_err(|e| e.to_string())?,
         None => None,
     };
     let validators = crate::cases::CaseSettings::input_validators(

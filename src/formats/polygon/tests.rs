@@ -78,7 +78,7 @@ fn groups_become_subtasks_with_their_policies_and_dependencies() {
             group("b", PointsPolicy::CompleteGroup, Some(60.0), &["a"]),
         ],
     };
-    let Some(ScoringPlan::Subtasks(plan)) = super::scoring::plan(&set).unwrap() else {
+    let Some(ScoringPlan::Subtasks(plan)) = super::scoring::plan(&set, std::path::Path::new("problem.xml")).unwrap() else {
         panic!("a scoring plan");
     };
     let names: Vec<&str> = plan.groups.iter().map(|g| g.name.as_str()).collect();
