@@ -9,8 +9,8 @@
 //! check or validators keeps them, and a group's arguments that cannot
 //! apply are named in a warning.
 
-use super::error::GroupError;
 use super::Overrides;
+use super::error::GroupError;
 use super::schema::ProblemTable;
 use crate::cases::CaseSettings;
 use crate::check::Comparison;
@@ -131,11 +131,10 @@ fn output_side(
             Ok((Some(Comparison::Interactive(interaction)), None))
         }
         Comparison::Tokens { float, .. } if !own_check => {
-            let check =
-                kattis::default_check(&flags).map_err(|source| GroupError::OutputArgs {
-                    origin: origin.to_string(),
-                    source,
-                })?;
+            let check = kattis::default_check(&flags).map_err(|source| GroupError::OutputArgs {
+                origin: origin.to_string(),
+                source,
+            })?;
             let configured = base.table.float_tolerance.is_some()
                 || base.table.float_absolute_tolerance.is_some()
                 || base.table.float_relative_tolerance.is_some()
@@ -253,8 +252,7 @@ pub fn with_case_input_args(
         ));
     }
     if let Some(args) = case_args {
-        own.validator_args =
-            Some(kattis::groups::words(args).map_err(GroupError::Args)?);
+        own.validator_args = Some(kattis::groups::words(args).map_err(GroupError::Args)?);
     }
     Ok(Some(own))
 }

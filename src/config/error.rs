@@ -52,12 +52,15 @@ pub enum ConfigError {
     Package {
         place: Place,
         key: String,
-        source: FormatError,
+        source: Box<FormatError>,
     },
     /// A package whose meaning (problem.xml's checker, its scoring) the
     /// judge cannot take, named with the package as a whole.
     #[error("{}: {source}", .root.display())]
-    Meaning { root: PathBuf, source: FormatError },
+    Meaning {
+        root: PathBuf,
+        source: Box<FormatError>,
+    },
 }
 
 impl From<ModelError> for ConfigError {
@@ -78,7 +81,10 @@ pub enum GroupError {
     #[error("{origin}: output validator arguments: {source}")]
     OutputArgs { origin: String, source: FlagError },
     /// A case's own yaml nested too deep.
-    #[error("its yaml: line {line} nests {depth} levels deep, more than {}", crate::text::YAML_MAX_DEPTH)]
+    #[error(
+        "its yaml: line {line} nests {depth} levels deep, more than {}",
+        crate::text::YAML_MAX_DEPTH
+    )]
     TooDeep { line: usize, depth: usize },
     /// A case's own yaml that is not YAML.
     #[error("its yaml: {0}")]

@@ -30,7 +30,7 @@ pub use crate::formats::model::Problem;
 use crate::puzzles::{self, Puzzle};
 use crate::submission::Language;
 pub use crate::units::{Size, Span, parse_memory, parse_processes, parse_tolerance};
-pub use error::{ConfigError, Place};
+pub use error::{ConfigError, GroupError, Place};
 use resolve::{Sources, line_col_of_bytes, resolve, resolve_languages, resolve_with, toml_error};
 use schema::{ProblemTable, RootTable};
 use serde::Deserialize;
@@ -358,8 +358,7 @@ mod tests {
             Comparison::Tokens { float: Some(_), .. }
         ));
         assert!(matches!(c.problems[1].comparison, Comparison::Puzzle));
-        let err =
-            refused("[problem.r]\npuzzle = \"rotation\"\nfloat_tolerance = 1e-6\n");
+        let err = refused("[problem.r]\npuzzle = \"rotation\"\nfloat_tolerance = 1e-6\n");
         assert!(
             err.contains("a float tolerance only applies to check = \"tokens\""),
             "{err}"
@@ -407,7 +406,9 @@ mod tests {
             err.starts_with("judge.toml:1:1: language.vlang: a new language needs extensions"),
             "{err}"
         );
-        let err = refused("[language.a]\nextensions = [\"x\"]\nrun = \"a\"\n[language.b]\nextensions = [\"x\"]\nrun = \"b\"\n");
+        let err = refused(
+            "[language.a]\nextensions = [\"x\"]\nrun = \"a\"\n[language.b]\nextensions = [\"x\"]\nrun = \"b\"\n",
+        );
         assert_eq!(
             err,
             "judge.toml: languages a and b both claim the extension .x"
@@ -425,8 +426,7 @@ mod tests {
         let (name, e) = &sum.expectations[0];
         assert_eq!(name, "accepted/slow.c");
         assert_eq!(e.to_string(), "permitted AC TLE, required TLE");
-        let err =
-            refused("[problem.sum.expect.\"a.c\"]\npermitted = [\"AC\", \"IE\"]\n");
+        let err = refused("[problem.sum.expect.\"a.c\"]\npermitted = [\"AC\", \"IE\"]\n");
         assert!(
             err.starts_with(
                 "judge.toml:2:20: problem.sum.expect.\"a.c\".permitted: \"IE\" cannot be expected"

@@ -40,16 +40,17 @@ pub(super) fn resolve(
 ) -> Result<Problem, ConfigError> {
     let errors = KeyErrors { path, text };
     let puzzle = puzzle(name, table, errors)?;
-    let package = match &table.package {
-        Some(p) => Some(
-            kattis::load(&base.join(p.get_ref())).map_err(|source| ConfigError::Package {
-                place: errors.at(Some(p.span())),
-                key: format!("problem.{name}.package"),
-                source,
-            })?,
-        ),
-        None => None,
-    };
+    let package =
+        match &table.package {
+            Some(p) => Some(kattis::load(&base.join(p.get_ref())).map_err(|source| {
+                ConfigError::Package {
+                    place: errors.at(Some(p.span())),
+                    key: format!("problem.{name}.package"),
+                    source: Box::new(source),
+                }
+            })?),
+            None => None,
+        };
     let cases = match (&table.cases, &package) {
         (Some(c), _) => base.join(c.get_ref()),
         (None, Some(p)) => p.root.join("data"),

@@ -168,10 +168,9 @@ mod tests {
         assert_eq!(q.protocol, Protocol::Testlib, "testlib is the default");
         assert_eq!(q.time_limit, Duration::from_millis(500));
         assert!(
-            refused("[problem.p]\nchecker = \"x\"\nchecker_time_limit = \"0s\"\n")
-                .contains(
-                    "judge.toml:3:22: \"0s\" is too short (at least 1ms) (key `checker_time_limit`)"
-                )
+            refused("[problem.p]\nchecker = \"x\"\nchecker_time_limit = \"0s\"\n").contains(
+                "judge.toml:3:22: \"0s\" is too short (at least 1ms) (key `checker_time_limit`)"
+            )
         );
     }
 }

@@ -11,13 +11,18 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// A place in a file: the file, and the line and column (from 1) when the
-/// error has a position.
+/// error has a position (32 bits each: a package file is capped far
+/// below; they keep every error small).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Place {
     pub path: PathBuf,
-    pub line: Option<usize>,
+    pub line: Option<u32>,
     /// Only with a line.
-    pub column: Option<usize>,
+    pub column: Option<u32>,
+}
+
+fn narrow(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 impl Place {
@@ -34,7 +39,7 @@ impl Place {
     pub fn line(path: &Path, line: usize) -> Place {
         Place {
             path: path.to_path_buf(),
-            line: Some(line),
+            line: Some(narrow(line)),
             column: None,
         }
     }
@@ -43,8 +48,8 @@ impl Place {
     pub fn at(path: &Path, line: usize, column: usize) -> Place {
         Place {
             path: path.to_path_buf(),
-            line: Some(line),
-            column: Some(column),
+            line: Some(narrow(line)),
+            column: Some(narrow(column)),
         }
     }
 }
@@ -85,7 +90,10 @@ pub enum FormatError {
     #[error("{}: not UTF-8 (at byte {byte})", .path.display())]
     NotUtf8 { path: PathBuf, byte: usize },
     /// A YAML file nested deeper than any package file needs.
-    #[error("{place}: nested {depth} levels deep, more than the {} a package file may use", crate::text::YAML_MAX_DEPTH)]
+    #[error(
+        "{place}: nested {depth} levels deep, more than the {} a package file may use",
+        crate::text::YAML_MAX_DEPTH
+    )]
     TooDeep { place: Place, depth: usize },
     /// The file's syntax (YAML, XML): the parser's own words.
     #[error("{place}: {message}")]
@@ -106,7 +114,7 @@ pub enum FormatError {
     Element {
         place: Place,
         element: String,
-        attribute: Option<(String, String)>,
+        attribute: Option<Box<(String, String)>>,
         message: String,
     },
     /// A rule of the format broken by the file as a whole, or between its
@@ -125,9 +133,9 @@ pub enum FormatError {
     Script(#[from] ScriptError),
 }
 
-fn attribute_prefix(attribute: &Option<(String, String)>) -> String {
+fn attribute_prefix(attribute: &Option<Box<(String, String)>>) -> String {
     attribute
-        .as_ref()
+        .as_deref()
         .map(|(key, value)| format!("{key}={value:?}: "))
         .unwrap_or_default()
 }
@@ -169,7 +177,10 @@ impl FormatError {
     }
 
     /// An io failure on `path`, in the words `doing`.
-    pub(crate) fn io(path: &Path, doing: &'static str) -> impl FnOnce(std::io::Error) -> FormatError {
+    pub(crate) fn io(
+        path: &Path,
+        doing: &'static str,
+    ) -> impl FnOnce(std::io::Error) -> FormatError {
         let path = path.to_path_buf();
         move |source| FormatError::Io {
             path,
@@ -261,7 +272,10 @@ pub enum ModelError {
     #[error(transparent)]
     Read(#[from] FormatError),
     #[error("{source}")]
-    Whole { root: PathBuf, source: FormatError },
+    Whole {
+        root: PathBuf,
+        source: Box<FormatError>,
+    },
 }
 
 /// An export that cannot be written: a file of it, what the target format
@@ -300,6 +314,13 @@ pub enum ExportError {
         name: Option<String>,
         source: zip::result::ZipError,
     },
+    /// The zip file, written beside `path`, that cannot be renamed into
+    /// place.
+    #[error("{}: cannot write: {source}", .path.display())]
+    Persist {
+        path: PathBuf,
+        source: tempfile::PersistError,
+    },
     /// The zip file at `path`, and what went wrong in it.
     #[error("{}: {source}", .path.display())]
     Archive {
@@ -324,7 +345,10 @@ fn doing_prefix(doing: &str) -> String {
 
 impl ExportError {
     /// An io failure on `path`, in the words `doing`.
-    pub(crate) fn io(path: &Path, doing: &'static str) -> impl FnOnce(std::io::Error) -> ExportError {
+    pub(crate) fn io(
+        path: &Path,
+        doing: &'static str,
+    ) -> impl FnOnce(std::io::Error) -> ExportError {
         let path = path.to_path_buf();
         move |source| ExportError::Io {
             path,

@@ -36,8 +36,8 @@ pub mod groups;
 mod layout;
 mod limits;
 mod problem_yaml;
-mod source;
 pub mod scoring;
+mod source;
 pub mod stage;
 mod submissions_json;
 mod submissions_yaml;
@@ -50,13 +50,13 @@ mod write_groups;
 use crate::check::tool::Tool;
 use crate::expect::SubmissionRule;
 use crate::formats::error::FormatError;
+pub use crate::formats::version::FormatVersion;
 pub use groups::{GroupSettings, InputArgs};
 pub use limits::{DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB, PackageLimits, TimeInference};
-pub use crate::formats::version::FormatVersion;
 use problem_yaml::ProblemKind;
 use std::path::{Path, PathBuf};
-pub use validation::{DefaultCheck, FlagError};
 pub(crate) use validation::default_check;
+pub use validation::{DefaultCheck, FlagError};
 
 /// A package as the judge uses it.
 #[derive(Clone, Debug)]

@@ -45,8 +45,7 @@ pub fn write(role: Role, source: &Path, dir: &Path) -> Result<(), ExportError> {
     };
     copy(source, &dir.join("testlib_program.h"))?;
     if let Some(parent) = source.parent() {
-        let entries =
-            std::fs::read_dir(parent).map_err(ExportError::io(parent, ""))?;
+        let entries = std::fs::read_dir(parent).map_err(ExportError::io(parent, ""))?;
         for entry in entries.flatten() {
             let path = entry.path();
             let header = path

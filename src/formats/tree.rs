@@ -69,8 +69,7 @@ pub fn place(tree: &Tree, out: &Path, force: bool, zip: bool) -> Result<(), Expo
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&parent)
-        .map_err(ExportError::io(&parent, "cannot create"))?;
+    std::fs::create_dir_all(&parent).map_err(ExportError::io(&parent, "cannot create"))?;
     if zip {
         let file = tempfile::Builder::new()
             .prefix(".judge-export-")
@@ -83,8 +82,10 @@ pub fn place(tree: &Tree, out: &Path, force: bool, zip: bool) -> Result<(), Expo
         if force && out.is_dir() {
             std::fs::remove_dir_all(out).map_err(ExportError::io(out, ""))?;
         }
-        file.persist(out)
-            .map_err(|e| ExportError::io(out, "cannot write")(e.error))?;
+        file.persist(out).map_err(|source| ExportError::Persist {
+            path: out.to_path_buf(),
+            source,
+        })?;
         return Ok(());
     }
     let staged = tempfile::Builder::new()
@@ -102,8 +103,7 @@ pub fn place(tree: &Tree, out: &Path, force: bool, zip: bool) -> Result<(), Expo
     ));
     let replaced = std::fs::symlink_metadata(out).is_ok();
     if replaced {
-        std::fs::rename(out, &old)
-            .map_err(ExportError::io(out, "cannot move aside"))?;
+        std::fs::rename(out, &old).map_err(ExportError::io(out, "cannot move aside"))?;
     }
     let staged = staged.keep();
     if let Err(e) = std::fs::rename(&staged, out) {

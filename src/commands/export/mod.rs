@@ -71,7 +71,8 @@ fn source_root(
     if crate::formats::polygon::is_package(path) {
         let problem = crate::config::package_problem(path, &crate::config::Overrides::default())
             .map_err(|e| Failure::Usage(e.to_string()))?;
-        let dir = polygon_source::stage(path, &problem, notes).map_err(|e| Failure::Usage(e.to_string()))?;
+        let dir = polygon_source::stage(path, &problem, notes)
+            .map_err(|e| Failure::Usage(e.to_string()))?;
         let root = dir.path().join(polygon_problem_name(path));
         *staged = Some(dir);
         return Ok(root);

@@ -63,12 +63,9 @@ impl BuiltinGen {
             }
             let value = match inline {
                 Some(v) => v,
-                None => rest
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| BuiltinError::NoValue {
-                        flag: flag.to_string(),
-                    })?,
+                None => rest.next().cloned().ok_or_else(|| BuiltinError::NoValue {
+                    flag: flag.to_string(),
+                })?,
             };
             match flag {
                 "--count" => {
@@ -81,13 +78,9 @@ impl BuiltinGen {
                         })?;
                 }
                 "--seed" => {
-                    builtin.seed = Some(
-                        value
-                            .parse()
-                            .map_err(|_| BuiltinError::Seed {
-                                value: value.clone(),
-                            })?,
-                    )
+                    builtin.seed = Some(value.parse().map_err(|_| BuiltinError::Seed {
+                        value: value.clone(),
+                    })?)
                 }
                 "--length" => builtin.length = Some(crate::units::parse_range(&value)?),
                 "--n" => builtin.n = Some(crate::units::parse_range(&value)?),
@@ -124,7 +117,7 @@ const USAGE: &str = "expected `judge gen PUZZLE [--count N] [--seed S] [--length
 /// A `judge gen PUZZLE …` command that the judge's generator does not take.
 #[derive(Debug, thiserror::Error)]
 pub enum BuiltinError {
-    #[error("{USAGE}")]
+    #[error("{}", USAGE)]
     Usage,
     #[error("judge gen {name}: unknown puzzle; the built-in puzzles are {}", puzzles::names().join(", "))]
     UnknownPuzzle { name: String },
@@ -137,6 +130,6 @@ pub enum BuiltinError {
     /// `N` or `A..B` (or `A..=B`), as the command line reads it.
     #[error(transparent)]
     Range(#[from] crate::units::UnitError),
-    #[error("unknown option {option:?}; {USAGE}")]
+    #[error("unknown option {option:?}; {}", USAGE)]
     UnknownOption { option: String },
 }

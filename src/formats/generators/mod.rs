@@ -49,9 +49,9 @@ mod parse;
 #[cfg(test)]
 mod tests;
 
+pub use crate::formats::error::GenError;
 pub use builtin::BuiltinGen;
 pub use command::{args_with_seed, split_words};
-pub use crate::formats::error::GenError;
 
 use sha2::{Digest, Sha512};
 use std::collections::BTreeMap;

@@ -60,7 +60,7 @@ pub(super) fn count_values(value: &Yaml) -> Result<Vec<i64>, CountError> {
         None => return Ok(vec![1]),
         Some(Yaml::Number(n)) => match n.as_i64() {
             Some(n) if (1..=100).contains(&n) => (1..=n).collect(),
-            _ => return Err(wrong(format!("count {n}: must be between 1 and 100")),
+            _ => return Err(wrong(format!("count {n}: must be between 1 and 100"))),
         },
         Some(Yaml::Sequence(list)) => {
             let mut seen = HashSet::new();
@@ -72,9 +72,9 @@ pub(super) fn count_values(value: &Yaml) -> Result<Vec<i64>, CountError> {
                 )));
             }
             for item in list {
-                let v = item
-                    .as_i64()
-                    .ok_or_else(|| wrong(format!("count: found {item:?} but expected an integer")))?;
+                let v = item.as_i64().ok_or_else(|| {
+                    wrong(format!("count: found {item:?} but expected an integer"))
+                })?;
                 if !seen.insert(v) {
                     return Err(wrong(format!("count: the value {v} is there twice")));
                 }

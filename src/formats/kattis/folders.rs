@@ -2,8 +2,8 @@
 //! `input_validators/` (and their other names) and `answer_validators/`,
 //! and the top-level folders the judge does not act on (warnings).
 
-use crate::formats::error::{FormatError, Place};
 use crate::check::tool::Tool;
+use crate::formats::error::{FormatError, Place};
 use std::path::{Path, PathBuf};
 
 /// A package's top-level folders the judge does not act on, one warning
@@ -48,10 +48,7 @@ pub(super) fn unacted_folders(root: &Path) -> Vec<String> {
 
 /// Entries of a program directory that are programs: directories, sources
 /// and scripts the judge can run, executables. Headers and notes are not.
-fn program_entries(
-    dir: &Path,
-    warnings: &mut Vec<String>,
-) -> Result<Vec<PathBuf>, FormatError> {
+fn program_entries(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<PathBuf>, FormatError> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(FormatError::io(dir, ""))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -144,7 +141,10 @@ pub(super) fn output_validator(
         }
         many => Err(FormatError::rule(
             Place::file(&dir),
-            format!("{} programs; a package has one output validator", many.len()),
+            format!(
+                "{} programs; a package has one output validator",
+                many.len()
+            ),
         )),
     }
 }

@@ -382,13 +382,17 @@ mod tests {
     #[test]
     fn errors_name_the_file_line_and_key() {
         let dir = tree(&[("data/testdata.yaml", "output_validator_flags: [1, [2]]\n")]);
-        let e = read_testdata(&dir, &mut Vec::new()).unwrap_err().to_string();
+        let e = read_testdata(&dir, &mut Vec::new())
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("testdata.yaml: output_validator_flags: expected a word"),
             "{e}"
         );
         let dir = tree(&[("data/testdata.yaml", "a: [\n")]);
-        let e = read_testdata(&dir, &mut Vec::new()).unwrap_err().to_string();
+        let e = read_testdata(&dir, &mut Vec::new())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("testdata.yaml:"), "{e}");
     }
 }

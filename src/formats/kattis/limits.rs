@@ -67,14 +67,18 @@ pub(super) fn read(
             Some(m) if m.is_finite() && m > 0.0 && (min..=MAX_MIB).contains(&m) => {
                 Ok(((m * 1048576.0) as u64).max(1))
             }
-            Some(m) => Err(at(key, m, format!(
-                "limits.{key}: {m:?} is out of range (expected a number of MiB {} up to {MAX_MIB})",
-                if min > 0.0 {
-                    format!("from {min}")
-                } else {
-                    "above 0".to_string()
-                }
-            ))),
+            Some(m) => Err(at(
+                key,
+                m,
+                format!(
+                    "limits.{key}: {m:?} is out of range (expected a number of MiB {} up to {MAX_MIB})",
+                    if min > 0.0 {
+                        format!("from {min}")
+                    } else {
+                        "above 0".to_string()
+                    }
+                ),
+            )),
         }
     };
     let mut time_limit = seconds(limits.time_limit, "time_limit")?;

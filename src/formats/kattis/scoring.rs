@@ -23,8 +23,8 @@ use crate::score::{
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::formats::error::{FormatError, Place};
 use super::{FormatVersion, GroupSettings, groups};
+use crate::formats::error::{FormatError, Place};
 
 /// The plan of a scoring package.
 pub fn plan(
@@ -119,7 +119,9 @@ fn grader_group(
     if seen.len() >= MAX_GROUP_DEPTH {
         return Err(FormatError::rule(
             Place::file(dir),
-            format!("test groups nested more than {MAX_GROUP_DEPTH} deep: refused (each level is a group to grade)"),
+            format!(
+                "test groups nested more than {MAX_GROUP_DEPTH} deep: refused (each level is a group to grade)"
+            ),
         ));
     }
     let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
@@ -158,7 +160,7 @@ fn grader_settings(
     warnings: &mut Vec<String>,
 ) -> Result<GraderSettings, FormatError> {
     let at = |key: &str, what: String| {
-        FormatError::key(Place::file(&file), key, None, format!("{key}: {what}"))
+        FormatError::key(Place::file(file), key, None, format!("{key}: {what}"))
     };
     let number = |key: &str, text: &str| -> Result<f64, FormatError> {
         let value = match text.trim() {

@@ -93,10 +93,7 @@ pub(crate) fn problem_yaml(
         number((problem.limits.output as f64 / 1048576.0).ceil()),
     );
     yaml.insert(key("limits"), Value::Mapping(limits));
-    write(
-        &root.join("problem.yaml"),
-        serde_norway::to_string(&yaml)?,
-    )
+    write(&root.join("problem.yaml"), serde_norway::to_string(&yaml)?)
 }
 
 /// A scoring problem's groups as test_group.yaml files of `data/secret`.
@@ -382,7 +379,11 @@ fn cases(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), Export
 
 /// `submissions/` as it is, and `[problem.X.expect."path"]` as
 /// submissions.yaml entries.
-pub(crate) fn submissions(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), ExportError> {
+pub(crate) fn submissions(
+    problem: &Problem,
+    root: &Path,
+    notes: &mut Notes,
+) -> Result<(), ExportError> {
     let from = &problem.submissions;
     if !from.is_dir() {
         return Ok(());

@@ -22,8 +22,8 @@ pub(super) fn entry_points(
     ) else {
         return Ok(Vec::new());
     };
-    let value: serde_json::Value = serde_json::from_str(crate::text::without_bom(&text))
-        .map_err(|e| FormatError::Syntax {
+    let value: serde_json::Value =
+        serde_json::from_str(crate::text::without_bom(&text)).map_err(|e| FormatError::Syntax {
             place: Place::at(&path, e.line(), e.column()),
             message: e.to_string(),
         })?;

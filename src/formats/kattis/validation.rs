@@ -4,9 +4,9 @@
 
 use super::folders;
 use super::problem_yaml::{ProblemKind, at};
-use crate::formats::version::FormatVersion;
 use crate::check::tool::Tool;
 use crate::formats::error::{FormatError, Place};
+use crate::formats::version::FormatVersion;
 use std::path::Path;
 
 /// Kattis' default output validator, as `validator_flags` set it.
@@ -95,16 +95,12 @@ pub(super) fn read(
     } else {
         output_validator.is_some()
     };
-    let validator_flags = shlex::split(flags_text).ok_or_else(|| {
-        flags_error(format!(
-            "validator_flags {flags_text:?}: unbalanced quotes"
-        ))
-    })?;
+    let validator_flags = shlex::split(flags_text)
+        .ok_or_else(|| flags_error(format!("validator_flags {flags_text:?}: unbalanced quotes")))?;
     let default_check = if custom {
         DefaultCheck::default()
     } else {
-        default_check(&validator_flags)
-            .map_err(|e| flags_error(format!("validator_flags: {e}")))?
+        default_check(&validator_flags).map_err(|e| flags_error(format!("validator_flags: {e}")))?
     };
     if version != FormatVersion::Legacy && !validator_flags.is_empty() {
         warnings.push(at(&format!(

@@ -4,10 +4,10 @@
 //! the other folders. What the version cannot say goes to the notes.
 
 use super::write_groups as groups;
-pub use crate::formats::kattis::source::{Source, number};
 use crate::formats::Notes;
 use crate::formats::error::ExportError;
 use crate::formats::kattis::FormatVersion;
+pub use crate::formats::kattis::source::{Source, number};
 use crate::formats::tree::Tree;
 use serde_norway::{Mapping, Value};
 use std::path::{Path, PathBuf};
@@ -26,11 +26,7 @@ const VERSIONED_KEYS: [&str; 7] = [
 ];
 
 /// The whole package in `version`.
-pub fn write(
-    src: &Source,
-    version: FormatVersion,
-    notes: &mut Notes,
-) -> Result<Tree, ExportError> {
+pub fn write(src: &Source, version: FormatVersion, notes: &mut Notes) -> Result<Tree, ExportError> {
     let mut tree = Tree::default();
     let yaml = problem_yaml(src, version, &mut tree, notes);
     let text = serde_norway::to_string(&Value::Mapping(yaml))?;

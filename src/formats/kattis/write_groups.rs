@@ -59,12 +59,7 @@ pub fn group_files(
                         "output_validator_args"
                     };
                     let mut words = crate::formats::kattis::groups::words(&v).map_err(|e| {
-                        FormatError::key(
-                            Place::file(file),
-                            name,
-                            None,
-                            format!("{name}: {e}"),
-                        )
+                        FormatError::key(Place::file(file), name, None, format!("{name}: {e}"))
                     })?;
                     if version != FormatVersion::Legacy {
                         let mut all = src.package.validator_flags.clone();

@@ -38,20 +38,12 @@ pub fn standard(name: &str) -> Option<Comparison> {
 }
 
 /// A program's source as a tool, checked to exist.
-pub fn tool(
-    root: &Path,
-    program: &Program,
-    file: &Path,
-    what: &str,
-) -> Result<Tool, FormatError> {
+pub fn tool(root: &Path, program: &Program, file: &Path, what: &str) -> Result<Tool, FormatError> {
     let path = super::read::inside(root, &program.path, file, program.line)?;
     if !path.is_file() {
         return Err(FormatError::rule(
             Place::line(file, program.line),
-            format!(
-                "the {what}'s source {} is not in the package",
-                program.path
-            ),
+            format!("the {what}'s source {} is not in the package", program.path),
         ));
     }
     super::languages::check_type(program, file)?;
@@ -111,9 +103,9 @@ pub fn comparison(
         format!(
             "the checker {} has no source in the package{}",
             checker
-            .source
-            .as_ref()
-            .map_or("(unnamed)".to_string(), |s| s.path.clone()),
+                .source
+                .as_ref()
+                .map_or("(unnamed)".to_string(), |s| s.path.clone()),
             match &checker.name {
                 Some(n) => format!(" and {n} is not a standard checker the judge knows"),
                 None => String::new(),

@@ -110,7 +110,7 @@ pub struct Model {
 pub fn model(root: &Path) -> Result<Model, ModelError> {
     let whole = |source: FormatError| ModelError::Whole {
         root: root.to_path_buf(),
-        source,
+        source: Box::new(source),
     };
     let (desc, mut warnings) = describe(root)?;
     if let Some(e) = &desc.testset.script_error {

@@ -96,11 +96,16 @@ impl Ctx<'_> {
     }
 
     /// An attribute `key="value"` of `e` that is wrong.
-    fn attr_err(&self, e: &Element, attribute: Option<(&str, &str)>, message: String) -> FormatError {
+    fn attr_err(
+        &self,
+        e: &Element,
+        attribute: Option<(&str, &str)>,
+        message: String,
+    ) -> FormatError {
         FormatError::Element {
             place: Place::line(self.file, e.line),
             element: e.name.clone(),
-            attribute: attribute.map(|(k, v)| (k.to_string(), v.to_string())),
+            attribute: attribute.map(|(k, v)| Box::new((k.to_string(), v.to_string()))),
             message,
         }
     }
@@ -438,7 +443,9 @@ pub enum PatternError {
     #[error("path pattern {pattern:?}: only %d, %0Nd and %% are understood")]
     Unknown { pattern: String },
     /// A width past [`MAX_WIDTH`] (`digits` as written).
-    #[error("path pattern {pattern:?}: a width of {digits}; at most {MAX_WIDTH} (a file name's length)")]
+    #[error(
+        "path pattern {pattern:?}: a width of {digits}; at most {MAX_WIDTH} (a file name's length)"
+    )]
     TooWide { pattern: String, digits: String },
 }
 

@@ -114,14 +114,16 @@ pub fn plan(set: &Testset, file: &Path) -> Result<Option<ScoringPlan>, FormatErr
     }
     for t in set.tests.iter().filter(|t| t.group.is_none()) {
         let name = case_name(t.index, count);
-        groups.push(subtask(
-            name,
-            &[t],
-            count,
-            t.points.unwrap_or(0.0),
-            Aggregation::PassFail,
-        )
-        .map_err(globs)?);
+        groups.push(
+            subtask(
+                name,
+                &[t],
+                count,
+                t.points.unwrap_or(0.0),
+                Aggregation::PassFail,
+            )
+            .map_err(globs)?,
+        );
     }
     let total: f64 = groups.iter().filter_map(|g| g.max_score).sum();
     Ok(Some(ScoringPlan::Subtasks(Subtasks {

@@ -341,7 +341,9 @@ mod tests {
 
     #[test]
     fn errors_name_the_line_and_the_token() {
-        let e = parse("gen 1 > 1\ngen 2 > {5-3}\n", &p(9)).unwrap_err().to_string();
+        let e = parse("gen 1 > 1\ngen 2 > {5-3}\n", &p(9))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("problem.xml:9: script line 2") && e.contains("`{5-3}`"),
             "{e}"

@@ -201,11 +201,7 @@ fn validators(
 /// (`input_validator_args`, `input_validator_flags` in legacy), so testlib's
 /// `validator.group()` is the same in the export. Samples are validated
 /// without a group (data/sample is no group's folder).
-fn group_arguments(
-    desc: &Description,
-    out: &Path,
-    notes: &mut Notes,
-) -> Result<(), ExportError> {
+fn group_arguments(desc: &Description, out: &Path, notes: &mut Notes) -> Result<(), ExportError> {
     let mut sample_groups = Vec::new();
     let mut unplaced = Vec::new();
     let mut named: Vec<&str> = desc
@@ -236,10 +232,7 @@ fn group_arguments(
             .map(|a| key(a))
             .collect();
         m.insert(key("input_validator_args"), Value::Sequence(args));
-        write(
-            &file,
-            serde_norway::to_string(&m)?,
-        )?;
+        write(&file, serde_norway::to_string(&m)?)?;
         if desc
             .testset
             .tests

@@ -73,9 +73,12 @@ pub(super) fn parse(file: &Path, text: &str) -> Result<Element, FormatError> {
     let syntax = |place: Place, message: String| FormatError::Syntax { place, message };
     loop {
         let before = reader.buffer_position();
-        let event = reader
-            .read_event()
-            .map_err(|e| syntax(at(reader.error_position()), format!("not well-formed XML: {e}")))?;
+        let event = reader.read_event().map_err(|e| {
+            syntax(
+                at(reader.error_position()),
+                format!("not well-formed XML: {e}"),
+            )
+        })?;
         match event {
             Event::Start(ref start) | Event::Empty(ref start) => {
                 let self_closing = matches!(event, Event::Empty(_));
@@ -91,7 +94,9 @@ pub(super) fn parse(file: &Path, text: &str) -> Result<Element, FormatError> {
                     let key = String::from_utf8_lossy(attr.key.as_ref()).into_owned();
                     let value = attr
                         .normalized_value(quick_xml::XmlVersion::default())
-                        .map_err(|e| syntax(at(before), format!("<{name}> {key}: bad value: {e}")))?;
+                        .map_err(|e| {
+                            syntax(at(before), format!("<{name}> {key}: bad value: {e}"))
+                        })?;
                     attrs.push((key, value.into_owned()));
                 }
                 let element = Element {

@@ -56,7 +56,8 @@ struct Tally {
 
 /// `judge gen POLYGON_PACKAGE`.
 pub fn generate_polygon(root: &Path) -> Outcome {
-    let (desc, warnings) = crate::formats::polygon::describe(root).map_err(|e| Failure::Usage(e.to_string()))?;
+    let (desc, warnings) =
+        crate::formats::polygon::describe(root).map_err(|e| Failure::Usage(e.to_string()))?;
     for w in &warnings {
         crate::commands::stdout::note!("warning: {w}");
     }
@@ -75,10 +76,14 @@ pub fn generate_polygon(root: &Path) -> Outcome {
     let set = &desc.testset;
     let mut tally = Tally::default();
     for test in &set.tests {
-        let input =
-            root.join(format_pattern(&set.input_pattern, test.index).map_err(|e| Failure::Usage(e.to_string()))?);
-        let answer =
-            root.join(format_pattern(&set.answer_pattern, test.index).map_err(|e| Failure::Usage(e.to_string()))?);
+        let input = root.join(
+            format_pattern(&set.input_pattern, test.index)
+                .map_err(|e| Failure::Usage(e.to_string()))?,
+        );
+        let answer = root.join(
+            format_pattern(&set.answer_pattern, test.index)
+                .map_err(|e| Failure::Usage(e.to_string()))?,
+        );
         gen_one(&mut makers, &package, test, &input, &answer, &mut tally)?;
     }
     for d in tally.differ.iter().chain(&tally.failed) {
