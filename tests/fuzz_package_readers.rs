@@ -657,7 +657,9 @@ fn read_polygon(xml: Vec<u8>) -> Result<(), String> {
     let view = polygon_view(&root);
     let r = root.clone();
     let described = timed("polygon::describe", move || {
-        judge::formats::polygon::describe(&r).map(|_| ())
+        judge::formats::polygon::describe(&r)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     });
     let r = root.clone();
     let problem = timed("polygon::model", move || {
@@ -764,7 +766,9 @@ fn read_kattis(which: usize, bytes: Vec<u8>) -> Result<(), String> {
         .join(KATTIS_FILES[which].0.split('/').next().unwrap());
     let p = package.clone();
     let loaded = timed("kattis::load", move || {
-        judge::formats::kattis::load(&p).map(|_| ())
+        judge::formats::kattis::load(&p)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     });
     let p = package.clone();
     let problem = timed("package_problem (kattis)", move || {
@@ -1132,7 +1136,10 @@ fn a_script_range_of_billions_of_tests_is_an_error_not_an_allocation() {
         );
         let (desc, _) = judge::formats::polygon::describe(dir.path()).unwrap();
         polygon_with(from, to).unwrap();
-        desc.testset.script_error.expect("a script error")
+        desc.testset
+            .script_error
+            .expect("a script error")
+            .to_string()
     };
     for range in [
         "{1-18446744073709551615}",

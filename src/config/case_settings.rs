@@ -10,6 +10,7 @@
 //! apply are named in a warning.
 
 use super::Overrides;
+use super::error::GroupError;
 use super::schema::ProblemTable;
 use crate::cases::CaseSettings;
 use crate::check::Comparison;
@@ -35,7 +36,7 @@ pub(super) struct Base<'a> {
 pub(super) fn resolve(
     base: &Base<'_>,
     warnings: &mut Vec<String>,
-) -> Result<Vec<(PathBuf, Arc<CaseSettings>)>, String> {
+) -> Result<Vec<(PathBuf, Arc<CaseSettings>)>, GroupError> {
     let mut resolved = Vec::new();
     for group in &base.package.groups {
         let origin = group
@@ -107,7 +108,7 @@ fn output_side(
     group: &GroupSettings,
     origin: &str,
     warnings: &mut Vec<String>,
-) -> Result<(Option<Comparison>, Option<bool>), String> {
+) -> Result<(Option<Comparison>, Option<bool>), GroupError> {
     let Some(args) = &group.output_args else {
         return Ok((None, None));
     };
@@ -130,8 +131,10 @@ fn output_side(
             Ok((Some(Comparison::Interactive(interaction)), None))
         }
         Comparison::Tokens { float, .. } if !own_check => {
-            let check = kattis::default_check(&flags)
-                .map_err(|e| format!("{origin}: output validator arguments: {e}"))?;
+            let check = kattis::default_check(&flags).map_err(|source| GroupError::OutputArgs {
+                origin: origin.to_string(),
+                source,
+            })?;
             let configured = base.table.float_tolerance.is_some()
                 || base.table.float_absolute_tolerance.is_some()
                 || base.table.float_relative_tolerance.is_some()
@@ -215,20 +218,17 @@ pub fn with_case_input_args(
     group: Option<&CaseSettings>,
     yaml: &[u8],
     constants: Option<&crate::text::constants::Constants>,
-) -> Result<Option<CaseSettings>, String> {
+) -> Result<Option<CaseSettings>, GroupError> {
     let yaml = match constants {
         Some(c) => c.substitute(yaml),
         None => std::borrow::Cow::Borrowed(yaml),
     };
     let text = String::from_utf8_lossy(&yaml);
     if let Some((line, depth)) = crate::text::yaml_too_deep(&text) {
-        return Err(format!(
-            "its yaml: line {line} nests {depth} levels deep, more than {}",
-            crate::text::YAML_MAX_DEPTH
-        ));
+        return Err(GroupError::TooDeep { line, depth });
     }
-    let value: serde_norway::Value = serde_norway::from_str(crate::text::without_bom(&text))
-        .map_err(|e| format!("its yaml: {e}"))?;
+    let value: serde_norway::Value =
+        serde_norway::from_str(crate::text::without_bom(&text)).map_err(GroupError::Yaml)?;
     let input_args = value
         .get("input_validator_args")
         .or_else(|| value.get("input_validator_flags"));
@@ -248,13 +248,11 @@ pub fn with_case_input_args(
     if let Some(args) = input_args {
         own.validators = Some(with_input_args(
             validators,
-            &kattis::groups::input_args(args)
-                .map_err(|e| format!("its yaml: input_validator_args: {e}"))?,
+            &kattis::groups::input_args(args).map_err(GroupError::InputArgs)?,
         ));
     }
     if let Some(args) = case_args {
-        own.validator_args =
-            Some(kattis::groups::words(args).map_err(|e| format!("its yaml: args: {e}"))?);
+        own.validator_args = Some(kattis::groups::words(args).map_err(GroupError::Args)?);
     }
     Ok(Some(own))
 }

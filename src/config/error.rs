@@ -3,25 +3,10 @@
 //! keys, and so that every message names the file, the line and column
 //! where known, and the key.
 
-use std::fmt;
+pub use crate::formats::error::Place;
+use crate::formats::error::{FormatError, ModelError};
+use crate::formats::kattis::{FlagError, groups::WordsError};
 use std::path::PathBuf;
-
-/// A place in a configuration file: the file, and the line and column
-/// (from 1) when the error has a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Place {
-    pub path: PathBuf,
-    pub at: Option<(usize, usize)>,
-}
-
-impl fmt::Display for Place {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.at {
-            Some((line, column)) => write!(f, "{}:{line}:{column}", self.path.display()),
-            None => write!(f, "{}", self.path.display()),
-        }
-    }
-}
 
 /// A configuration error.
 #[derive(Debug, thiserror::Error)]
@@ -58,6 +43,58 @@ pub enum ConfigError {
     /// A problem made from the command line alone.
     #[error("{0}")]
     CommandLine(String),
+    /// A package (Kattis, DOMjudge, Polygon) that cannot be read.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// A package named by a key of judge.toml (`problem.NAME.package`)
+    /// that cannot be read.
+    #[error("{place}: {key}: {source}")]
+    Package {
+        place: Place,
+        key: String,
+        source: Box<FormatError>,
+    },
+    /// A package whose meaning (problem.xml's checker, its scoring) the
+    /// judge cannot take, named with the package as a whole.
+    #[error("{}: {source}", .root.display())]
+    Meaning {
+        root: PathBuf,
+        source: Box<FormatError>,
+    },
+}
+
+impl From<ModelError> for ConfigError {
+    fn from(e: ModelError) -> ConfigError {
+        match e {
+            ModelError::Read(e) => ConfigError::Format(e),
+            ModelError::Whole { root, source } => ConfigError::Meaning { root, source },
+        }
+    }
+}
+
+/// What a test data group's settings (or a case's own yaml) give that the
+/// judge cannot take.
+#[derive(Debug, thiserror::Error)]
+pub enum GroupError {
+    /// Output validator arguments the default validator does not take
+    /// (`origin`: the group's files).
+    #[error("{origin}: output validator arguments: {source}")]
+    OutputArgs { origin: String, source: FlagError },
+    /// A case's own yaml nested too deep.
+    #[error(
+        "its yaml: line {line} nests {depth} levels deep, more than {}",
+        crate::text::YAML_MAX_DEPTH
+    )]
+    TooDeep { line: usize, depth: usize },
+    /// A case's own yaml that is not YAML.
+    #[error("its yaml: {0}")]
+    Yaml(#[source] serde_norway::Error),
+    /// A case's `input_validator_args`.
+    #[error("its yaml: input_validator_args: {0}")]
+    InputArgs(#[source] WordsError),
+    /// A case's `args`.
+    #[error("its yaml: args: {0}")]
+    Args(#[source] WordsError),
 }
 
 fn key_suffix(key: &Option<String>) -> String {

@@ -30,7 +30,7 @@ pub use crate::formats::model::Problem;
 use crate::puzzles::{self, Puzzle};
 use crate::submission::Language;
 pub use crate::units::{Size, Span, parse_memory, parse_processes, parse_tolerance};
-pub use error::{ConfigError, Place};
+pub use error::{ConfigError, GroupError, Place};
 use resolve::{Sources, line_col_of_bytes, resolve, resolve_languages, resolve_with, toml_error};
 use schema::{ProblemTable, RootTable};
 use serde::Deserialize;
@@ -114,10 +114,7 @@ impl Config {
         let text = String::from_utf8(text).map_err(|e| {
             let at = line_col_of_bytes(e.as_bytes(), e.utf8_error().valid_up_to());
             ConfigError::NotUtf8 {
-                place: Place {
-                    path: path.to_path_buf(),
-                    at: Some(at),
-                },
+                place: Place::at(path, at.0, at.1),
             }
         })?;
         Config::parse(&text, path, overrides)
@@ -209,7 +206,7 @@ pub fn package_problem(root: &Path, overrides: &Overrides) -> Result<Problem, Co
     if crate::formats::polygon::is_package(root) {
         return polygon::problem(root, overrides);
     }
-    let package = kattis::load(root).map_err(ConfigError::CommandLine)?;
+    let package = kattis::load(root)?;
     let table = ProblemTable::default();
     let defaults = RootTable::default();
     let name = package.name.clone();
@@ -234,9 +231,16 @@ mod tests {
     use super::*;
     use crate::check::Comparison;
 
-    fn parse(text: &str) -> Result<Config, String> {
+    fn parse(text: &str) -> Result<Config, crate::config::ConfigError> {
         Config::parse(text, Path::new("judge.toml"), &Overrides::default())
-            .map_err(|e| e.to_string())
+    }
+
+    /// The message of the error `text` is refused with.
+    fn refused(text: &str) -> String {
+        match parse(text) {
+            Ok(_) => panic!("accepted: {text}"),
+            Err(e) => e.to_string(),
+        }
     }
 
     #[test]
@@ -270,7 +274,7 @@ mod tests {
 
     #[test]
     fn unknown_key_names_key_and_line() {
-        let err = parse("[problem.sum]\ncheck = \"tokens\"\ntime_limt = \"1s\"\n").unwrap_err();
+        let err = refused("[problem.sum]\ncheck = \"tokens\"\ntime_limt = \"1s\"\n");
         assert!(
             err.starts_with(
                 "judge.toml:3:1: unknown field `time_limt`: did you mean `time_limit`?"
@@ -278,13 +282,13 @@ mod tests {
             "{err}"
         );
         assert!(!err.contains("expected one of"), "{err}");
-        let err = parse("[problem.sum]\nzzzz = 1\n").unwrap_err();
+        let err = refused("[problem.sum]\nzzzz = 1\n");
         assert!(err.contains("expected one of"), "nothing close: {err}");
     }
 
     #[test]
     fn bad_duration_names_key_and_line() {
-        let err = parse("\n[problem.sum]\ntime_limit = \"2 sec\"\n").unwrap_err();
+        let err = refused("\n[problem.sum]\ntime_limit = \"2 sec\"\n");
         assert_eq!(
             err,
             "judge.toml:3:14: \"2 sec\" is not a duration: expected a duration such as 1.5s, 500ms or 2m (key `time_limit`)"
@@ -293,7 +297,7 @@ mod tests {
 
     #[test]
     fn bare_number_needs_a_unit() {
-        let err = parse("memory_limit = 256\n").unwrap_err();
+        let err = refused("memory_limit = 256\n");
         assert_eq!(
             err,
             "judge.toml:1:16: a size needs a unit in quotes, e.g. \"256MiB\" or \"256KiB\" (key `memory_limit`)"
@@ -302,7 +306,7 @@ mod tests {
 
     #[test]
     fn bad_size_names_key_and_line() {
-        let err = parse("[problem.x]\nmemory_limit = \"256 megs\"\n").unwrap_err();
+        let err = refused("[problem.x]\nmemory_limit = \"256 megs\"\n");
         assert!(
             err.starts_with("judge.toml:2:16: \"256 megs\" is not a size"),
             "{err}"
@@ -338,7 +342,7 @@ mod tests {
             ),
         ];
         for (line, expected) in cases {
-            let err = parse(&format!("[problem.x]\n{line}\n")).unwrap_err();
+            let err = refused(&format!("[problem.x]\n{line}\n"));
             assert_eq!(err, expected);
         }
     }
@@ -354,8 +358,7 @@ mod tests {
             Comparison::Tokens { float: Some(_), .. }
         ));
         assert!(matches!(c.problems[1].comparison, Comparison::Puzzle));
-        let err =
-            parse("[problem.r]\npuzzle = \"rotation\"\nfloat_tolerance = 1e-6\n").unwrap_err();
+        let err = refused("[problem.r]\npuzzle = \"rotation\"\nfloat_tolerance = 1e-6\n");
         assert!(
             err.contains("a float tolerance only applies to check = \"tokens\""),
             "{err}"
@@ -364,19 +367,19 @@ mod tests {
 
     #[test]
     fn unknown_puzzle_and_bad_check() {
-        let err = parse("[problem.r]\npuzzle = \"rotaton\"\n").unwrap_err();
+        let err = refused("[problem.r]\npuzzle = \"rotaton\"\n");
         assert_eq!(
             err,
             "judge.toml:2:10: problem.r.puzzle: unknown puzzle \"rotaton\"; the built-in puzzles are rotation, booksort, swap, flip, pilots"
         );
-        let err = parse("[problem.r]\ncheck = \"puzzle\"\n").unwrap_err();
+        let err = refused("[problem.r]\ncheck = \"puzzle\"\n");
         assert!(
             err.starts_with(
                 "judge.toml:2:9: problem.r: check = \"puzzle\" needs a built-in puzzle"
             ),
             "{err}"
         );
-        let err = parse("[problem.r]\ncheck = \"fuzzy\"\n").unwrap_err();
+        let err = refused("[problem.r]\ncheck = \"fuzzy\"\n");
         assert!(
             err.starts_with("judge.toml:2:9: unknown variant `fuzzy`"),
             "{err}"
@@ -398,12 +401,14 @@ mod tests {
         // and its other extension.
         let python = c.languages.iter().find(|l| l.name == "python3").unwrap();
         assert_eq!(python.extensions, ["py3"]);
-        let err = parse("[language.vlang]\nrun = \"{bin}\"\n").unwrap_err();
+        let err = refused("[language.vlang]\nrun = \"{bin}\"\n");
         assert!(
             err.starts_with("judge.toml:1:1: language.vlang: a new language needs extensions"),
             "{err}"
         );
-        let err = parse("[language.a]\nextensions = [\"x\"]\nrun = \"a\"\n[language.b]\nextensions = [\"x\"]\nrun = \"b\"\n").unwrap_err();
+        let err = refused(
+            "[language.a]\nextensions = [\"x\"]\nrun = \"a\"\n[language.b]\nextensions = [\"x\"]\nrun = \"b\"\n",
+        );
         assert_eq!(
             err,
             "judge.toml: languages a and b both claim the extension .x"
@@ -421,8 +426,7 @@ mod tests {
         let (name, e) = &sum.expectations[0];
         assert_eq!(name, "accepted/slow.c");
         assert_eq!(e.to_string(), "permitted AC TLE, required TLE");
-        let err =
-            parse("[problem.sum.expect.\"a.c\"]\npermitted = [\"AC\", \"IE\"]\n").unwrap_err();
+        let err = refused("[problem.sum.expect.\"a.c\"]\npermitted = [\"AC\", \"IE\"]\n");
         assert!(
             err.starts_with(
                 "judge.toml:2:20: problem.sum.expect.\"a.c\".permitted: \"IE\" cannot be expected"

@@ -7,18 +7,12 @@
 use super::resolve::{Sources, resolve_with};
 use super::schema::{ProblemTable, RootTable};
 use super::{ConfigError, Overrides, Problem};
-use crate::formats::polygon::{self, ModelError};
+use crate::formats::polygon;
 use std::path::Path;
 
 /// The Polygon package at `root` as a problem: its name is its directory's.
 pub(super) fn problem(root: &Path, overrides: &Overrides) -> Result<Problem, ConfigError> {
-    let model = polygon::model(root).map_err(|e| match e {
-        ModelError::Read(message) => ConfigError::CommandLine(message),
-        ModelError::Whole { root, message } => ConfigError::Whole {
-            path: root,
-            message,
-        },
-    })?;
+    let model = polygon::model(root)?;
     let table = ProblemTable::default();
     let defaults = RootTable::default();
     let mut problem = resolve_with(Sources {

@@ -40,13 +40,17 @@ pub(super) fn resolve(
 ) -> Result<Problem, ConfigError> {
     let errors = KeyErrors { path, text };
     let puzzle = puzzle(name, table, errors)?;
-    let package = match &table.package {
-        Some(p) => Some(
-            kattis::load(&base.join(p.get_ref()))
-                .map_err(|e| errors.key(Some(p.span()), format!("problem.{name}.package"), e))?,
-        ),
-        None => None,
-    };
+    let package =
+        match &table.package {
+            Some(p) => Some(kattis::load(&base.join(p.get_ref())).map_err(|source| {
+                ConfigError::Package {
+                    place: errors.at(Some(p.span())),
+                    key: format!("problem.{name}.package"),
+                    source: Box::new(source),
+                }
+            })?),
+            None => None,
+        };
     let cases = match (&table.cases, &package) {
         (Some(c), _) => base.join(c.get_ref()),
         (None, Some(p)) => p.root.join("data"),
@@ -180,7 +184,7 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
             },
             &mut warnings,
         )
-        .map_err(|e| (e, None))?,
+        .map_err(|e| (e.to_string(), None))?,
         None => Vec::new(),
     };
     let package_check = package.map(|p| p.default_check).unwrap_or_default();

@@ -43,20 +43,27 @@ pub(super) enum ScoreValue {
 }
 
 impl ScoreValue {
-    pub(super) fn range(&self) -> Result<ScoreRange, String> {
+    pub(super) fn range(&self) -> Result<ScoreRange, ScoreValueError> {
         match self {
             ScoreValue::One(x) if x.is_finite() => Ok(ScoreRange::exactly(*x)),
-            ScoreValue::One(x) => Err(format!("{x:?}: out of range (expected a finite score)")),
+            ScoreValue::One(x) => Err(ScoreValueError::NotFinite(*x)),
             ScoreValue::Range(v) => match v[..] {
                 [low, high] if low.is_finite() && high.is_finite() && low <= high => {
                     Ok(ScoreRange { low, high })
                 }
-                _ => Err(format!(
-                    "{v:?}: expected a score or [low, high] with low <= high"
-                )),
+                _ => Err(ScoreValueError::NotARange(v.clone())),
             },
         }
     }
+}
+
+/// A score of an expectation that is none.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub(super) enum ScoreValueError {
+    #[error("{0:?}: out of range (expected a finite score)")]
+    NotFinite(f64),
+    #[error("{0:?}: expected a score or [low, high] with low <= high")]
+    NotARange(Vec<f64>),
 }
 
 /// A group table's error: the key (after `problem.NAME.group.GROUP`), its

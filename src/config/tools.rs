@@ -135,9 +135,16 @@ mod tests {
     use std::path::Path;
     use std::time::Duration;
 
-    fn parse(text: &str) -> Result<Config, String> {
+    fn parse(text: &str) -> Result<Config, crate::config::ConfigError> {
         Config::parse(text, Path::new("judge.toml"), &Overrides::default())
-            .map_err(|e| e.to_string())
+    }
+
+    /// The message of the error `text` is refused with.
+    fn refused(text: &str) -> String {
+        match parse(text) {
+            Ok(_) => panic!("accepted: {text}"),
+            Err(e) => e.to_string(),
+        }
     }
 
     #[test]
@@ -161,11 +168,9 @@ mod tests {
         assert_eq!(q.protocol, Protocol::Testlib, "testlib is the default");
         assert_eq!(q.time_limit, Duration::from_millis(500));
         assert!(
-            parse("[problem.p]\nchecker = \"x\"\nchecker_time_limit = \"0s\"\n")
-                .unwrap_err()
-                .contains(
-                    "judge.toml:3:22: \"0s\" is too short (at least 1ms) (key `checker_time_limit`)"
-                )
+            refused("[problem.p]\nchecker = \"x\"\nchecker_time_limit = \"0s\"\n").contains(
+                "judge.toml:3:22: \"0s\" is too short (at least 1ms) (key `checker_time_limit`)"
+            )
         );
     }
 }

@@ -223,7 +223,7 @@ pub fn file_digest(path: &Path) -> Option<String> {
             Err(_) => return None,
         }
     }
-    Some(super::identity::hex(&hash.finalize()))
+    Some(crate::text::format::hex(&hash.finalize()))
 }
 
 /// The file of a cache entry that lists its files' digests.

@@ -52,14 +52,8 @@ impl Fields {
     }
 }
 
-/// Bytes in lower-case hex.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
+/// Bytes in lower-case hex (the one helper, in `text::format`).
+pub use crate::text::format::hex;
 
 /// The SHA-256 of bytes, in hex.
 pub fn bytes_digest(bytes: &[u8]) -> String {

@@ -7,6 +7,7 @@
 //! named in the notes.
 
 use crate::formats::Notes;
+use crate::formats::error::ExportError;
 use crate::formats::kattis::FormatVersion;
 use crate::formats::kattis::write::{self as kattis, Source};
 use crate::formats::tree::{Content, Tree};
@@ -18,7 +19,7 @@ const RENAMED: [(&str, &str); 2] = [
     ("output_limit_exceeded", "output_limit"),
 ];
 
-pub fn write(src: &Source, notes: &mut Notes) -> Result<Tree, String> {
+pub fn write(src: &Source, notes: &mut Notes) -> Result<Tree, ExportError> {
     let mut source = Source {
         package: src.package.clone(),
         root: src.root.clone(),

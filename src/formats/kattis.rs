@@ -38,6 +38,7 @@ mod limits;
 mod problem_yaml;
 pub mod scoring;
 pub mod skeleton;
+mod source;
 pub mod stage;
 mod submissions_json;
 mod submissions_yaml;
@@ -49,13 +50,14 @@ mod write_groups;
 
 use crate::check::tool::Tool;
 use crate::expect::SubmissionRule;
+use crate::formats::error::FormatError;
+pub use crate::formats::version::FormatVersion;
 pub use groups::{GroupSettings, InputArgs};
 pub use limits::{DEFAULT_MEMORY_MIB, DEFAULT_OUTPUT_MIB, PackageLimits, TimeInference};
-pub use problem_yaml::FormatVersion;
 use problem_yaml::ProblemKind;
 use std::path::{Path, PathBuf};
-pub use validation::DefaultCheck;
 pub(crate) use validation::default_check;
+pub use validation::{DefaultCheck, FlagError};
 
 /// A package as the judge uses it.
 #[derive(Clone, Debug)]
@@ -122,32 +124,21 @@ pub fn is_package(dir: &Path) -> bool {
     dir.join(PROBLEM_YAML).is_file() || dir.join(DOMJUDGE_INI).is_file()
 }
 
-/// A YAML file's parse error as every package file names it: the file,
-/// and the line and column where known.
-pub(crate) fn yaml_error(file: &Path, e: &serde_norway::Error) -> String {
-    match e.location() {
-        Some(at) => format!("{}:{}:{}: {e}", file.display(), at.line(), at.column()),
-        None => format!("{}: {e}", file.display()),
-    }
-}
-
-/// Refuse a YAML file nested deeper than any package file needs, before
-/// it is parsed (see [`crate::text::YAML_MAX_DEPTH`]).
-pub(crate) fn shallow_yaml(file: &Path, text: &str) -> Result<(), String> {
-    match crate::text::yaml_too_deep(text) {
-        None => Ok(()),
-        Some((line, depth)) => Err(format!(
-            "{}:{line}: nested {depth} levels deep, more than the {} a package file may use",
-            file.display(),
-            crate::text::YAML_MAX_DEPTH
-        )),
+/// A YAML value as the file writes it (a string without its quotes).
+pub(crate) fn shown_value(value: &serde_norway::Value) -> String {
+    match value {
+        serde_norway::Value::String(s) => s.clone(),
+        other => serde_norway::to_string(other)
+            .unwrap_or_default()
+            .trim()
+            .to_string(),
     }
 }
 
 /// Read a package. Errors name problem.yaml (with line and column) or the
 /// file at fault.
-pub fn load(root: &Path) -> Result<Package, String> {
-    crate::exec::links::links_stay_inside(root).map_err(|e| e.to_string())?;
+pub fn load(root: &Path) -> Result<Package, FormatError> {
+    crate::exec::links::links_stay_inside(root)?;
     let yaml_path = root.join(PROBLEM_YAML);
     let (yaml, version, mut warnings) = problem_yaml::read(&yaml_path)?;
     let name = std::fs::canonicalize(root)
@@ -237,8 +228,7 @@ fn linked(tool: Tool, root: &Path) -> Tool {
     } else {
         path.parent().unwrap_or(Path::new(".")).to_path_buf()
     };
-    let links = crate::cases::text_link::links_in(&tree, root).map_err(|e| e.to_string());
-    tool.with_links(links)
+    tool.with_links(crate::cases::text_link::links_in(&tree, root))
 }
 
 /// A score is only for scoring problems (the format says so): on a
@@ -283,7 +273,7 @@ fn read_groups(
     version: FormatVersion,
     constants: &crate::text::constants::Constants,
     warnings: &mut Vec<String>,
-) -> Result<Vec<GroupSettings>, String> {
+) -> Result<Vec<GroupSettings>, FormatError> {
     let data = root.join("data");
     let own = version.group_file();
     let mut own_warnings = Vec::new();

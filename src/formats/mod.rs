@@ -18,12 +18,16 @@
 )]
 
 pub mod domjudge;
+pub mod error;
 pub mod generators;
 pub mod kattis;
 pub mod model;
 pub mod polygon;
 pub mod testlib_wrap;
 pub mod tree;
+pub mod version;
+
+pub use error::{ExportError, FormatError, Place};
 
 /// The files that make a directory a package of some format, as messages
 /// name them.

@@ -7,7 +7,7 @@ use crate::check::Comparison;
 use crate::check::external::InputValidator;
 use crate::exec::Limits;
 use crate::expect::Expectation;
-use crate::formats::kattis;
+use crate::formats::version::FormatVersion;
 use crate::puzzles::Puzzle;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -31,7 +31,7 @@ pub struct Problem {
     pub time_limit_from: String,
     /// A package without a time limit: how `judge verify` derives one
     /// from the accepted submissions.
-    pub time_inference: Option<kattis::TimeInference>,
+    pub time_inference: Option<TimeInference>,
     /// The reference solution's command line, if the problem names one.
     pub solution: Option<String>,
     /// Only these subdirectories of `cases` hold cases, in this order (a
@@ -47,7 +47,7 @@ pub struct Problem {
     pub package: Option<PathBuf>,
     /// That package's format version (what `judge validate` holds its
     /// files to).
-    pub package_format: Option<kattis::FormatVersion>,
+    pub package_format: Option<FormatVersion>,
     /// Whose verdicts its submission folders speak: a package's are
     /// DOMjudge's when it is a DOMjudge problem, else Kattis'; a
     /// judge.toml problem's are the judge's own.
@@ -73,6 +73,15 @@ pub struct Problem {
     /// Files the program reads and writes instead of the standard streams
     /// (a Polygon package's `input-file`/`output-file`).
     pub io_files: crate::exec::IoFiles,
+}
+
+/// How a package without a time limit gets one from its accepted
+/// submissions: the slowest accepted run × `multiplier`, rounded up to a
+/// multiple of `resolution` seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeInference {
+    pub multiplier: f64,
+    pub resolution: f64,
 }
 
 impl std::fmt::Debug for Problem {

@@ -19,6 +19,7 @@
 //! judge error; a validator's 0 → 42 (valid), another exit code → 43, a
 //! signal → 1.
 
+use crate::formats::error::ExportError;
 use std::path::Path;
 
 /// Which testlib program is wrapped.
@@ -35,17 +36,16 @@ pub enum Role {
 
 /// Write the wrapped program into `dir` (a Kattis program folder):
 /// `main.cpp`, `testlib_program.h` and the headers beside `source`.
-pub fn write(role: Role, source: &Path, dir: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn write(role: Role, source: &Path, dir: &Path) -> Result<(), ExportError> {
+    std::fs::create_dir_all(dir).map_err(ExportError::io(dir, ""))?;
     let copy = |from: &Path, to: &Path| {
         std::fs::copy(from, to)
             .map(|_| ())
-            .map_err(|e| format!("{}: cannot copy: {e}", from.display()))
+            .map_err(ExportError::io(from, "cannot copy"))
     };
     copy(source, &dir.join("testlib_program.h"))?;
     if let Some(parent) = source.parent() {
-        let entries =
-            std::fs::read_dir(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        let entries = std::fs::read_dir(parent).map_err(ExportError::io(parent, ""))?;
         for entry in entries.flatten() {
             let path = entry.path();
             let header = path
@@ -62,7 +62,7 @@ pub fn write(role: Role, source: &Path, dir: &Path) -> Result<(), String> {
         Role::Validator => VALIDATOR_MAIN,
     };
     let text = format!("{HEAD}{main}{TAIL}");
-    std::fs::write(dir.join("main.cpp"), text).map_err(|e| format!("{}: {e}", dir.display()))
+    std::fs::write(dir.join("main.cpp"), text).map_err(ExportError::io(dir, ""))
 }
 
 /// Whether `path` is a C++ source the wrapper can include.

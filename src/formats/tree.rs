@@ -2,6 +2,7 @@
 //! or the source file to copy), then written in one go: into a temporary
 //! directory (or zip file) beside OUT, renamed into place at the end.
 
+use crate::formats::error::ExportError;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -53,43 +54,44 @@ impl Tree {
 }
 
 /// Refuse an existing OUT without `force`, naming it.
-pub fn refuse_existing(out: &Path, force: bool) -> Result<(), String> {
+pub fn refuse_existing(out: &Path, force: bool) -> Result<(), ExportError> {
     if !force && std::fs::symlink_metadata(out).is_ok() {
-        return Err(format!(
-            "{}: exists; not written over (--force replaces it)",
-            out.display()
-        ));
+        return Err(ExportError::Exists(out.to_path_buf()));
     }
     Ok(())
 }
 
 /// Write `tree` at `out`: a zip file when `zip`, else a directory.
-pub fn place(tree: &Tree, out: &Path, force: bool, zip: bool) -> Result<(), String> {
+pub fn place(tree: &Tree, out: &Path, force: bool, zip: bool) -> Result<(), ExportError> {
     refuse_existing(out, force)?;
     paths_stay_inside(tree)?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&parent)
-        .map_err(|e| format!("{}: cannot create: {e}", parent.display()))?;
+    std::fs::create_dir_all(&parent).map_err(ExportError::io(&parent, "cannot create"))?;
     if zip {
         let file = tempfile::Builder::new()
             .prefix(".judge-export-")
             .tempfile_in(&parent)
-            .map_err(|e| format!("{}: cannot write: {e}", parent.display()))?;
-        write_zip(tree, file.as_file()).map_err(|e| format!("{}: {e}", out.display()))?;
+            .map_err(ExportError::io(&parent, "cannot write"))?;
+        write_zip(tree, file.as_file()).map_err(|e| ExportError::Archive {
+            path: out.to_path_buf(),
+            source: Box::new(e),
+        })?;
         if force && out.is_dir() {
-            std::fs::remove_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+            std::fs::remove_dir_all(out).map_err(ExportError::io(out, ""))?;
         }
-        file.persist(out)
-            .map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
+        file.persist(out).map_err(|source| ExportError::Persist {
+            path: out.to_path_buf(),
+            source,
+        })?;
         return Ok(());
     }
     let staged = tempfile::Builder::new()
         .prefix(".judge-export-")
         .tempdir_in(&parent)
-        .map_err(|e| format!("{}: cannot write: {e}", parent.display()))?;
+        .map_err(ExportError::io(&parent, "cannot write"))?;
     write_dir(tree, staged.path())?;
     let old = parent.join(format!(
         ".judge-export-old-{}",
@@ -101,8 +103,7 @@ pub fn place(tree: &Tree, out: &Path, force: bool, zip: bool) -> Result<(), Stri
     ));
     let replaced = std::fs::symlink_metadata(out).is_ok();
     if replaced {
-        std::fs::rename(out, &old)
-            .map_err(|e| format!("{}: cannot move aside: {e}", out.display()))?;
+        std::fs::rename(out, &old).map_err(ExportError::io(out, "cannot move aside"))?;
     }
     let staged = staged.keep();
     if let Err(e) = std::fs::rename(&staged, out) {
@@ -110,7 +111,7 @@ pub fn place(tree: &Tree, out: &Path, force: bool, zip: bool) -> Result<(), Stri
             let _ = std::fs::rename(&old, out);
         }
         let _ = std::fs::remove_dir_all(&staged);
-        return Err(format!("{}: cannot write: {e}", out.display()));
+        return Err(ExportError::io(out, "cannot write")(e));
     }
     if replaced {
         let gone = if old.is_dir() {
@@ -118,7 +119,7 @@ pub fn place(tree: &Tree, out: &Path, force: bool, zip: bool) -> Result<(), Stri
         } else {
             std::fs::remove_file(&old)
         };
-        gone.map_err(|e| format!("{}: cannot remove the old package: {e}", old.display()))?;
+        gone.map_err(ExportError::io(&old, "cannot remove the old package"))?;
     }
     Ok(())
 }
@@ -139,7 +140,7 @@ fn mode_of(content: &Content) -> u32 {
     }
 }
 
-fn bytes_of(content: &Content) -> Result<std::borrow::Cow<'_, [u8]>, String> {
+fn bytes_of(content: &Content) -> Result<std::borrow::Cow<'_, [u8]>, ExportError> {
     match content {
         Content::Bytes(b) => Ok(std::borrow::Cow::Borrowed(b)),
         Content::Copy(from) => crate::exec::bounded_read::read_package_file(
@@ -147,18 +148,17 @@ fn bytes_of(content: &Content) -> Result<std::borrow::Cow<'_, [u8]>, String> {
             crate::exec::bounded_read::PACKAGE_FILE_CAP,
         )
         .map(std::borrow::Cow::Owned)
-        .map_err(|e| format!("{}: cannot read: {e}", from.display())),
+        .map_err(ExportError::io(from, "cannot read")),
     }
 }
 
 /// Every file of the tree written beneath `dir` (the new, staged OUT):
 /// a path that would leave it (a group named `../../x` upstream) is an
 /// error naming it, and nothing is written through a link.
-fn write_dir(tree: &Tree, dir: &Path) -> Result<(), String> {
-    let out = crate::exec::beneath::Beneath::new(dir).map_err(|e| e.to_string())?;
+fn write_dir(tree: &Tree, dir: &Path) -> Result<(), ExportError> {
+    let out = crate::exec::beneath::Beneath::new(dir)?;
     for (rel, content) in &tree.files {
-        out.write(rel, &bytes_of(content)?, mode_of(content), false)
-            .map_err(|e| e.to_string())?;
+        out.write(rel, &bytes_of(content)?, mode_of(content), false)?;
     }
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = rustix::fs::syncfs(&d);
@@ -169,25 +169,25 @@ fn write_dir(tree: &Tree, dir: &Path) -> Result<(), String> {
 /// Refuse a tree with a path that leaves the package (checked before
 /// anything is written, for a directory and a zip file alike: a zip entry
 /// named `../x` is written outside by whoever unpacks it).
-fn paths_stay_inside(tree: &Tree) -> Result<(), String> {
+fn paths_stay_inside(tree: &Tree) -> Result<(), ExportError> {
+    let refused = |rel: &Path, message: String| ExportError::Name {
+        name: rel.to_path_buf(),
+        message,
+    };
     for rel in tree.files.keys() {
         if rel.as_os_str().as_encoded_bytes().contains(&b'\\') {
-            return Err(format!(
-                "{}: a name with a backslash; not exported (a zip reader or Windows takes it for a directory separator: `..\\x` would climb out)",
-                crate::text::whitespace::shown_path(rel)
+            return Err(refused(
+                rel,
+                "a name with a backslash; not exported (a zip reader or Windows takes it for a directory separator: `..\\x` would climb out)".to_string(),
             ));
         }
-        crate::exec::beneath::lexically_beneath(rel).map_err(|why| {
-            format!(
-                "{}: {why}; not exported",
-                crate::text::whitespace::shown_path(rel)
-            )
-        })?;
+        crate::exec::beneath::lexically_beneath(rel)
+            .map_err(|why| refused(rel, format!("{why}; not exported")))?;
     }
     Ok(())
 }
 
-fn write_zip(tree: &Tree, file: &std::fs::File) -> Result<(), String> {
+fn write_zip(tree: &Tree, file: &std::fs::File) -> Result<(), ExportError> {
     let mut zip = zip::ZipWriter::new(file);
     for (rel, content) in &tree.files {
         let options = zip::write::SimpleFileOptions::default()
@@ -195,10 +195,14 @@ fn write_zip(tree: &Tree, file: &std::fs::File) -> Result<(), String> {
             .unix_permissions(mode_of(content));
         let name = rel.to_string_lossy().replace('\\', "/");
         zip.start_file(name.as_str(), options)
-            .map_err(|e| format!("{name}: {e}"))?;
+            .map_err(|source| ExportError::Zip {
+                name: Some(name.clone()),
+                source,
+            })?;
         zip.write_all(&bytes_of(content)?)
-            .map_err(|e| format!("{name}: {e}"))?;
+            .map_err(ExportError::io(Path::new(&name), ""))?;
     }
-    zip.finish().map_err(|e| e.to_string())?;
+    zip.finish()
+        .map_err(|source| ExportError::Zip { name: None, source })?;
     Ok(())
 }

@@ -88,6 +88,15 @@ pub fn unknown_key_among(key: &str, known: &[(&str, String)]) -> String {
     }
 }
 
+/// Bytes in lower-case hex: every digest the judge writes as a name.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

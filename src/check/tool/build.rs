@@ -1,7 +1,7 @@
 //! Building a configured checker or validator into something to execute:
 //! [`checker_program`], its builds kept in the tools cache (`cache.rs`).
 
-use super::cache::{cache_root, keep_built, staging_dir, tool_key};
+use super::cache::{cache_root, keep_built, no_build_dir, staging_dir, tool_key};
 use super::jvm::{Jvm, jvm_program};
 use super::{COMPILE_TIME_LIMIT, Ready, Source, ToolError};
 use crate::exec::LimitHit;
@@ -333,7 +333,7 @@ fn compile(
             _keep: None,
         });
     }
-    let dir = staging_dir(&cache).map_err(build)?;
+    let dir = staging_dir(&cache).map_err(|e| build(no_build_dir(e)))?;
     // Compiled in the judge's private directory (see `build_script`),
     // then copied into `dir`.
     let out = sandbox.tool_build_dir().map_err(|e| build(e.to_string()))?;

@@ -13,12 +13,12 @@ pub(super) fn cache_root() -> PathBuf {
 
 /// A fresh directory for a build's result: in the tools cache, to be
 /// renamed into place when complete ([`keep_built`]), or, when the cache
-/// cannot be written, a temporary directory of its own.
-pub(super) fn staging_dir(cache: &Path) -> Result<tempfile::TempDir, String> {
+/// cannot be written, a temporary directory of its own. The error is the
+/// temporary directory's ([`no_build_dir`] words it).
+pub(super) fn staging_dir(cache: &Path) -> std::io::Result<tempfile::TempDir> {
     std::fs::create_dir_all(cache)
         .and_then(|()| tempfile::Builder::new().prefix(".build-").tempdir_in(cache))
         .or_else(|_| tempfile::Builder::new().prefix("judge-tool-").tempdir())
-        .map_err(|e| format!("cannot create a build directory: {e}"))
 }
 
 /// A complete build (`dir`, from [`staging_dir`]) into the cache as entry
@@ -84,4 +84,9 @@ pub(super) fn tool_key(
     }
     let digest = hash.finalize();
     crate::exec::identity::hex(&digest[..16])
+}
+
+/// A build directory's failure as a build's reason.
+pub(super) fn no_build_dir(e: std::io::Error) -> String {
+    format!("cannot create a build directory: {e}")
 }

@@ -17,7 +17,7 @@
 //! ([`START_SOURCE`]), compiled with it, so that an uncaught exception is
 //! the program's crash (exit 3), not an exit 1 that reads as WA.
 
-use super::cache::{cache_root, keep_built, staging_dir, tool_key};
+use super::cache::{cache_root, keep_built, no_build_dir, staging_dir, tool_key};
 use super::{COMPILE_TIME_LIMIT, Ready, TOOL_MEMORY, ToolError};
 use crate::exec::LimitHit;
 use crate::exec::process::launch_build;
@@ -161,7 +161,7 @@ pub(super) fn jvm_program(
     if entry.join("main").is_file() && crate::exec::cache_dir::entry_intact(&entry) {
         return ready(&entry);
     }
-    let staged = staging_dir(&cache).map_err(build)?;
+    let staged = staging_dir(&cache).map_err(|e| build(no_build_dir(e)))?;
     // Built in the judge's private directory, the one place a package's
     // program may write (see `exec::sandbox::tools`), with copies of the
     // jars it is compiled against, then copied into the cache.

@@ -49,6 +49,10 @@ pub enum Source {
     Name(String),
 }
 
+/// Why a file of a tool's tree that is a link cannot be followed: the
+/// package reader's error (a layer above knows its type), kept whole.
+pub type LinkRefusal = Arc<dyn std::error::Error + Send + Sync>;
+
 /// A program of the problem setter: what it is made from, the arguments
 /// that come before the protocol's, and, once prepared, what to execute.
 #[derive(Clone)]
@@ -64,7 +68,7 @@ pub struct Tool {
     /// Files of the tool's tree that are links checked out as text, each
     /// with the file read in its place (the package reader's table), or
     /// why one cannot be followed: the tool then fails with that reason.
-    links: Arc<Result<Vec<(PathBuf, PathBuf)>, String>>,
+    links: Arc<Result<Vec<(PathBuf, PathBuf)>, LinkRefusal>>,
     ready: Arc<OnceLock<Result<Ready, ToolError>>>,
     /// What it executes, as content, once computed ([`Tool::identity`]).
     identity: Arc<OnceLock<Option<String>>>,
@@ -185,8 +189,11 @@ impl Tool {
     /// The same tool with files of its tree read from elsewhere (links
     /// checked out as text, resolved by the package reader), or failing
     /// with the reason one cannot be followed.
-    pub fn with_links(mut self, links: Result<Vec<(PathBuf, PathBuf)>, String>) -> Tool {
-        self.links = Arc::new(links);
+    pub fn with_links<E>(mut self, links: Result<Vec<(PathBuf, PathBuf)>, E>) -> Tool
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        self.links = Arc::new(links.map_err(|e| Arc::new(e) as LinkRefusal));
         self
     }
 
@@ -212,7 +219,7 @@ impl Tool {
             .get_or_init(|| {
                 let links = match self.links.as_ref() {
                     Ok(links) => links,
-                    Err(why) => return Err(ToolError::Link(why.clone())),
+                    Err(why) => return Err(ToolError::Link(why.to_string())),
                 };
                 match &self.source {
                     Source::Path(path) if self.constants.is_some() || !links.is_empty() => {

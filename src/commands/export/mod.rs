@@ -23,7 +23,7 @@ enum Target {
 
 pub fn export(config: Option<&Path>, args: ExportArgs) -> Outcome {
     let target = target(&args)?;
-    tree::refuse_existing(&args.out, args.force).map_err(Failure::Usage)?;
+    tree::refuse_existing(&args.out, args.force).map_err(|e| Failure::Usage(e.to_string()))?;
     let mut staged = None;
     let mut notes = Notes::new();
     let root = source_root(config, &args.package, &mut staged, &mut notes)?;
@@ -32,13 +32,13 @@ pub fn export(config: Option<&Path>, args: ExportArgs) -> Outcome {
         Target::Kattis(version) => kattis::write(&src, version, &mut notes),
         Target::DomJudge => domjudge::write(&src, &mut notes),
     }
-    .map_err(Failure::Usage)?;
+    .map_err(|e| Failure::Usage(e.to_string()))?;
     let zip = target == Target::DomJudge
         && args
             .out
             .extension()
             .is_some_and(|x| x.eq_ignore_ascii_case("zip"));
-    tree::place(&files, &args.out, args.force, zip).map_err(Failure::Usage)?;
+    tree::place(&files, &args.out, args.force, zip).map_err(|e| Failure::Usage(e.to_string()))?;
     report(&args, target, files.files.len(), &notes);
     Ok(ExitCode::Ok)
 }
@@ -71,7 +71,8 @@ fn source_root(
     if crate::formats::polygon::is_package(path) {
         let problem = crate::config::package_problem(path, &crate::config::Overrides::default())
             .map_err(|e| Failure::Usage(e.to_string()))?;
-        let dir = polygon_source::stage(path, &problem, notes).map_err(Failure::Usage)?;
+        let dir = polygon_source::stage(path, &problem, notes)
+            .map_err(|e| Failure::Usage(e.to_string()))?;
         let root = dir.path().join(polygon_problem_name(path));
         *staged = Some(dir);
         return Ok(root);
@@ -88,7 +89,7 @@ fn source_root(
             package::PROBLEM_YAML
         )));
     };
-    let dir = toml_source::stage(problem, notes).map_err(Failure::Usage)?;
+    let dir = toml_source::stage(problem, notes).map_err(|e| Failure::Usage(e.to_string()))?;
     let root = dir.path().join(&problem.name);
     *staged = Some(dir);
     Ok(root)
@@ -103,7 +104,7 @@ fn polygon_problem_name(path: &Path) -> String {
 }
 
 fn read_source(root: &Path) -> Result<Source, Failure> {
-    let package = package::load(root).map_err(Failure::Usage)?;
+    let package = package::load(root).map_err(|e| Failure::Usage(e.to_string()))?;
     let file = root.join(package::PROBLEM_YAML);
     let text = crate::exec::bounded_read::read_package_text(
         &file,

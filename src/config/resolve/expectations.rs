@@ -39,7 +39,7 @@ pub(super) fn declared(
             .map(|v| {
                 v.get_ref()
                     .range()
-                    .map_err(|m| errors.key(Some(v.span()), key("score"), m))
+                    .map_err(|m| errors.key(Some(v.span()), key("score"), m.to_string()))
             })
             .transpose()?;
         let mut group_scores = Vec::new();
@@ -47,7 +47,7 @@ pub(super) fn declared(
             let range = v
                 .get_ref()
                 .range()
-                .map_err(|m| errors.key(Some(v.span()), key("groups"), m))?;
+                .map_err(|m| errors.key(Some(v.span()), key("groups"), m.to_string()))?;
             if !table.group.contains_key(group) {
                 return Err(errors.key(
                     Some(v.span()),

@@ -17,9 +17,9 @@ pub(in crate::config) fn resolve_languages(
     let mut languages = crate::submission::builtin_languages();
     for (name, table) in &root.language {
         let at = |message: String| ConfigError::Key {
-            place: Place {
-                path: path.to_path_buf(),
-                at: Some(line_col(text, table.span().start)),
+            place: {
+                let (line, column) = line_col(text, table.span().start);
+                Place::at(path, line, column)
             },
             key: format!("language.{name}"),
             message,

@@ -15,9 +15,9 @@ pub(super) struct KeyErrors<'a> {
 impl KeyErrors<'_> {
     /// The place of the byte range `span` (`None`: the file as a whole).
     pub fn at(&self, span: Option<Range<usize>>) -> Place {
-        Place {
-            path: self.path.to_path_buf(),
-            at: span.map(|span| line_col(self.text, span.start)),
+        match span.map(|span| line_col(self.text, span.start)) {
+            Some((line, column)) => Place::at(self.path, line, column),
+            None => Place::file(self.path),
         }
     }
 
@@ -35,9 +35,9 @@ impl KeyErrors<'_> {
 pub(in crate::config) fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> ConfigError {
     let span = e.span();
     ConfigError::Value {
-        place: Place {
-            path: path.to_path_buf(),
-            at: span.as_ref().map(|s| line_col(text, s.start)),
+        place: match span.as_ref().map(|s| line_col(text, s.start)) {
+            Some((line, column)) => Place::at(path, line, column),
+            None => Place::file(path),
         },
         key: span.and_then(|s| key_at(text, s.start)),
         message: suggest(e.message().trim_end()),

@@ -31,19 +31,15 @@ impl BuiltinGen {
 
     /// Read `judge gen PUZZLE [flags]` (the words after `{seed}` is filled
     /// in).
-    pub(super) fn parse(words: &[String]) -> Result<BuiltinGen, String> {
-        let usage = "expected `judge gen PUZZLE [--count N] [--seed S] [--length …] [--n …] [--moves …] [--turns …] [--impossible]`";
+    pub(super) fn parse(words: &[String]) -> Result<BuiltinGen, BuiltinError> {
         let (Some("gen"), Some(name)) = (
             words.get(1).map(String::as_str),
             words.get(2).map(String::as_str),
         ) else {
-            return Err(usage.to_string());
+            return Err(BuiltinError::Usage);
         };
-        let puzzle = puzzles::find(name).ok_or_else(|| {
-            format!(
-                "judge gen {name}: unknown puzzle; the built-in puzzles are {}",
-                puzzles::names().join(", ")
-            )
+        let puzzle = puzzles::find(name).ok_or_else(|| BuiltinError::UnknownPuzzle {
+            name: name.to_string(),
         })?;
         let mut builtin = BuiltinGen {
             puzzle: puzzle.name(),
@@ -67,10 +63,9 @@ impl BuiltinGen {
             }
             let value = match inline {
                 Some(v) => v,
-                None => rest
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| format!("{flag}: a value is needed"))?,
+                None => rest.next().cloned().ok_or_else(|| BuiltinError::NoValue {
+                    flag: flag.to_string(),
+                })?,
             };
             match flag {
                 "--count" => {
@@ -78,20 +73,24 @@ impl BuiltinGen {
                         .parse()
                         .ok()
                         .filter(|c| (1..=100_000).contains(c))
-                        .ok_or_else(|| format!("--count {value}: expected 1 to 100000"))?;
+                        .ok_or_else(|| BuiltinError::Count {
+                            value: value.clone(),
+                        })?;
                 }
                 "--seed" => {
-                    builtin.seed = Some(
-                        value
-                            .parse()
-                            .map_err(|_| format!("--seed {value}: expected a number"))?,
-                    )
+                    builtin.seed = Some(value.parse().map_err(|_| BuiltinError::Seed {
+                        value: value.clone(),
+                    })?)
                 }
-                "--length" => builtin.length = Some(range(&value)?),
-                "--n" => builtin.n = Some(range(&value)?),
-                "--moves" => builtin.moves = Some(range(&value)?),
-                "--turns" => builtin.turns = Some(range(&value)?),
-                other => return Err(format!("unknown option {other:?}; {usage}")),
+                "--length" => builtin.length = Some(crate::units::parse_range(&value)?),
+                "--n" => builtin.n = Some(crate::units::parse_range(&value)?),
+                "--moves" => builtin.moves = Some(crate::units::parse_range(&value)?),
+                "--turns" => builtin.turns = Some(crate::units::parse_range(&value)?),
+                other => {
+                    return Err(BuiltinError::UnknownOption {
+                        option: other.to_string(),
+                    });
+                }
             }
         }
         Ok(builtin)
@@ -112,7 +111,25 @@ impl BuiltinGen {
     }
 }
 
-/// `N` or `A..B` (or `A..=B`), as the command line reads it.
-fn range(text: &str) -> Result<RangeInclusive<u32>, String> {
-    crate::units::parse_range(text).map_err(|e| e.to_string())
+/// The usage of a built-in generator's command.
+const USAGE: &str = "expected `judge gen PUZZLE [--count N] [--seed S] [--length …] [--n …] [--moves …] [--turns …] [--impossible]`";
+
+/// A `judge gen PUZZLE …` command that the judge's generator does not take.
+#[derive(Debug, thiserror::Error)]
+pub enum BuiltinError {
+    #[error("{}", USAGE)]
+    Usage,
+    #[error("judge gen {name}: unknown puzzle; the built-in puzzles are {}", puzzles::names().join(", "))]
+    UnknownPuzzle { name: String },
+    #[error("{flag}: a value is needed")]
+    NoValue { flag: String },
+    #[error("--count {value}: expected 1 to 100000")]
+    Count { value: String },
+    #[error("--seed {value}: expected a number")]
+    Seed { value: String },
+    /// `N` or `A..B` (or `A..=B`), as the command line reads it.
+    #[error(transparent)]
+    Range(#[from] crate::units::UnitError),
+    #[error("unknown option {option:?}; {}", USAGE)]
+    UnknownOption { option: String },
 }

@@ -39,7 +39,8 @@ impl Parser<'_> {
         numbered: bool,
     ) -> Result<(), GenError> {
         let at = dir.join(key).display().to_string();
-        let values = count_values(value).map_err(|e| self.err(&at, Some("count"), &e))?;
+        let values =
+            count_values(value).map_err(|e| self.err(&at, Some("count"), &e.to_string()))?;
         let has_count = value.as_mapping().is_some_and(|m| m.contains_key("count"));
         let consecutive = values
             .iter()
@@ -378,7 +379,7 @@ impl Parser<'_> {
         at: &str,
     ) -> Result<CaseSource, GenError> {
         let bad = |what: &str| self.err(at, Some("generate"), &format!("generate: {what}"));
-        let words = split_words(command).map_err(|e| bad(&e))?;
+        let words = split_words(command).map_err(|e| bad(&e.to_string()))?;
         let Some((program, args)) = words.split_first() else {
             return Err(bad("an empty command"));
         };
@@ -393,7 +394,7 @@ impl Parser<'_> {
         if BuiltinGen::is_builtin(&words) {
             let mut filled = vec![program.clone()];
             filled.extend(args_with_seed(&template, seed));
-            let builtin = BuiltinGen::parse(&filled).map_err(|e| bad(&e))?;
+            let builtin = BuiltinGen::parse(&filled).map_err(|e| bad(&e.to_string()))?;
             return Ok(CaseSource::Builtin {
                 builtin,
                 seed,

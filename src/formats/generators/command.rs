@@ -2,10 +2,14 @@
 //! Python's `shlex.split` splits it (POSIX words: white space separates,
 //! '…' and "…" quote, a backslash escapes), as BAPCtools does.
 
+/// A command that does not split into words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no closing quotation (or a lone backslash at the end)")]
+pub struct Unquoted;
+
 /// The words of a command, or why it cannot be split (an unclosed quote).
-pub fn split_words(command: &str) -> Result<Vec<String>, String> {
-    shlex::split(command)
-        .ok_or_else(|| "no closing quotation (or a lone backslash at the end)".to_string())
+pub fn split_words(command: &str) -> Result<Vec<String>, Unquoted> {
+    shlex::split(command).ok_or(Unquoted)
 }
 
 /// A generator's arguments with `{seed}` / `{seed:N}` filled in.

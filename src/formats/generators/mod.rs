@@ -49,6 +49,7 @@ mod parse;
 #[cfg(test)]
 mod tests;
 
+pub use crate::formats::error::GenError;
 pub use builtin::BuiltinGen;
 pub use command::{args_with_seed, split_words};
 
@@ -161,32 +162,6 @@ impl CaseSource {
             CaseSource::Generate { seed, .. } | CaseSource::Builtin { seed, .. } => Some(*seed),
             _ => None,
         }
-    }
-}
-
-/// A generators.yaml that cannot be read as BAPCtools reads it: the file,
-/// the line when it is known, the entry (`data/secret/a`) and what is wrong.
-#[derive(Clone, Debug, thiserror::Error)]
-#[error("{}{}: {}{message}", .file.display(), .line.map(|l| format!(":{l}")).unwrap_or_default(), .at.as_ref().map(|a| format!("data/{a}: ")).unwrap_or_default())]
-pub struct GenError {
-    pub file: PathBuf,
-    pub line: Option<usize>,
-    pub at: Option<String>,
-    pub message: String,
-}
-
-impl GenError {
-    /// `file:line` (or the file alone): where the error is.
-    pub fn place(&self) -> String {
-        match self.line {
-            Some(l) => format!("{}:{l}", self.file.display()),
-            None => self.file.display().to_string(),
-        }
-    }
-
-    /// The entry under `data/` (`secret/a`), when the error is one's.
-    pub fn entry(&self) -> Option<&str> {
-        self.at.as_deref()
     }
 }
 

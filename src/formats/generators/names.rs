@@ -44,30 +44,39 @@ pub(super) fn is_case(value: &Yaml) -> bool {
     }
 }
 
+/// The old names of the top directories, and their names now.
+pub(super) const DEPRECATED_ROOT_DIRECTORIES: [(&str, &str); 4] = [
+    ("invalid_inputs", "invalid_input"),
+    ("invalid_answers", "invalid_answer"),
+    ("invalid_outputs", "invalid_output"),
+    ("valid_outputs", "valid_output"),
+];
+
 /// A case's `count` values: `[1]` without one; `N` (1 to 100) is 1…N, a
 /// list its values (distinct integers), `"A..=B"` A…B (at most 100).
-pub(super) fn count_values(value: &Yaml) -> Result<Vec<i64>, String> {
+pub(super) fn count_values(value: &Yaml) -> Result<Vec<i64>, CountError> {
+    let wrong = |message: String| CountError { message };
     let values: Vec<i64> = match value.get("count") {
         None => return Ok(vec![1]),
         Some(Yaml::Number(n)) => match n.as_i64() {
             Some(n) if (1..=100).contains(&n) => (1..=n).collect(),
-            _ => return Err(format!("count {n}: must be between 1 and 100")),
+            _ => return Err(wrong(format!("count {n}: must be between 1 and 100"))),
         },
         Some(Yaml::Sequence(list)) => {
             let mut seen = HashSet::new();
             let mut values = Vec::new();
             if list.len() > 100 {
-                return Err(format!(
+                return Err(wrong(format!(
                     "count: {} values; between 1 and 100 are allowed",
                     list.len()
-                ));
+                )));
             }
             for item in list {
-                let v = item
-                    .as_i64()
-                    .ok_or_else(|| format!("count: found {item:?} but expected an integer"))?;
+                let v = item.as_i64().ok_or_else(|| {
+                    wrong(format!("count: found {item:?} but expected an integer"))
+                })?;
                 if !seen.insert(v) {
-                    return Err(format!("count: the value {v} is there twice"));
+                    return Err(wrong(format!("count: the value {v} is there twice")));
                 }
                 values.push(v);
             }
@@ -77,32 +86,40 @@ pub(super) fn count_values(value: &Yaml) -> Result<Vec<i64>, String> {
             let (lo, hi) = s
                 .split_once("..=")
                 .and_then(|(a, b)| Some((a.parse::<i64>().ok()?, b.parse::<i64>().ok()?)))
-                .ok_or_else(|| format!("count {s:?}: expected a range like '-4..=5'"))?;
+                .ok_or_else(|| wrong(format!("count {s:?}: expected a range like '-4..=5'")))?;
             if lo > hi {
-                return Err(format!("count {s:?}: the range is empty"));
+                return Err(wrong(format!("count {s:?}: the range is empty")));
             }
             // Counted before it is made: `i64::MIN..=i64::MAX` would not fit
             // in memory.
             if hi.checked_sub(lo).is_none_or(|span| span >= 100) {
-                return Err(format!(
+                return Err(wrong(format!(
                     "count {s:?}: out of range (expected between 1 and 100 values)"
-                ));
+                )));
             }
             (lo..=hi).collect()
         }
         Some(other) => {
-            return Err(format!(
+            return Err(wrong(format!(
                 "count {other:?}: expected a number, a list or a range A..=B"
-            ));
+            )));
         }
     };
     if values.is_empty() || values.len() > 100 {
-        return Err(format!(
+        return Err(wrong(format!(
             "count: {} values; between 1 and 100 are allowed",
             values.len()
-        ));
+        )));
     }
     Ok(values)
+}
+
+/// A case's `count` that is not a number, a list or a range of 1 to 100
+/// values: what is wrong, naming the value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub(super) struct CountError {
+    pub message: String,
 }
 
 /// Whether a name is a valid case or group name (BAPCtools' file name

@@ -20,18 +20,11 @@
 //!   here (BAPCtools: a deprecated key);
 //! - `invalid_inputs`, `invalid_answers`, `invalid_outputs`,
 //!   `valid_outputs` at the top of `data`: the old names of the directories
-//!   (BAPCtools: deprecated, SKIPPED; `bt upgrade` renames them).
+//!   (BAPCtools: deprecated, SKIPPED; `bt upgrade` renames them; the
+//!   names are `names::DEPRECATED_ROOT_DIRECTORIES`, which the parser reads).
 
 use super::parse::Parser;
 use super::{GenError, Yaml};
-
-/// The old names of the top directories, and their names now.
-pub(super) const DEPRECATED_ROOT_DIRECTORIES: [(&str, &str); 4] = [
-    ("invalid_inputs", "invalid_input"),
-    ("invalid_answers", "invalid_answer"),
-    ("invalid_outputs", "invalid_output"),
-    ("valid_outputs", "valid_output"),
-];
 
 impl Parser<'_> {
     fn warn(&mut self, at: &str, key: &str, what: &str) {

@@ -1,7 +1,8 @@
 //! The walk over a generators.yaml: directories, cases, counts, includes.
 
-use super::names::{count_numbered, is_case, numbered_name, valid_name};
-use super::old::DEPRECATED_ROOT_DIRECTORIES;
+use super::names::{
+    DEPRECATED_ROOT_DIRECTORIES, count_numbered, is_case, numbered_name, valid_name,
+};
 use super::{GenError, GenPlan, Yaml};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -3,6 +3,7 @@
 //! and the top-level folders the judge does not act on (warnings).
 
 use crate::check::tool::Tool;
+use crate::formats::error::{FormatError, Place};
 use std::path::{Path, PathBuf};
 
 /// A package's top-level folders the judge does not act on, one warning
@@ -47,9 +48,9 @@ pub(super) fn unacted_folders(root: &Path) -> Vec<String> {
 
 /// Entries of a program directory that are programs: directories, sources
 /// and scripts the judge can run, executables. Headers and notes are not.
-fn program_entries(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<PathBuf>, String> {
+fn program_entries(dir: &Path, warnings: &mut Vec<String>) -> Result<Vec<PathBuf>, FormatError> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map_err(FormatError::io(dir, ""))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             !p.file_name()
@@ -113,7 +114,7 @@ fn display(root: &Path, path: &Path) -> String {
 pub(super) fn output_validator(
     root: &Path,
     warnings: &mut Vec<String>,
-) -> Result<Option<Tool>, String> {
+) -> Result<Option<Tool>, FormatError> {
     let single = root.join("output_validator");
     if single.is_dir() {
         // The directory is the program, unless all it holds is one program
@@ -138,10 +139,12 @@ pub(super) fn output_validator(
             // Several source files: one program, compiled together.
             Ok(Some(Tool::from_path(&dir, display(root, &dir))))
         }
-        many => Err(format!(
-            "{}: {} programs; a package has one output validator",
-            dir.display(),
-            many.len()
+        many => Err(FormatError::rule(
+            Place::file(&dir),
+            format!(
+                "{} programs; a package has one output validator",
+                many.len()
+            ),
         )),
     }
 }
@@ -152,7 +155,7 @@ pub(super) fn output_validator(
 pub(super) fn input_validators(
     root: &Path,
     warnings: &mut Vec<String>,
-) -> Result<Vec<Tool>, String> {
+) -> Result<Vec<Tool>, FormatError> {
     let single = root.join("input_validator");
     let mut tools = Vec::new();
     if single.is_dir() {
@@ -177,7 +180,7 @@ pub(super) fn program_dir(
     root: &Path,
     name: &str,
     warnings: &mut Vec<String>,
-) -> Result<Vec<Tool>, String> {
+) -> Result<Vec<Tool>, FormatError> {
     let dir = root.join(name);
     if !dir.is_dir() {
         return Ok(Vec::new());

@@ -21,6 +21,7 @@
 //! like the rest, for `scoring.rs` (a pass-fail problem warns about them).
 //! Every other key is a warning naming the file and key.
 
+use crate::formats::error::{FormatError, Place};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -105,7 +106,7 @@ pub fn read(
     file_name: &str,
     constants: &crate::text::constants::Constants,
     warnings: &mut Vec<String>,
-) -> Result<Vec<GroupSettings>, String> {
+) -> Result<Vec<GroupSettings>, FormatError> {
     if !data.is_dir() {
         return Ok(Vec::new());
     }
@@ -171,12 +172,15 @@ fn parse(
     case: bool,
     constants: &crate::text::constants::Constants,
     warnings: &mut Vec<String>,
-) -> Result<GroupSettings, String> {
+) -> Result<GroupSettings, FormatError> {
     let bytes = crate::exec::bounded_read::read_package_file(
         file,
         crate::exec::bounded_read::DESCRIPTION_CAP,
     )
-    .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    .map_err(|source| FormatError::Read {
+        path: file.to_path_buf(),
+        source,
+    })?;
     // A group's file sees the package's constants (2025-09).
     let text = String::from_utf8_lossy(&constants.substitute(&bytes)).into_owned();
     let mut settings = parent;
@@ -185,23 +189,30 @@ fn parse(
     if text.trim().is_empty() {
         return Ok(settings);
     }
-    super::shallow_yaml(file, &text)?;
+    FormatError::shallow_yaml(file, &text)?;
     let value: serde_norway::Value = serde_norway::from_str(crate::text::without_bom(&text))
-        .map_err(|e| super::yaml_error(file, &e))?;
+        .map_err(|e| FormatError::yaml(file, &e))?;
     let serde_norway::Value::Mapping(map) = value else {
-        return Err(format!(
-            "{}: expected a mapping of keys (input_validator_args, output_validator_args, …)",
-            file.display()
+        return Err(FormatError::rule(
+            Place::file(file),
+            "expected a mapping of keys (input_validator_args, output_validator_args, …)",
         ));
     };
     for (key, value) in &map {
         let Some(key) = key.as_str() else {
-            return Err(format!(
-                "{}: a key that is not a string: {key:?}",
-                file.display()
+            return Err(FormatError::rule(
+                Place::file(file),
+                format!("a key that is not a string: {key:?}"),
             ));
         };
-        let at = |what: String| format!("{}: {key}: {what}", file.display());
+        let at = |e: WordsError| {
+            FormatError::key(
+                Place::file(file),
+                key,
+                Some(super::shown_value(value)),
+                format!("{key}: {e}"),
+            )
+        };
         match key {
             "input_validator_flags" | "input_validator_args" => {
                 settings.input_args = Some(input_args(value).map_err(at)?);
@@ -249,12 +260,29 @@ fn parse(
     Ok(settings)
 }
 
+/// Words (arguments) that a group file's value does not give.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WordsError {
+    /// A string that does not split like a shell line.
+    #[error("{text:?}: unbalanced quotes")]
+    Unbalanced { text: String },
+    /// An item of a list that is no word (`found` as the reader shows it).
+    #[error("expected a word, found {found}")]
+    NotAWord { found: String },
+    /// A value that is neither a string nor a list.
+    #[error("expected a string or a list of strings, found {found}")]
+    NotWords { found: String },
+    /// A key of input validators' arguments by name that is no name.
+    #[error("a validator name that is not a string: {found}")]
+    NotAName { found: String },
+}
+
 /// A string split like a shell line, or a list of strings.
-pub fn words(value: &serde_norway::Value) -> Result<Vec<String>, String> {
+pub fn words(value: &serde_norway::Value) -> Result<Vec<String>, WordsError> {
     match value {
         serde_norway::Value::Null => Ok(Vec::new()),
         serde_norway::Value::String(s) => {
-            shlex::split(s).ok_or_else(|| format!("{s:?}: unbalanced quotes"))
+            shlex::split(s).ok_or_else(|| WordsError::Unbalanced { text: s.clone() })
         }
         serde_norway::Value::Number(n) => Ok(vec![n.to_string()]),
         serde_norway::Value::Sequence(items) => items
@@ -263,22 +291,26 @@ pub fn words(value: &serde_norway::Value) -> Result<Vec<String>, String> {
                 serde_norway::Value::String(s) => Ok(s.clone()),
                 serde_norway::Value::Number(n) => Ok(n.to_string()),
                 serde_norway::Value::Bool(b) => Ok(b.to_string()),
-                other => Err(format!("expected a word, found {other:?}")),
+                other => Err(WordsError::NotAWord {
+                    found: format!("{other:?}"),
+                }),
             })
             .collect(),
-        other => Err(format!(
-            "expected a string or a list of strings, found {other:?}"
-        )),
+        other => Err(WordsError::NotWords {
+            found: format!("{other:?}"),
+        }),
     }
 }
 
-pub fn input_args(value: &serde_norway::Value) -> Result<InputArgs, String> {
+pub fn input_args(value: &serde_norway::Value) -> Result<InputArgs, WordsError> {
     match value {
         serde_norway::Value::Mapping(map) => {
             let mut by_name = BTreeMap::new();
             for (name, args) in map {
                 let Some(name) = name.as_str() else {
-                    return Err(format!("a validator name that is not a string: {name:?}"));
+                    return Err(WordsError::NotAName {
+                        found: format!("{name:?}"),
+                    });
                 };
                 by_name.insert(name.to_string(), words(args)?);
             }
@@ -297,7 +329,7 @@ mod tests {
     fn read_testdata(
         dir: &tempfile::TempDir,
         warnings: &mut Vec<String>,
-    ) -> Result<Vec<GroupSettings>, String> {
+    ) -> Result<Vec<GroupSettings>, FormatError> {
         read(
             &dir.path().join("data"),
             "testdata.yaml",
@@ -350,13 +382,17 @@ mod tests {
     #[test]
     fn errors_name_the_file_line_and_key() {
         let dir = tree(&[("data/testdata.yaml", "output_validator_flags: [1, [2]]\n")]);
-        let e = read_testdata(&dir, &mut Vec::new()).unwrap_err();
+        let e = read_testdata(&dir, &mut Vec::new())
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("testdata.yaml: output_validator_flags: expected a word"),
             "{e}"
         );
         let dir = tree(&[("data/testdata.yaml", "a: [\n")]);
-        let e = read_testdata(&dir, &mut Vec::new()).unwrap_err();
+        let e = read_testdata(&dir, &mut Vec::new())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("testdata.yaml:"), "{e}");
     }
 }

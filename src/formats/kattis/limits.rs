@@ -2,7 +2,10 @@
 //! DOMjudge's `domjudge-problem.ini`), how a missing time limit is derived
 //! from the accepted submissions, memory, output and the validators' time.
 
-use super::problem_yaml::{FormatVersion, YamlLimits, at};
+use super::problem_yaml::YamlLimits;
+use crate::formats::error::{FormatError, Place};
+pub use crate::formats::model::TimeInference;
+use crate::formats::version::FormatVersion;
 use std::path::Path;
 use std::time::Duration;
 
@@ -12,15 +15,6 @@ pub const DEFAULT_OUTPUT_MIB: u64 = 8;
 /// The largest memory or output limit a package may give: 1 PiB, as a
 /// size on the command line.
 const MAX_MIB: f64 = (1u64 << 30) as f64;
-
-/// How a package without a time limit gets one from its accepted
-/// submissions: the slowest accepted run × `multiplier`, rounded up to a
-/// multiple of `resolution` seconds.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TimeInference {
-    pub multiplier: f64,
-    pub resolution: f64,
-}
 
 /// A package's limits as the judge uses them.
 #[derive(Clone, Debug)]
@@ -46,13 +40,20 @@ pub(super) fn read(
     limits: &YamlLimits,
     version: FormatVersion,
     warnings: &mut Vec<String>,
-) -> Result<PackageLimits, String> {
-    let at = |what: &str| at(path, what);
-    let seconds = |v: Option<f64>, key: &str| -> Result<Option<Duration>, String> {
+) -> Result<PackageLimits, FormatError> {
+    let at = |key: &str, value: f64, message: String| {
+        FormatError::key(
+            Place::file(path),
+            format!("limits.{key}"),
+            Some(format!("{value:?}")),
+            message,
+        )
+    };
+    let seconds = |v: Option<f64>, key: &str| -> Result<Option<Duration>, FormatError> {
         match v {
             None => Ok(None),
             Some(s) => crate::units::seconds(s).map(Some).ok_or_else(|| {
-                at(&format!(
+                at(key, s, format!(
                     "limits.{key}: {s:?} is out of range (expected a number of seconds from {} to {})",
                     crate::units::MIN_SECONDS,
                     crate::units::MAX_SECONDS
@@ -60,20 +61,24 @@ pub(super) fn read(
             }),
         }
     };
-    let mib = |v: Option<f64>, key: &str, min: f64, default: u64| -> Result<u64, String> {
+    let mib = |v: Option<f64>, key: &str, min: f64, default: u64| -> Result<u64, FormatError> {
         match v {
             None => Ok(default << 20),
             Some(m) if m.is_finite() && m > 0.0 && (min..=MAX_MIB).contains(&m) => {
                 Ok(((m * 1048576.0) as u64).max(1))
             }
-            Some(m) => Err(at(&format!(
-                "limits.{key}: {m:?} is out of range (expected a number of MiB {} up to {MAX_MIB})",
-                if min > 0.0 {
-                    format!("from {min}")
-                } else {
-                    "above 0".to_string()
-                }
-            ))),
+            Some(m) => Err(at(
+                key,
+                m,
+                format!(
+                    "limits.{key}: {m:?} is out of range (expected a number of MiB {} up to {MAX_MIB})",
+                    if min > 0.0 {
+                        format!("from {min}")
+                    } else {
+                        "above 0".to_string()
+                    }
+                ),
+            )),
         }
     };
     let mut time_limit = seconds(limits.time_limit, "time_limit")?;
@@ -86,7 +91,7 @@ pub(super) fn read(
         time_limit = read_domjudge_ini(root, warnings);
         time_limit_from = "domjudge-problem.ini timelimit";
     }
-    let inference = time_inference(limits, version).map_err(|e| at(&e))?;
+    let inference = time_inference(limits, version, path)?;
     Ok(PackageLimits {
         time_limit,
         time_limit_from,
@@ -99,7 +104,14 @@ pub(super) fn read(
 
 /// How a missing time limit would be derived: problemtools' rule (legacy
 /// multiplier 5) and the 2023-07 default (2), the resolution (1 s).
-fn time_inference(limits: &YamlLimits, version: FormatVersion) -> Result<TimeInference, String> {
+fn time_inference(
+    limits: &YamlLimits,
+    version: FormatVersion,
+    path: &Path,
+) -> Result<TimeInference, FormatError> {
+    let at = |key: &str, value: f64, message: String| {
+        FormatError::key(Place::file(path), key, Some(format!("{value:?}")), message)
+    };
     let multiplier = match version {
         FormatVersion::Legacy => limits.time_multiplier.unwrap_or(5.0),
         _ => limits
@@ -116,8 +128,12 @@ fn time_inference(limits: &YamlLimits, version: FormatVersion) -> Result<TimeInf
         && m < 1.0
         && version != FormatVersion::Legacy
     {
-        return Err(format!(
-            "limits.time_multipliers.ac_to_time_limit: {m} is below 1 (the spec: a float >= 1; a limit under the slowest accepted run would fail it)"
+        return Err(at(
+            "limits.time_multipliers.ac_to_time_limit",
+            m,
+            format!(
+                "limits.time_multipliers.ac_to_time_limit: {m} is below 1 (the spec: a float >= 1; a limit under the slowest accepted run would fail it)"
+            ),
         ));
     }
     let key = match version {
@@ -134,17 +150,25 @@ fn time_inference(limits: &YamlLimits, version: FormatVersion) -> Result<TimeInf
     let multiplier = crate::units::factor(multiplier, 0.0)
         .filter(|m| *m > 0.0)
         .ok_or_else(|| {
-            format!(
-                "{key}: {multiplier:?} is out of range (expected a number above 0 up to {})",
-                crate::units::MAX_FACTOR
+            at(
+                key,
+                multiplier,
+                format!(
+                    "{key}: {multiplier:?} is out of range (expected a number above 0 up to {})",
+                    crate::units::MAX_FACTOR
+                ),
             )
         })?;
     let resolution = limits.time_resolution.unwrap_or(1.0);
     if crate::units::seconds(resolution).is_none() {
-        return Err(format!(
-            "limits.time_resolution: {resolution:?} is out of range (expected a number of seconds from {} to {})",
-            crate::units::MIN_SECONDS,
-            crate::units::MAX_SECONDS
+        return Err(at(
+            "limits.time_resolution",
+            resolution,
+            format!(
+                "limits.time_resolution: {resolution:?} is out of range (expected a number of seconds from {} to {})",
+                crate::units::MIN_SECONDS,
+                crate::units::MAX_SECONDS
+            ),
         ));
     }
     Ok(TimeInference {

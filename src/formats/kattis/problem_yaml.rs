@@ -2,47 +2,10 @@
 //! type and validation words, the limits; the keys the judge does not act
 //! on (warnings).
 
+use crate::formats::error::{FormatError, Place};
+pub use crate::formats::version::FormatVersion;
 use serde::Deserialize;
 use std::path::Path;
-
-/// `problem_format_version`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum FormatVersion {
-    /// Absent or `legacy`: the original Kattis format.
-    #[default]
-    Legacy,
-    /// `2023-07-draft`.
-    V2023_07,
-    /// `2025-09` (and `draft`, its working name).
-    V2025_09,
-}
-
-impl FormatVersion {
-    pub(super) fn parse(text: &str) -> Option<FormatVersion> {
-        Some(match text {
-            "legacy" | "legacy-icpc" => FormatVersion::Legacy,
-            "2023-07-draft" | "2023-07" => FormatVersion::V2023_07,
-            "2025-09" | "2025-09-draft" | "draft" => FormatVersion::V2025_09,
-            _ => return None,
-        })
-    }
-
-    /// The name of a group's settings file in this version.
-    pub fn group_file(self) -> &'static str {
-        match self {
-            FormatVersion::V2025_09 => "test_group.yaml",
-            _ => "testdata.yaml",
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            FormatVersion::Legacy => "legacy",
-            FormatVersion::V2023_07 => "2023-07-draft",
-            FormatVersion::V2025_09 => "2025-09",
-        }
-    }
-}
 
 #[derive(Debug, Default, Deserialize)]
 pub(super) struct ProblemYaml {
@@ -195,7 +158,7 @@ fn number_text(n: &serde_norway::Number) -> String {
 
 /// Read problem.yaml at `path` (empty: all defaults): its keys, its format
 /// version, and a warning for each key the judge does not act on.
-pub(super) fn read(path: &Path) -> Result<(ProblemYaml, FormatVersion, Vec<String>), String> {
+pub(super) fn read(path: &Path) -> Result<(ProblemYaml, FormatVersion, Vec<String>), FormatError> {
     // A DOMjudge problem archive may have no problem.yaml: its settings
     // are then the defaults (DOMjudge's import reads one only if present).
     if !path.exists()
@@ -209,13 +172,16 @@ pub(super) fn read(path: &Path) -> Result<(ProblemYaml, FormatVersion, Vec<Strin
         path,
         crate::exec::bounded_read::DESCRIPTION_CAP,
     )
-    .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    super::shallow_yaml(path, &text)?;
+    .map_err(|source| FormatError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    FormatError::shallow_yaml(path, &text)?;
     let yaml: ProblemYaml = if text.trim().is_empty() {
         ProblemYaml::default()
     } else {
         serde_norway::from_str(crate::text::without_bom(&text))
-            .map_err(|e| super::yaml_error(path, &e))?
+            .map_err(|e| FormatError::yaml(path, &e))?
     };
     let version = match &yaml.problem_format_version {
         None => FormatVersion::Legacy,
@@ -228,9 +194,11 @@ pub(super) fn read(path: &Path) -> Result<(ProblemYaml, FormatVersion, Vec<Strin
                     .to_string(),
             };
             FormatVersion::parse(&text).ok_or_else(|| {
-                at(
-                    path,
-                    &format!(
+                FormatError::key(
+                    Place::file(path),
+                    "problem_format_version",
+                    Some(text.clone()),
+                    format!(
                         "problem_format_version {text:?} is not one the judge reads (legacy, 2023-07-draft, 2025-09)"
                     ),
                 )
@@ -268,8 +236,11 @@ pub(super) struct ProblemKind {
 impl ProblemKind {
     /// `type` (words or a list) and `validation` (legacy words) of the
     /// problem.yaml at `path`.
-    pub(super) fn read(yaml: &ProblemYaml, path: &Path) -> Result<ProblemKind, String> {
+    pub(super) fn read(yaml: &ProblemYaml, path: &Path) -> Result<ProblemKind, FormatError> {
         let at = |what: &str| at(path, what);
+        let wrong_type = |value: Option<String>, message: String| {
+            FormatError::key(Place::file(path), "type", value, message)
+        };
         let types: Vec<String> = match &yaml.kind {
             None => Vec::new(),
             Some(serde_norway::Value::String(s)) => {
@@ -279,7 +250,12 @@ impl ProblemKind {
                 .iter()
                 .filter_map(|v| v.as_str().map(String::from))
                 .collect(),
-            Some(other) => return Err(at(&format!("type: expected a string, found {other:?}"))),
+            Some(other) => {
+                return Err(wrong_type(
+                    None,
+                    format!("type: expected a string, found {other:?}"),
+                ));
+            }
         };
         let mut kind = ProblemKind::default();
         for t in &types {
@@ -289,14 +265,19 @@ impl ProblemKind {
                 "interactive" => kind.interactive = true,
                 "multi-pass" => kind.multi_pass = true,
                 "submit-answer" => {
-                    return Err(at(
-                        "type submit-answer: not supported (the judge runs programs, not answer files)",
+                    return Err(wrong_type(
+                        Some(t.clone()),
+                        "type submit-answer: not supported (the judge runs programs, not answer files)"
+                            .to_string(),
                     ));
                 }
                 other => {
-                    return Err(at(&format!(
-                        "type {other:?}: not a problem type (pass-fail, scoring, interactive, multi-pass, submit-answer)"
-                    )));
+                    return Err(wrong_type(
+                        Some(other.to_string()),
+                        format!(
+                            "type {other:?}: not a problem type (pass-fail, scoring, interactive, multi-pass, submit-answer)"
+                        ),
+                    ));
                 }
             }
         }

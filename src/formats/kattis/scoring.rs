@@ -24,6 +24,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::{FormatVersion, GroupSettings, groups};
+use crate::formats::error::{FormatError, Place};
 
 /// The plan of a scoring package.
 pub fn plan(
@@ -31,7 +32,7 @@ pub fn plan(
     version: FormatVersion,
     groups: &[GroupSettings],
     warnings: &mut Vec<String>,
-) -> Result<ScoringPlan, String> {
+) -> Result<ScoringPlan, FormatError> {
     let data = root.join("data");
     // The model follows the files: test_group.yaml (2025-09), or the
     // 2023-07 draft's `scoring:` maps (in testdata.yaml or test_group.yaml,
@@ -81,7 +82,7 @@ fn graders(
     data: &Path,
     groups: &[GroupSettings],
     warnings: &mut Vec<String>,
-) -> Result<Graders, String> {
+) -> Result<Graders, FormatError> {
     let mut root = grader_group(data, data, groups, warnings, &mut Vec::new(), false)?;
     for top in ["sample", "secret"] {
         let dir = data.join(top);
@@ -114,18 +115,20 @@ fn grader_group(
     warnings: &mut Vec<String>,
     seen: &mut Vec<PathBuf>,
     below: bool,
-) -> Result<GraderGroup, String> {
+) -> Result<GraderGroup, FormatError> {
     if seen.len() >= MAX_GROUP_DEPTH {
-        return Err(format!(
-            "{}: test groups nested more than {MAX_GROUP_DEPTH} deep: refused (each level is a group to grade)",
-            dir.display()
+        return Err(FormatError::rule(
+            Place::file(dir),
+            format!(
+                "test groups nested more than {MAX_GROUP_DEPTH} deep: refused (each level is a group to grade)"
+            ),
         ));
     }
     let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     if seen.contains(&real) {
-        return Err(format!(
-            "{}: a directory that links back to one above it",
-            dir.display()
+        return Err(FormatError::rule(
+            Place::file(dir),
+            "a directory that links back to one above it",
         ));
     }
     let nearest = groups::nearest(groups, dir);
@@ -155,9 +158,11 @@ fn grader_settings(
     keys: &BTreeMap<String, String>,
     file: &Path,
     warnings: &mut Vec<String>,
-) -> Result<GraderSettings, String> {
-    let at = |key: &str, what: String| format!("{}: {key}: {what}", file.display());
-    let number = |key: &str, text: &str| -> Result<f64, String> {
+) -> Result<GraderSettings, FormatError> {
+    let at = |key: &str, what: String| {
+        FormatError::key(Place::file(file), key, None, format!("{key}: {what}"))
+    };
+    let number = |key: &str, text: &str| -> Result<f64, FormatError> {
         let value = match text.trim() {
             "inf" | "+inf" => f64::INFINITY,
             "-inf" => f64::NEG_INFINITY,
@@ -170,7 +175,7 @@ fn grader_settings(
         }
         Ok(value)
     };
-    let finite = |key: &str, value: f64| -> Result<f64, String> {
+    let finite = |key: &str, value: f64| -> Result<f64, FormatError> {
         if value.is_finite() {
             Ok(value)
         } else {
@@ -212,10 +217,13 @@ fn grader_settings(
     }
     if let Some(v) = keys.get("grader_flags") {
         for word in s.apply_flags(v) {
-            warnings.push(at(
-                "grader_flags",
-                format!("{word:?} is not a flag of the default grader; ignored"),
-            ));
+            warnings.push(
+                at(
+                    "grader_flags",
+                    format!("{word:?} is not a flag of the default grader; ignored"),
+                )
+                .to_string(),
+            );
         }
     }
     if let Some(v) = keys.get("accept_score") {
@@ -249,7 +257,7 @@ struct GroupKeys {
 
 /// A directory's own scoring keys, from its settings file as the group
 /// files were read (none without a file of its own).
-fn group_keys(dir: &Path, groups: &[GroupSettings]) -> Result<GroupKeys, String> {
+fn group_keys(dir: &Path, groups: &[GroupSettings]) -> Result<GroupKeys, FormatError> {
     let Some(own) = groups.iter().find(|g| g.dir == dir) else {
         return Ok(GroupKeys::default());
     };
@@ -259,8 +267,10 @@ fn group_keys(dir: &Path, groups: &[GroupSettings]) -> Result<GroupKeys, String>
         .cloned()
         .unwrap_or_else(|| dir.join("test_group.yaml"));
     let mut keys = GroupKeys::default();
-    let at = |key: &str, what: String| format!("{}: {key}: {what}", file.display());
-    let mut read = |key: &str, value: &serde_norway::Value| -> Result<(), String> {
+    let at = |key: &str, what: String| {
+        FormatError::key(Place::file(&file), key, None, format!("{key}: {what}"))
+    };
+    let mut read = |key: &str, value: &serde_norway::Value| -> Result<(), FormatError> {
         match key {
             "max_score" | "score" => {
                 keys.max_score = Some(match value {
@@ -290,7 +300,7 @@ fn group_keys(dir: &Path, groups: &[GroupSettings]) -> Result<GroupKeys, String>
                 })?);
             }
             "require_pass" => {
-                keys.require_pass = groups::words(value).map_err(|e| at(key, e))?;
+                keys.require_pass = groups::words(value).map_err(|e| at(key, e.to_string()))?;
             }
             _ => {}
         }
@@ -314,7 +324,7 @@ fn group_keys(dir: &Path, groups: &[GroupSettings]) -> Result<GroupKeys, String>
     Ok(keys)
 }
 
-fn subtasks(data: &Path, settings: &[GroupSettings]) -> Result<Subtasks, String> {
+fn subtasks(data: &Path, settings: &[GroupSettings]) -> Result<Subtasks, FormatError> {
     let secret = data.join("secret");
     let top = group_keys(&secret, settings)?;
     let dirs = subdirectories(&secret);
@@ -324,26 +334,36 @@ fn subtasks(data: &Path, settings: &[GroupSettings]) -> Result<Subtasks, String>
         let keys = group_keys(dir, settings)?;
         for r in &keys.require_pass {
             if r != "sample" && !names.contains(r) {
-                return Err(format!(
-                    "{}: require_pass: {r:?} is not a test data group (sample, {})",
-                    dir.join("test_group.yaml").display(),
-                    names.join(", ")
+                return Err(FormatError::key(
+                    Place::file(&dir.join("test_group.yaml")),
+                    "require_pass",
+                    Some(r.clone()),
+                    format!(
+                        "require_pass: {r:?} is not a test data group (sample, {})",
+                        names.join(", ")
+                    ),
                 ));
             }
             if r != "sample" && r >= name {
-                return Err(format!(
-                    "{}: require_pass: {r:?} must come before {name:?}",
-                    dir.join("test_group.yaml").display()
+                return Err(FormatError::key(
+                    Place::file(&dir.join("test_group.yaml")),
+                    "require_pass",
+                    Some(r.clone()),
+                    format!("require_pass: {r:?} must come before {name:?}"),
                 ));
             }
         }
         let max_score = keys.max_score.unwrap_or(None);
         let secret_max = top.max_score.unwrap_or(Some(100.0));
         if max_score.is_none() && secret_max.is_some() {
-            return Err(format!(
-                "{}: max_score: group {name} is unbounded while secret's max_score is {} (the format allows an unbounded group only under an unbounded secret; give the group its max_score)",
-                dir.join("test_group.yaml").display(),
-                crate::text::format::number(secret_max.unwrap_or_default())
+            return Err(FormatError::key(
+                Place::file(&dir.join("test_group.yaml")),
+                "max_score",
+                Some("unbounded".to_string()),
+                format!(
+                    "max_score: group {name} is unbounded while secret's max_score is {} (the format allows an unbounded group only under an unbounded secret; give the group its max_score)",
+                    crate::text::format::number(secret_max.unwrap_or_default())
+                ),
             ));
         }
         groups.push(Subtask {
@@ -362,9 +382,11 @@ fn subtasks(data: &Path, settings: &[GroupSettings]) -> Result<Subtasks, String>
         require_pass: top.require_pass,
     };
     if let Some(r) = total.require_pass.iter().find(|r| *r != "sample") {
-        return Err(format!(
-            "{}: require_pass: secret may only require sample, not {r:?}",
-            secret.join("test_group.yaml").display()
+        return Err(FormatError::key(
+            Place::file(&secret.join("test_group.yaml")),
+            "require_pass",
+            Some(r.clone()),
+            format!("require_pass: secret may only require sample, not {r:?}"),
         ));
     }
     Ok(Subtasks {

@@ -7,11 +7,12 @@
 //! validators, its submissions and `[problem.X.expect]` as
 //! submissions.yaml entries, its groups as test_group.yaml files.
 
-use super::write::number;
+use super::source::number;
 use crate::check::Comparison;
 use crate::check::external::Protocol;
 use crate::check::tool::{Source as ToolSource, Tool};
 use crate::formats::Notes;
+use crate::formats::error::ExportError;
 use crate::formats::model::Problem;
 use crate::score::ScoringPlan;
 use serde_norway::{Mapping, Value};
@@ -22,17 +23,17 @@ fn key(k: &str) -> Value {
 }
 
 /// The package, in `<tempdir>/<problem name>/`.
-pub fn stage(problem: &Problem, notes: &mut Notes) -> Result<tempfile::TempDir, String> {
+pub fn stage(problem: &Problem, notes: &mut Notes) -> Result<tempfile::TempDir, ExportError> {
     if problem.puzzle.is_some() {
-        return Err(format!(
-            "{}: a built-in puzzle: its checker is the judge's own and has no package form; not exported",
-            problem.name
-        ));
+        return Err(ExportError::NoForm {
+            of: problem.name.clone(),
+            message: "a built-in puzzle: its checker is the judge's own and has no package form; not exported".to_string(),
+        });
     }
     let dir = tempfile::Builder::new()
         .prefix("judge-export-")
         .tempdir()
-        .map_err(|e| format!("cannot make a temporary directory: {e}"))?;
+        .map_err(ExportError::TempDir)?;
     let root = dir.path().join(&problem.name);
     problem_yaml(problem, &root, false)?;
     let mut data_args = Mapping::new();
@@ -42,7 +43,7 @@ pub fn stage(problem: &Problem, notes: &mut Notes) -> Result<tempfile::TempDir, 
     if !data_args.is_empty() {
         write(
             &root.join("data/test_group.yaml"),
-            serde_norway::to_string(&data_args).map_err(|e| e.to_string())?,
+            serde_norway::to_string(&data_args)?,
         )?;
     }
     for v in &problem.validators {
@@ -68,7 +69,7 @@ pub(crate) fn problem_yaml(
     problem: &Problem,
     root: &Path,
     interactive: bool,
-) -> Result<(), String> {
+) -> Result<(), ExportError> {
     let mut yaml = Mapping::new();
     yaml.insert(key("problem_format_version"), key("2025-09"));
     yaml.insert(key("name"), key(&problem.name));
@@ -92,14 +93,11 @@ pub(crate) fn problem_yaml(
         number((problem.limits.output as f64 / 1048576.0).ceil()),
     );
     yaml.insert(key("limits"), Value::Mapping(limits));
-    write(
-        &root.join("problem.yaml"),
-        serde_norway::to_string(&yaml).map_err(|e| e.to_string())?,
-    )
+    write(&root.join("problem.yaml"), serde_norway::to_string(&yaml)?)
 }
 
 /// A scoring problem's groups as test_group.yaml files of `data/secret`.
-pub(crate) fn subtask_files(problem: &Problem, root: &Path) -> Result<(), String> {
+pub(crate) fn subtask_files(problem: &Problem, root: &Path) -> Result<(), ExportError> {
     if let Some(ScoringPlan::Subtasks(s)) = &problem.scoring {
         for g in &s.groups {
             let mut m = Mapping::new();
@@ -121,7 +119,7 @@ pub(crate) fn subtask_files(problem: &Problem, root: &Path) -> Result<(), String
                     .join("data/secret")
                     .join(&g.name)
                     .join("test_group.yaml"),
-                serde_norway::to_string(&m).map_err(|e| e.to_string())?,
+                serde_norway::to_string(&m)?,
             )?;
         }
         let mut m = Mapping::new();
@@ -132,26 +130,26 @@ pub(crate) fn subtask_files(problem: &Problem, root: &Path) -> Result<(), String
         m.insert(key("score_aggregation"), key(s.total.aggregation.name()));
         write(
             &root.join("data/secret/test_group.yaml"),
-            serde_norway::to_string(&m).map_err(|e| e.to_string())?,
+            serde_norway::to_string(&m)?,
         )?;
     }
     Ok(())
 }
 
-pub(crate) fn write(path: &Path, text: impl AsRef<[u8]>) -> Result<(), String> {
+pub(crate) fn write(path: &Path, text: impl AsRef<[u8]>) -> Result<(), ExportError> {
     if let Some(p) = path.parent() {
-        std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        std::fs::create_dir_all(p).map_err(ExportError::io(p, ""))?;
     }
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(path, text).map_err(ExportError::io(path, ""))
 }
 
-pub(crate) fn copy(from: &Path, to: &Path) -> Result<(), String> {
+pub(crate) fn copy(from: &Path, to: &Path) -> Result<(), ExportError> {
     if let Some(p) = to.parent() {
-        std::fs::create_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        std::fs::create_dir_all(p).map_err(ExportError::io(p, ""))?;
     }
     std::fs::copy(from, to)
         .map(|_| ())
-        .map_err(|e| format!("{}: {e}", from.display()))
+        .map_err(ExportError::io(from, ""))
 }
 
 pub(crate) fn tool_file(tool: &Tool) -> Option<PathBuf> {
@@ -166,7 +164,7 @@ pub(crate) fn comparison(
     root: &Path,
     data_args: &mut Mapping,
     notes: &mut Notes,
-) -> Result<(), String> {
+) -> Result<(), ExportError> {
     let mut args: Vec<String> = Vec::new();
     match &problem.comparison {
         Comparison::Tokens {
@@ -194,10 +192,13 @@ pub(crate) fn comparison(
         }
         Comparison::Checker(checker) => {
             let Some(path) = tool_file(&checker.tool) else {
-                return Err(format!(
-                    "{}: checker {}: a command, not a file; a package needs its program",
-                    problem.name, checker.tool.display
-                ));
+                return Err(ExportError::NoForm {
+                    of: problem.name.clone(),
+                    message: format!(
+                        "checker {}: a command, not a file; a package needs its program",
+                        checker.tool.display
+                    ),
+                });
             };
             let name = path.file_name().map(PathBuf::from).unwrap_or_default();
             match checker.protocol {
@@ -207,10 +208,11 @@ pub(crate) fn comparison(
             args.extend(checker.flags.iter().cloned());
         }
         Comparison::Puzzle | Comparison::Interactive(_) => {
-            return Err(format!(
-                "{}: this check has no package form in judge.toml export yet; not exported",
-                problem.name
-            ));
+            return Err(ExportError::NoForm {
+                of: problem.name.clone(),
+                message: "this check has no package form in judge.toml export yet; not exported"
+                    .to_string(),
+            });
         }
     }
     if !args.is_empty() {
@@ -231,7 +233,7 @@ fn testlib_wrapper(
     path: &Path,
     root: &Path,
     notes: &mut Notes,
-) -> Result<(), String> {
+) -> Result<(), ExportError> {
     if crate::formats::testlib_wrap::is_cpp(path) {
         notes.push(format!(
             "checker {}: testlib protocol, wrapped as a Kattis output validator (output_validator/main.cpp runs it in a child process and maps its exit code); Kattis has no presentation error, so its PE is WA",
@@ -244,11 +246,13 @@ fn testlib_wrapper(
         );
     }
     if path.extension().is_none_or(|x| x != "c") {
-        return Err(format!(
-            "{}: checker {}: a testlib checker that is neither a C nor a C++ source has no Kattis form the judge can write; not exported",
-            problem.name,
-            path.display()
-        ));
+        return Err(ExportError::NoForm {
+            of: problem.name.clone(),
+            message: format!(
+                "checker {}: a testlib checker that is neither a C nor a C++ source has no Kattis form the judge can write; not exported",
+                path.display()
+            ),
+        });
     }
     notes.push(format!(
         "checker {}: testlib protocol, wrapped as a Kattis output validator; Kattis has no presentation error, so its PE is WA",
@@ -327,7 +331,7 @@ int main(int argc, char **argv) {
 "#;
 
 /// Every case: `.in` with its `.ans` (or `.out`), placed by its group.
-fn cases(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), String> {
+fn cases(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), ExportError> {
     let base = &problem.cases;
     let mut inputs: Vec<PathBuf> = crate::exec::links::walk_once(base)
         .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "in"))
@@ -375,7 +379,11 @@ fn cases(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), String
 
 /// `submissions/` as it is, and `[problem.X.expect."path"]` as
 /// submissions.yaml entries.
-pub(crate) fn submissions(problem: &Problem, root: &Path, notes: &mut Notes) -> Result<(), String> {
+pub(crate) fn submissions(
+    problem: &Problem,
+    root: &Path,
+    notes: &mut Notes,
+) -> Result<(), ExportError> {
     let from = &problem.submissions;
     if !from.is_dir() {
         return Ok(());
@@ -428,7 +436,7 @@ pub(crate) fn submissions(problem: &Problem, root: &Path, notes: &mut Notes) -> 
     if !rules.is_empty() {
         write(
             &root.join("submissions/submissions.yaml"),
-            serde_norway::to_string(&rules).map_err(|e| e.to_string())?,
+            serde_norway::to_string(&rules)?,
         )?;
     }
     Ok(())

@@ -7,13 +7,14 @@
 //! entrypoint wins where both give one.
 
 use crate::expect::SubmissionRule;
+use crate::formats::error::{FormatError, Place};
 use std::path::Path;
 
 /// The rules `submissions.json` gives (none when it is absent).
 pub(super) fn entry_points(
     root: &Path,
     warnings: &mut Vec<String>,
-) -> Result<Vec<SubmissionRule>, String> {
+) -> Result<Vec<SubmissionRule>, FormatError> {
     let path = root.join("submissions.json");
     let Ok(text) = crate::exec::bounded_read::read_package_text(
         &path,
@@ -21,12 +22,15 @@ pub(super) fn entry_points(
     ) else {
         return Ok(Vec::new());
     };
-    let value: serde_json::Value = serde_json::from_str(crate::text::without_bom(&text))
-        .map_err(|e| format!("{}:{}:{}: {e}", path.display(), e.line(), e.column()))?;
+    let value: serde_json::Value =
+        serde_json::from_str(crate::text::without_bom(&text)).map_err(|e| FormatError::Syntax {
+            place: Place::at(&path, e.line(), e.column()),
+            message: e.to_string(),
+        })?;
     let serde_json::Value::Object(map) = value else {
-        return Err(format!(
-            "{}: expected an object from submission paths to their settings",
-            path.display()
+        return Err(FormatError::rule(
+            Place::file(&path),
+            "expected an object from submission paths to their settings",
         ));
     };
     let mut rules = Vec::new();
@@ -39,9 +43,11 @@ pub(super) fn entry_points(
             continue;
         };
         let serde_json::Value::Object(settings) = settings else {
-            return Err(format!(
-                "{}: {key:?}: expected an object of settings",
-                path.display()
+            return Err(FormatError::key(
+                Place::file(&path),
+                key.clone(),
+                Some(settings.to_string()),
+                format!("{key:?}: expected an object of settings"),
             ));
         };
         let mut rule = SubmissionRule::new(below.trim_end_matches('/'));
@@ -49,9 +55,11 @@ pub(super) fn entry_points(
             match (name.as_str(), value) {
                 ("entry_point", serde_json::Value::String(entry)) => rule.entrypoint = Some(entry),
                 ("entry_point", other) => {
-                    return Err(format!(
-                        "{}: {key:?}: entry_point: expected a file name, found {other}",
-                        path.display()
+                    return Err(FormatError::key(
+                        Place::file(&path),
+                        format!("{key}.entry_point"),
+                        Some(other.to_string()),
+                        format!("{key:?}: entry_point: expected a file name, found {other}"),
                     ));
                 }
                 (other, _) => warnings.push(format!(

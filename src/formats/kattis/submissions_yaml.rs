@@ -4,6 +4,7 @@
 
 use super::groups;
 use crate::expect::{NodeExpectation, SubmissionRule};
+use crate::formats::error::{FormatError, Place};
 use std::path::Path;
 
 /// `submissions/submissions.yaml`: a map from a glob (relative to
@@ -14,7 +15,7 @@ use std::path::Path;
 pub(super) fn submission_rules(
     root: &Path,
     warnings: &mut Vec<String>,
-) -> Result<Vec<SubmissionRule>, String> {
+) -> Result<Vec<SubmissionRule>, FormatError> {
     let path = root.join("submissions").join("submissions.yaml");
     let Ok(text) = crate::exec::bounded_read::read_package_text(
         &path,
@@ -25,24 +26,31 @@ pub(super) fn submission_rules(
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
-    super::shallow_yaml(&path, &text)?;
+    FormatError::shallow_yaml(&path, &text)?;
     let value: serde_norway::Value = serde_norway::from_str(crate::text::without_bom(&text))
-        .map_err(|e| super::yaml_error(&path, &e))?;
+        .map_err(|e| FormatError::yaml(&path, &e))?;
     let serde_norway::Value::Mapping(map) = value else {
-        return Err(format!(
-            "{}: expected a map from submission globs to their expectations",
-            path.display()
+        return Err(FormatError::rule(
+            Place::file(&path),
+            "expected a map from submission globs to their expectations",
         ));
     };
     let mut rules = Vec::new();
     for (pattern, entry) in &map {
         let Some(pattern) = pattern.as_str() else {
-            return Err(format!(
-                "{}: a key that is not a string: {pattern:?}",
-                path.display()
+            return Err(FormatError::rule(
+                Place::file(&path),
+                format!("a key that is not a string: {pattern:?}"),
             ));
         };
-        let at = |key: &str, what: String| format!("{}: {pattern}: {key}: {what}", path.display());
+        let at = |key: &str, what: String| {
+            FormatError::key(
+                Place::file(&path),
+                format!("{pattern}.{key}"),
+                None,
+                format!("{pattern}: {key}: {what}"),
+            )
+        };
         let serde_norway::Value::Mapping(fields) = entry else {
             return Err(at(
                 "",
@@ -53,8 +61,8 @@ pub(super) fn submission_rules(
         for (key, value) in fields {
             let key = key.as_str().unwrap_or("");
             let verdicts =
-                |value: &serde_norway::Value| -> Result<Vec<crate::verdict::Verdict>, String> {
-                    let words = groups::words(value).map_err(|e| at(key, e))?;
+                |value: &serde_norway::Value| -> Result<Vec<crate::verdict::Verdict>, FormatError> {
+                    let words = groups::words(value).map_err(|e| at(key, e.to_string()))?;
                     words
                         .iter()
                         .map(|w| {

@@ -121,22 +121,34 @@ fn package_root_is_the_package_or_holds_the_path_in_data() {
 #[test]
 fn errors_name_the_file_and_line() {
     let dir = package(&[("problem.yaml", "limits:\n  memory: lots\n")]);
-    let e = load(dir.path()).unwrap_err();
+    let e = load(dir.path()).unwrap_err().to_string();
     assert!(e.contains("problem.yaml:2:"), "{e}");
     let dir = package(&[("problem.yaml", "validation: custom interactive\n")]);
     assert!(
         load(dir.path())
             .unwrap_err()
+            .to_string()
             .contains("an interactive problem needs its output validator")
     );
     let dir = package(&[("problem.yaml", "validation: custom\n")]);
-    assert!(load(dir.path()).unwrap_err().contains("no program"));
+    assert!(
+        load(dir.path())
+            .unwrap_err()
+            .to_string()
+            .contains("no program")
+    );
     let dir = package(&[("problem.yaml", "validator_flags: fuzzy\n")]);
     assert!(
         load(dir.path())
             .unwrap_err()
+            .to_string()
             .contains("unknown flag \"fuzzy\"")
     );
     let dir = package(&[("problem.yaml", "type: submit-answer\n")]);
-    assert!(load(dir.path()).unwrap_err().contains("not supported"));
+    assert!(
+        load(dir.path())
+            .unwrap_err()
+            .to_string()
+            .contains("not supported")
+    );
 }

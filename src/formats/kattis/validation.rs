@@ -3,8 +3,10 @@
 //! with `validator_flags`.
 
 use super::folders;
-use super::problem_yaml::{FormatVersion, ProblemKind, at};
+use super::problem_yaml::{ProblemKind, at};
 use crate::check::tool::Tool;
+use crate::formats::error::{FormatError, Place};
+use crate::formats::version::FormatVersion;
 use std::path::Path;
 
 /// Kattis' default output validator, as `validator_flags` set it.
@@ -38,19 +40,30 @@ pub(super) fn read(
     flags_text: &str,
     version: FormatVersion,
     warnings: &mut Vec<String>,
-) -> Result<Validation, String> {
+) -> Result<Validation, FormatError> {
     let at = |what: &str| at(path, what);
+    let flags_error = |message: String| {
+        FormatError::key(
+            Place::file(path),
+            "validator_flags",
+            Some(flags_text.to_string()),
+            message,
+        )
+    };
     let output_validator = folders::output_validator(root, warnings)?;
     let (interactive, multi_pass) = (kind.interactive, kind.multi_pass);
     if (interactive || multi_pass) && output_validator.is_none() {
-        return Err(at(&format!(
-            "an {} problem needs its output validator (output_validator/ or output_validators/), and there is none",
-            if interactive {
-                "interactive"
-            } else {
-                "multi-pass"
-            }
-        )));
+        return Err(FormatError::rule(
+            Place::file(path),
+            format!(
+                "an {} problem needs its output validator (output_validator/ or output_validators/), and there is none",
+                if interactive {
+                    "interactive"
+                } else {
+                    "multi-pass"
+                }
+            ),
+        ));
     }
     let passes = if multi_pass {
         match validation_passes {
@@ -69,8 +82,11 @@ pub(super) fn read(
     };
     let custom = if interactive || multi_pass || kind.says("custom") {
         if output_validator.is_none() {
-            return Err(at(
-                "validation: custom, but there is no program in output_validators/",
+            return Err(FormatError::key(
+                Place::file(path),
+                "validation",
+                Some("custom".to_string()),
+                "validation: custom, but there is no program in output_validators/".to_string(),
             ));
         }
         true
@@ -79,15 +95,12 @@ pub(super) fn read(
     } else {
         output_validator.is_some()
     };
-    let validator_flags = shlex::split(flags_text).ok_or_else(|| {
-        at(&format!(
-            "validator_flags {flags_text:?}: unbalanced quotes"
-        ))
-    })?;
+    let validator_flags = shlex::split(flags_text)
+        .ok_or_else(|| flags_error(format!("validator_flags {flags_text:?}: unbalanced quotes")))?;
     let default_check = if custom {
         DefaultCheck::default()
     } else {
-        default_check(&validator_flags).map_err(|e| at(&format!("validator_flags: {e}")))?
+        default_check(&validator_flags).map_err(|e| flags_error(format!("validator_flags: {e}")))?
     };
     if version != FormatVersion::Legacy && !validator_flags.is_empty() {
         warnings.push(at(&format!(
@@ -106,20 +119,36 @@ pub(super) fn read(
     })
 }
 
+/// A flag of the default validator that it does not take.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FlagError {
+    #[error("{flag} needs a number after it")]
+    NoNumber { flag: String },
+    #[error("{flag} {value:?}: expected a non-negative number")]
+    NotANumber { flag: String, value: String },
+    #[error(
+        "unknown flag {flag:?} for the default validator (case_sensitive, space_change_sensitive, float_tolerance E, float_absolute_tolerance E, float_relative_tolerance E)"
+    )]
+    Unknown { flag: String },
+}
+
 /// The default validator's flags.
-pub(crate) fn default_check(flags: &[String]) -> Result<DefaultCheck, String> {
+pub(crate) fn default_check(flags: &[String]) -> Result<DefaultCheck, FlagError> {
     let mut check = DefaultCheck::default();
     let mut words = flags.iter();
     while let Some(flag) = words.next() {
-        let mut number = || -> Result<f64, String> {
+        let mut number = || -> Result<f64, FlagError> {
             let value = words
                 .next()
-                .ok_or_else(|| format!("{flag} needs a number after it"))?;
+                .ok_or_else(|| FlagError::NoNumber { flag: flag.clone() })?;
             value
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| format!("{flag} {value:?}: expected a non-negative number"))
+                .ok_or_else(|| FlagError::NotANumber {
+                    flag: flag.clone(),
+                    value: value.clone(),
+                })
         };
         match flag.as_str() {
             "case_sensitive" => check.case_sensitive = true,
@@ -132,9 +161,9 @@ pub(crate) fn default_check(flags: &[String]) -> Result<DefaultCheck, String> {
             "float_absolute_tolerance" => check.float_absolute = Some(number()?),
             "float_relative_tolerance" => check.float_relative = Some(number()?),
             other => {
-                return Err(format!(
-                    "unknown flag {other:?} for the default validator (case_sensitive, space_change_sensitive, float_tolerance E, float_absolute_tolerance E, float_relative_tolerance E)"
-                ));
+                return Err(FlagError::Unknown {
+                    flag: other.to_string(),
+                });
             }
         }
     }

@@ -5,7 +5,9 @@
 
 use super::write_groups as groups;
 use crate::formats::Notes;
-use crate::formats::kattis::{FormatVersion, Package};
+use crate::formats::error::ExportError;
+use crate::formats::kattis::FormatVersion;
+pub use crate::formats::kattis::source::{Source, number};
 use crate::formats::tree::Tree;
 use serde_norway::{Mapping, Value};
 use std::path::{Path, PathBuf};
@@ -23,19 +25,11 @@ const VERSIONED_KEYS: [&str; 7] = [
     "version",
 ];
 
-/// The package being exported: as the judge reads it, and its problem.yaml
-/// as written (for the keys the judge does not act on).
-pub struct Source {
-    pub package: Package,
-    pub root: PathBuf,
-    pub yaml: serde_norway::Mapping,
-}
-
 /// The whole package in `version`.
-pub fn write(src: &Source, version: FormatVersion, notes: &mut Notes) -> Result<Tree, String> {
+pub fn write(src: &Source, version: FormatVersion, notes: &mut Notes) -> Result<Tree, ExportError> {
     let mut tree = Tree::default();
     let yaml = problem_yaml(src, version, &mut tree, notes);
-    let text = serde_norway::to_string(&Value::Mapping(yaml)).map_err(|e| e.to_string())?;
+    let text = serde_norway::to_string(&Value::Mapping(yaml))?;
     tree.put("problem.yaml", text);
     data(src, version, &mut tree, notes)?;
     validators(src, version, &mut tree, notes);
@@ -46,15 +40,6 @@ pub fn write(src: &Source, version: FormatVersion, notes: &mut Notes) -> Result<
 
 fn key(k: &str) -> Value {
     Value::String(k.to_string())
-}
-
-/// A number as YAML writes it: an integer when whole.
-pub fn number(x: f64) -> Value {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        Value::Number((x as i64).into())
-    } else {
-        Value::Number(x.into())
-    }
 }
 
 fn mib(bytes: u64) -> Value {
@@ -238,7 +223,7 @@ fn data(
     version: FormatVersion,
     tree: &mut Tree,
     notes: &mut Notes,
-) -> Result<(), String> {
+) -> Result<(), ExportError> {
     let data = src.root.join("data");
     if !data.is_dir() {
         return Ok(());
@@ -265,7 +250,7 @@ fn data(
         ));
     }
     for (dir, map) in groups::group_files(src, version, notes)? {
-        let text = serde_norway::to_string(&Value::Mapping(map)).map_err(|e| e.to_string())?;
+        let text = serde_norway::to_string(&Value::Mapping(map))?;
         tree.put(Path::new("data").join(dir).join(version.group_file()), text);
     }
     if version == FormatVersion::V2025_09 {

@@ -6,8 +6,9 @@
 //! keys (`grader_flags`, `accept_score`, `on_reject`) or 2025-09
 //! `max_score`/`score_aggregation`/`require_pass`.
 
-use super::write::{Source, number};
+use super::source::{Source, number};
 use crate::formats::Notes;
+use crate::formats::error::{FormatError, Place};
 use crate::formats::kattis::FormatVersion;
 use crate::formats::kattis::groups::SCORING_KEYS;
 use crate::score::subtasks::{Aggregation, Subtasks};
@@ -25,7 +26,7 @@ pub fn group_files(
     src: &Source,
     version: FormatVersion,
     notes: &mut Notes,
-) -> Result<Vec<(PathBuf, Mapping)>, String> {
+) -> Result<Vec<(PathBuf, Mapping)>, FormatError> {
     let data = src.root.join("data");
     let graders_target = version != FormatVersion::V2025_09;
     let keep_raw_scoring =
@@ -57,8 +58,9 @@ pub fn group_files(
                     } else {
                         "output_validator_args"
                     };
-                    let mut words = crate::formats::kattis::groups::words(&v)
-                        .map_err(|e| format!("{}: {name}: {e}", file.display()))?;
+                    let mut words = crate::formats::kattis::groups::words(&v).map_err(|e| {
+                        FormatError::key(Place::file(file), name, None, format!("{name}: {e}"))
+                    })?;
                     if version != FormatVersion::Legacy {
                         let mut all = src.package.validator_flags.clone();
                         all.append(&mut words);
@@ -106,12 +108,15 @@ pub fn group_files(
     Ok(files.into_iter().filter(|(_, m)| !m.is_empty()).collect())
 }
 
-fn read_raw(src: &Source, version: FormatVersion, file: &Path) -> Result<Mapping, String> {
+fn read_raw(src: &Source, version: FormatVersion, file: &Path) -> Result<Mapping, FormatError> {
     let bytes = crate::exec::bounded_read::read_package_file(
         file,
         crate::exec::bounded_read::DESCRIPTION_CAP,
     )
-    .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    .map_err(|source| FormatError::Read {
+        path: file.to_path_buf(),
+        source,
+    })?;
     let bytes = if version == FormatVersion::V2025_09 {
         bytes
     } else {
@@ -123,8 +128,11 @@ fn read_raw(src: &Source, version: FormatVersion, file: &Path) -> Result<Mapping
     }
     match serde_norway::from_str::<Value>(crate::text::without_bom(&text)) {
         Ok(Value::Mapping(m)) => Ok(m),
-        Ok(_) => Err(format!("{}: expected a mapping of keys", file.display())),
-        Err(e) => Err(crate::formats::kattis::yaml_error(file, &e)),
+        Ok(_) => Err(FormatError::rule(
+            Place::file(file),
+            "expected a mapping of keys",
+        )),
+        Err(e) => Err(FormatError::yaml(file, &e)),
     }
 }
 

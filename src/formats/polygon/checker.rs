@@ -8,6 +8,7 @@ use crate::check::Comparison;
 use crate::check::external::{ExternalChecker, Protocol};
 use crate::check::text::FloatTolerance;
 use crate::check::tool::Tool;
+use crate::formats::error::{FormatError, Place};
 use std::path::Path;
 use std::time::Duration;
 
@@ -37,14 +38,12 @@ pub fn standard(name: &str) -> Option<Comparison> {
 }
 
 /// A program's source as a tool, checked to exist.
-pub fn tool(root: &Path, program: &Program, file: &Path, what: &str) -> Result<Tool, String> {
+pub fn tool(root: &Path, program: &Program, file: &Path, what: &str) -> Result<Tool, FormatError> {
     let path = super::read::inside(root, &program.path, file, program.line)?;
     if !path.is_file() {
-        return Err(format!(
-            "{}:{}: the {what}'s source {} is not in the package",
-            file.display(),
-            program.line,
-            program.path
+        return Err(FormatError::rule(
+            Place::line(file, program.line),
+            format!("the {what}'s source {} is not in the package", program.path),
         ));
     }
     super::languages::check_type(program, file)?;
@@ -61,7 +60,7 @@ pub fn comparison(
     time_limit: Duration,
     points: crate::check::external::TestlibPoints,
     warnings: &mut Vec<String>,
-) -> Result<Comparison, String> {
+) -> Result<Comparison, FormatError> {
     let external = |tool: Tool| {
         Comparison::Checker(ExternalChecker {
             tool,
@@ -99,16 +98,18 @@ pub fn comparison(
         ));
         return Ok(comparison);
     }
-    Err(format!(
-        "{}: the checker {} has no source in the package{}",
-        file.display(),
-        checker
-            .source
-            .as_ref()
-            .map_or("(unnamed)".to_string(), |s| s.path.clone()),
-        match &checker.name {
-            Some(n) => format!(" and {n} is not a standard checker the judge knows"),
-            None => String::new(),
-        }
+    Err(FormatError::rule(
+        Place::file(file),
+        format!(
+            "the checker {} has no source in the package{}",
+            checker
+                .source
+                .as_ref()
+                .map_or("(unnamed)".to_string(), |s| s.path.clone()),
+            match &checker.name {
+                Some(n) => format!(" and {n} is not a standard checker the judge knows"),
+                None => String::new(),
+            }
+        ),
     ))
 }

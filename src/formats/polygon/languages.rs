@@ -4,6 +4,7 @@
 //! program only.
 
 use super::read::Program;
+use crate::formats::error::{FormatError, Place};
 use std::path::Path;
 
 /// The families of Polygon source types the judge builds, with the file
@@ -24,7 +25,7 @@ const FAMILIES: [(&str, &[&str]); 11] = [
 
 /// Whether the judge can build `program` by its type: `Err` names the
 /// file, line and type.
-pub fn check_type(program: &Program, file: &Path) -> Result<(), String> {
+pub fn check_type(program: &Program, file: &Path) -> Result<(), FormatError> {
     let Some(kind) = &program.kind else {
         return Ok(());
     };
@@ -34,11 +35,14 @@ pub fn check_type(program: &Program, file: &Path) -> Result<(), String> {
     if known {
         return Ok(());
     }
-    Err(format!(
-        "{}:{}: {}: source type {kind:?} is not one the judge builds (C, C++, Java, Kotlin, Pascal, Python 3, Rust, Go)",
-        file.display(),
-        program.line,
-        program.path
+    Err(FormatError::key(
+        Place::line(file, program.line),
+        "type",
+        Some(kind.clone()),
+        format!(
+            "{}: source type {kind:?} is not one the judge builds (C, C++, Java, Kotlin, Pascal, Python 3, Rust, Go)",
+            program.path
+        ),
     ))
 }
 

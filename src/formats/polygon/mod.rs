@@ -27,6 +27,7 @@ mod script;
 pub mod stage;
 #[cfg(test)]
 mod tests;
+mod testset;
 mod view;
 mod xml;
 
@@ -36,6 +37,8 @@ use crate::check::external::{InputValidator, Protocol};
 use crate::check::interactive::Interaction;
 use crate::check::tool::DEFAULT_TOOL_TIME_LIMIT;
 use crate::expect::Expectation;
+pub use crate::formats::error::ModelError;
+use crate::formats::error::{FormatError, Place};
 use crate::verdict::Verdict;
 pub use languages::{language_of_type, solution_language};
 use read::Description;
@@ -53,22 +56,22 @@ pub fn is_package(dir: &Path) -> bool {
 }
 
 /// Read problem.xml into its description (with warnings).
-pub fn describe(root: &Path) -> Result<(Description, Vec<String>), String> {
+pub fn describe(root: &Path) -> Result<(Description, Vec<String>), FormatError> {
     // The same link rule as a Kattis package: a link that leads out of the
     // package only to what every user may read (SECURITY.md).
-    crate::exec::links::links_stay_inside(root).map_err(|e| e.to_string())?;
+    crate::exec::links::links_stay_inside(root)?;
     let file = root.join(PROBLEM_XML);
     let bytes = crate::exec::bounded_read::read_package_file(
         &file,
         crate::exec::bounded_read::DESCRIPTION_CAP,
     )
-    .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: not UTF-8 (at byte {})",
-            file.display(),
-            e.utf8_error().valid_up_to()
-        )
+    .map_err(|source| FormatError::Read {
+        path: file.clone(),
+        source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| FormatError::NotUtf8 {
+        path: file.clone(),
+        byte: e.utf8_error().valid_up_to(),
     })?;
     let tree = xml::parse(&file, &text)?;
     let mut warnings = Vec::new();
@@ -102,24 +105,14 @@ pub struct Model {
     pub warnings: Vec<String>,
 }
 
-/// Why a Polygon package was not read: the package named as a whole (its
-/// problem.xml's meaning), or a plain message (problem.xml itself).
-#[derive(Debug, thiserror::Error)]
-pub enum ModelError {
-    #[error("{0}")]
-    Read(String),
-    #[error("{message}")]
-    Whole { root: PathBuf, message: String },
-}
-
 /// Read the package at `root` into its [`Model`]: its name is its
 /// directory's.
 pub fn model(root: &Path) -> Result<Model, ModelError> {
-    let whole = |message: String| ModelError::Whole {
+    let whole = |source: FormatError| ModelError::Whole {
         root: root.to_path_buf(),
-        message,
+        source: Box::new(source),
     };
-    let (desc, mut warnings) = describe(root).map_err(ModelError::Read)?;
+    let (desc, mut warnings) = describe(root)?;
     if let Some(e) = &desc.testset.script_error {
         warnings.push(format!(
             "{e}: the script is not used; the tests in the package are judged (judge gen fails on it)"
@@ -130,10 +123,9 @@ pub fn model(root: &Path) -> Result<Model, ModelError> {
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "problem".to_string());
-    let mut io_files = io_files(&desc, &file).map_err(ModelError::Read)?;
-    let cases = view::make(root, &desc, &mut warnings).map_err(ModelError::Read)?;
-    let scoring =
-        scoring::plan(&desc.testset).map_err(|e| whole(format!("{}: {e}", file.display())))?;
+    let mut io_files = io_files(&desc, &file)?;
+    let cases = view::make(root, &desc, &mut warnings)?;
+    let scoring = scoring::plan(&desc.testset, &file).map_err(whole)?;
     let package = kattis::Package {
         root: root.to_path_buf(),
         domjudge: false,
@@ -307,13 +299,17 @@ fn group_settings(
 
 /// `input-file`/`output-file`: plain file names in the program's working
 /// directory.
-fn io_files(desc: &Description, file: &Path) -> Result<crate::exec::IoFiles, String> {
-    let plain = |key: &str, name: &Option<String>| -> Result<Option<String>, String> {
+fn io_files(desc: &Description, file: &Path) -> Result<crate::exec::IoFiles, FormatError> {
+    let plain = |key: &str, name: &Option<String>| -> Result<Option<String>, FormatError> {
         match name {
             Some(n) if n.contains('/') || n == "." || n == ".." || n.contains('\0') => {
-                Err(format!(
-                    "{}: {key}=\"{n}\": expected a plain file name (the file is in the program's working directory)",
-                    file.display()
+                Err(FormatError::key(
+                    Place::file(file),
+                    key,
+                    Some(n.clone()),
+                    format!(
+                        "{key}=\"{n}\": expected a plain file name (the file is in the program's working directory)"
+                    ),
                 ))
             }
             other => Ok(other.clone()),

@@ -4,7 +4,9 @@
 //! solutions). Every error names problem.xml, the line and the element or
 //! attribute; what the judge does not act on is a warning naming it.
 
+pub use super::testset::{Method, Test};
 use super::xml::Element;
+use crate::formats::error::{FormatError, Place, ScriptError};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -16,29 +18,6 @@ pub struct Program {
     /// Polygon's source type (`cpp.g++17`, `python.3`, …), if given.
     pub kind: Option<String>,
     pub line: usize,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    Manual,
-    Generated,
-}
-
-/// One test of the testset, numbered from 1.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Test {
-    pub index: usize,
-    pub method: Method,
-    /// A generated test's command line (`gen 10 3`), from problem.xml or
-    /// the testset's script.
-    pub cmd: Option<String>,
-    /// `from-file`: the file of `cmd`'s working directory that is this
-    /// test (a generator writing several tests in one run); `None` is its
-    /// standard output.
-    pub from_file: Option<String>,
-    pub sample: bool,
-    pub group: Option<String>,
-    pub points: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +51,7 @@ pub struct Testset {
     /// The generation script could not be read (named with its lines):
     /// `judge gen` refuses it; `verify` and `run` warn and judge the tests
     /// that are in the package, as if there were no script.
-    pub script_error: Option<String>,
+    pub script_error: Option<ScriptError>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -112,8 +91,23 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn err(&self, e: &Element, what: &str) -> String {
-        format!("{}:{}: <{}>: {what}", self.file.display(), e.line, e.name)
+    fn err(&self, e: &Element, what: &str) -> FormatError {
+        self.attr_err(e, None, what.to_string())
+    }
+
+    /// An attribute `key="value"` of `e` that is wrong.
+    fn attr_err(
+        &self,
+        e: &Element,
+        attribute: Option<(&str, &str)>,
+        message: String,
+    ) -> FormatError {
+        FormatError::Element {
+            place: Place::line(self.file, e.line),
+            element: e.name.clone(),
+            attribute: attribute.map(|(k, v)| Box::new((k.to_string(), v.to_string()))),
+            message,
+        }
     }
 
     fn number<T: std::str::FromStr>(
@@ -121,7 +115,7 @@ impl Ctx<'_> {
         e: &Element,
         text: &str,
         what: &str,
-    ) -> Result<T, String> {
+    ) -> Result<T, FormatError> {
         text.trim()
             .parse()
             .map_err(|_| self.err(e, &format!("{what}: {text:?} is not a number")))
@@ -130,25 +124,26 @@ impl Ctx<'_> {
     /// Refuse a path attribute that leaves the package (absolute, `..`):
     /// every path problem.xml names is read, built, run or copied by the
     /// judge, so one that leaves would reach the judge's own files.
-    fn beneath(&self, e: &Element, key: &str, value: &str) -> Result<(), String> {
+    fn beneath(&self, e: &Element, key: &str, value: &str) -> Result<(), FormatError> {
         crate::exec::beneath::lexically_beneath(Path::new(value))
-            .map_err(|why| self.err(e, &format!("{key}={value:?}: {why}")))
+            .map_err(|why| self.attr_err(e, Some((key, value)), why.to_string()))
     }
 
     /// Refuse a group name that is not a plain name: groups become
     /// directories of an export (`data/secret/NAME`).
-    fn group_name(&self, e: &Element, key: &str, value: &str) -> Result<(), String> {
+    fn group_name(&self, e: &Element, key: &str, value: &str) -> Result<(), FormatError> {
         if plain_name(value) {
             Ok(())
         } else {
-            Err(self.err(
+            Err(self.attr_err(
                 e,
-                &format!("{key}={value:?}: expected a plain group name (no `/`, not `.` or `..`)"),
+                Some((key, value)),
+                "expected a plain group name (no `/`, not `.` or `..`)".to_string(),
             ))
         }
     }
 
-    fn program(&self, holder: &Element) -> Result<Option<Program>, String> {
+    fn program(&self, holder: &Element) -> Result<Option<Program>, FormatError> {
         let Some(source) = holder.child("source") else {
             return Ok(None);
         };
@@ -169,7 +164,7 @@ pub(super) fn read(
     file: &Path,
     root: &Element,
     warnings: &mut Vec<String>,
-) -> Result<Description, String> {
+) -> Result<Description, FormatError> {
     let cx = Ctx { file };
     if root.name != "problem" {
         return Err(cx.err(root, "expected <problem> as the root element"));
@@ -266,7 +261,11 @@ pub(super) fn read(
     })
 }
 
-fn testset(cx: &Ctx<'_>, set: &Element, warnings: &mut Vec<String>) -> Result<Testset, String> {
+fn testset(
+    cx: &Ctx<'_>,
+    set: &Element,
+    warnings: &mut Vec<String>,
+) -> Result<Testset, FormatError> {
     let need = |name: &str| {
         set.child(name)
             .ok_or_else(|| cx.err(set, &format!("no <{name}>")))
@@ -303,9 +302,10 @@ fn testset(cx: &Ctx<'_>, set: &Element, warnings: &mut Vec<String>) -> Result<Te
             let cmd = t.attr("cmd").map(str::to_string);
             let from_file = match t.attr("from-file") {
                 Some(f) if !plain_name(f) => {
-                    return Err(cx.err(
+                    return Err(cx.attr_err(
                         t,
-                        &format!("from-file={f:?}: expected a plain file name (a file the generator writes in its working directory)"),
+                        Some(("from-file", f)),
+                        "expected a plain file name (a file the generator writes in its working directory)".to_string(),
                     ));
                 }
                 other => other.map(str::to_string),
@@ -369,9 +369,9 @@ fn testset(cx: &Ctx<'_>, set: &Element, warnings: &mut Vec<String>) -> Result<Te
 /// understood (`%d`, `%0Nd`, `%%`, a width of at most [`MAX_WIDTH`]) and
 /// inside the package (no absolute path, no `..`: `judge gen` writes
 /// there and `judge run` quotes what it reads there).
-fn path_pattern(cx: &Ctx<'_>, e: &Element) -> Result<String, String> {
+fn path_pattern(cx: &Ctx<'_>, e: &Element) -> Result<String, FormatError> {
     let pattern = e.text.trim().to_string();
-    let example = format_pattern(&pattern, 1).map_err(|why| cx.err(e, &why))?;
+    let example = format_pattern(&pattern, 1).map_err(|why| cx.err(e, &why.to_string()))?;
     cx.beneath(e, "pattern", &example)?;
     Ok(pattern)
 }
@@ -385,7 +385,7 @@ fn plain_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
 }
 
-fn group(cx: &Ctx<'_>, g: &Element, warnings: &mut Vec<String>) -> Result<Group, String> {
+fn group(cx: &Ctx<'_>, g: &Element, warnings: &mut Vec<String>) -> Result<Group, FormatError> {
     let name = g
         .attr("name")
         .ok_or_else(|| cx.err(g, "no name attribute"))?
@@ -409,12 +409,15 @@ fn group(cx: &Ctx<'_>, g: &Element, warnings: &mut Vec<String>) -> Result<Group,
     if let Some(f) = &feedback
         && !matches!(f.as_str(), "complete" | "icpc" | "points" | "none")
     {
-        warnings.push(cx.err(
-            g,
-            &format!(
-                "feedback-policy {f:?}: not one of complete, icpc, points, none; read as complete"
-            ),
-        ));
+        warnings.push(
+            cx.err(
+                g,
+                &format!(
+                    "feedback-policy {f:?}: not one of complete, icpc, points, none; read as complete"
+                ),
+            )
+            .to_string(),
+        );
     }
     let dependencies = g
         .child("dependencies")
@@ -433,9 +436,22 @@ fn group(cx: &Ctx<'_>, g: &Element, warnings: &mut Vec<String>) -> Result<Group,
     })
 }
 
+/// A testset's path pattern that the judge does not understand.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PatternError {
+    /// A `%` other than `%d`, `%0Nd` or `%%`.
+    #[error("path pattern {pattern:?}: only %d, %0Nd and %% are understood")]
+    Unknown { pattern: String },
+    /// A width past [`MAX_WIDTH`] (`digits` as written).
+    #[error(
+        "path pattern {pattern:?}: a width of {digits}; at most {MAX_WIDTH} (a file name's length)"
+    )]
+    TooWide { pattern: String, digits: String },
+}
+
 /// A path pattern (`tests/%02d`) with test number `n`: printf's `%d`,
 /// `%0Nd` and `%%`. Errors name what is not understood.
-pub fn format_pattern(pattern: &str, n: usize) -> Result<String, String> {
+pub fn format_pattern(pattern: &str, n: usize) -> Result<String, PatternError> {
     let mut out = String::new();
     let mut chars = pattern.chars().peekable();
     while let Some(c) = chars.next() {
@@ -454,18 +470,19 @@ pub fn format_pattern(pattern: &str, n: usize) -> Result<String, String> {
             chars.next();
         }
         if chars.next() != Some('d') {
-            return Err(format!(
-                "path pattern {pattern:?}: only %d, %0Nd and %% are understood"
-            ));
+            return Err(PatternError::Unknown {
+                pattern: pattern.to_string(),
+            });
         }
         let digits = spec.trim_start_matches('0');
         let width: usize = match digits.parse() {
             Ok(w) if w <= MAX_WIDTH => w,
             _ if digits.is_empty() => 0,
             _ => {
-                return Err(format!(
-                    "path pattern {pattern:?}: a width of {digits}; at most {MAX_WIDTH} (a file name's length)"
-                ));
+                return Err(PatternError::TooWide {
+                    pattern: pattern.to_string(),
+                    digits: digits.to_string(),
+                });
             }
         };
         if spec.starts_with('0') {
@@ -479,12 +496,14 @@ pub fn format_pattern(pattern: &str, n: usize) -> Result<String, String> {
 
 /// A package-relative path as written in problem.xml, kept inside the
 /// package: an absolute path or one with `..` is refused.
-pub fn inside(root: &Path, rel: &str, file: &Path, line: usize) -> Result<PathBuf, String> {
+pub fn inside(root: &Path, rel: &str, file: &Path, line: usize) -> Result<PathBuf, FormatError> {
     let p = Path::new(rel);
     if crate::exec::beneath::lexically_beneath(p).is_err() {
-        return Err(format!(
-            "{}:{line}: path {rel:?} leads outside the package",
-            file.display()
+        return Err(FormatError::key(
+            Place::line(file, line),
+            "path",
+            Some(rel.to_string()),
+            format!("path {rel:?} leads outside the package"),
         ));
     }
     Ok(root.join(p))

@@ -12,8 +12,10 @@
 //! A testset with no points anywhere is pass-fail (no plan).
 
 use super::read::{Group, PointsPolicy, Test, Testset};
+use crate::formats::error::{FormatError, Place};
 use crate::score::ScoringPlan;
-use crate::score::subtasks::{Aggregation, Globs, Select, Subtask, Subtasks};
+use crate::score::subtasks::{Aggregation, Globs, GlobsError, Select, Subtask, Subtasks};
+use std::path::Path;
 
 /// A test's case name in the judge (`01`, `02`, … as wide as the count,
 /// at least two digits).
@@ -28,11 +30,11 @@ fn subtask(
     count: usize,
     max: f64,
     aggregation: Aggregation,
-) -> Result<Subtask, String> {
+) -> Result<Subtask, GlobsError> {
     let names = tests.iter().map(|t| case_name(t.index, count)).collect();
     Ok(Subtask {
         name,
-        select: Select::Globs(Globs::new(names).map_err(|e| e.to_string())?),
+        select: Select::Globs(Globs::new(names)?),
         max_score: Some(max),
         aggregation,
         require_pass: Vec::new(),
@@ -43,23 +45,28 @@ fn subtask(
 /// longer exact (or finite), and is refused.
 const MAX_POINTS: f64 = 1e9;
 
-fn check_points(what: &str, points: Option<f64>) -> Result<(), String> {
+fn check_points(file: &Path, what: &str, points: Option<f64>) -> Result<(), FormatError> {
     match points {
-        Some(p) if !(0.0..=MAX_POINTS).contains(&p) => Err(format!(
-            "{what}: points {p}: out of range (expected a number from 0 to {MAX_POINTS})"
+        Some(p) if !(0.0..=MAX_POINTS).contains(&p) => Err(FormatError::key(
+            Place::file(file),
+            "points",
+            Some(p.to_string()),
+            format!("{what}: points {p}: out of range (expected a number from 0 to {MAX_POINTS})"),
         )),
         _ => Ok(()),
     }
 }
 
-/// The scoring plan of a testset, or `None` when nothing has points.
-pub fn plan(set: &Testset) -> Result<Option<ScoringPlan>, String> {
+/// The scoring plan of a testset (of problem.xml at `file`), or `None`
+/// when nothing has points.
+pub fn plan(set: &Testset, file: &Path) -> Result<Option<ScoringPlan>, FormatError> {
     for t in &set.tests {
-        check_points(&format!("test {}", t.index), t.points)?;
+        check_points(file, &format!("test {}", t.index), t.points)?;
     }
     for g in &set.groups {
-        check_points(&format!("group {:?}", g.name), g.points)?;
+        check_points(file, &format!("group {:?}", g.name), g.points)?;
     }
+    let globs = |e: GlobsError| FormatError::rule(Place::file(file), e.to_string());
     let any_points = set.tests.iter().any(|t| t.points.is_some())
         || set.groups.iter().any(|g| g.points.is_some());
     if !any_points {
@@ -75,7 +82,7 @@ pub fn plan(set: &Testset) -> Result<Option<ScoringPlan>, String> {
             .iter()
             .filter(|t| t.group.as_deref() == Some(group.name.as_str()))
             .collect();
-        let made = group_subtasks(group, &tests, count)?;
+        let made = group_subtasks(group, &tests, count).map_err(globs)?;
         names_of.push((
             group.name.clone(),
             made.iter().map(|s| s.name.clone()).collect(),
@@ -86,9 +93,12 @@ pub fn plan(set: &Testset) -> Result<Option<ScoringPlan>, String> {
         let mut required = Vec::new();
         for dep in &group.dependencies {
             let Some((_, names)) = names_of.iter().find(|(n, _)| n == dep) else {
-                return Err(format!(
-                    "group {:?} depends on group {dep:?}, which has no tests",
-                    group.name
+                return Err(FormatError::rule(
+                    Place::file(file),
+                    format!(
+                        "group {:?} depends on group {dep:?}, which has no tests",
+                        group.name
+                    ),
                 ));
             };
             required.extend(names.iter().cloned());
@@ -104,13 +114,16 @@ pub fn plan(set: &Testset) -> Result<Option<ScoringPlan>, String> {
     }
     for t in set.tests.iter().filter(|t| t.group.is_none()) {
         let name = case_name(t.index, count);
-        groups.push(subtask(
-            name,
-            &[t],
-            count,
-            t.points.unwrap_or(0.0),
-            Aggregation::PassFail,
-        )?);
+        groups.push(
+            subtask(
+                name,
+                &[t],
+                count,
+                t.points.unwrap_or(0.0),
+                Aggregation::PassFail,
+            )
+            .map_err(globs)?,
+        );
     }
     let total: f64 = groups.iter().filter_map(|g| g.max_score).sum();
     Ok(Some(ScoringPlan::Subtasks(Subtasks {
@@ -126,7 +139,11 @@ pub fn plan(set: &Testset) -> Result<Option<ScoringPlan>, String> {
     })))
 }
 
-fn group_subtasks(group: &Group, tests: &[&Test], count: usize) -> Result<Vec<Subtask>, String> {
+fn group_subtasks(
+    group: &Group,
+    tests: &[&Test],
+    count: usize,
+) -> Result<Vec<Subtask>, GlobsError> {
     let test_sum: f64 = tests.iter().filter_map(|t| t.points).sum();
     match group.policy {
         PointsPolicy::CompleteGroup => Ok(vec![subtask(

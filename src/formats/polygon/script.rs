@@ -15,8 +15,9 @@
 //! are not expanded: such a line is an error naming it. Every error names
 //! problem.xml's line of the script, the script's own line and the token.
 
-use super::read::{Method, Test};
+use super::testset::{Method, Test};
 use super::xml::Element;
+use crate::formats::error::{FormatError, Place, ScriptError};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -55,7 +56,7 @@ pub struct Made {
 }
 
 /// Parse the script's text; `at` names where it is (`problem.xml:40`).
-pub fn parse(text: &str, at: &str) -> Result<Vec<Line>, String> {
+pub fn parse(text: &str, at: &Place) -> Result<Vec<Line>, ScriptError> {
     let mut out = Vec::new();
     // Tests named by braces so far.
     let mut many = 0;
@@ -65,7 +66,12 @@ pub fn parse(text: &str, at: &str) -> Result<Vec<Line>, String> {
         if line.is_empty() {
             continue;
         }
-        let err = |what: String| format!("{at}: script line {n} ({line:?}): {what}");
+        let err = |message: String| ScriptError::Line {
+            at: at.clone(),
+            line: n,
+            text: line.to_string(),
+            message,
+        };
         if line.contains("<#") || line.contains("</#") || line.contains("${") {
             return Err(err(
                 "a FreeMarker directive: the judge reads expanded scripts only (one `generator args > target` a line)".into(),
@@ -143,16 +149,17 @@ pub fn assign(
     lines: &[Line],
     manual: &[usize],
     count: usize,
-    at: &str,
-) -> Result<BTreeMap<usize, Made>, String> {
+    at: &Place,
+) -> Result<BTreeMap<usize, Made>, ScriptError> {
     let mut made: BTreeMap<usize, Made> = BTreeMap::new();
     let take =
         |made: &mut BTreeMap<usize, Made>, index: usize, line: &Line, from_file: Option<String>| {
-            let err = |what: String| {
-                format!(
-                    "{at}: script line {} (`{} > …`): test {index}: {what}",
-                    line.line, line.cmd
-                )
+            let err = |message: String| ScriptError::Test {
+                at: at.clone(),
+                line: line.line,
+                cmd: line.cmd.clone(),
+                test: index,
+                message,
             };
             if index > count {
                 return Err(err(format!("past the testset's test-count ({count})")));
@@ -209,18 +216,20 @@ pub(super) fn apply(
     count: usize,
     tests: &mut Vec<Test>,
     warnings: &mut Vec<String>,
-) -> Result<Option<String>, String> {
+) -> Result<Option<ScriptError>, FormatError> {
     let script = set
         .child("script")
         .or_else(|| set.child("generator").and_then(|g| g.child("script")));
     if let Some(script) = script {
-        let at = format!("{}:{}", file.display(), script.line);
+        let at = Place::line(file, script.line);
         if tests.is_empty() && count > MAX_TESTS {
             let line = set.child("test-count").map_or(set.line, |c| c.line);
-            return Err(format!(
-                "{}:{line}: <test-count>: {count}: more than the {MAX_TESTS} tests a testset may have",
-                file.display()
-            ));
+            return Err(FormatError::Element {
+                place: Place::line(file, line),
+                element: "test-count".to_string(),
+                attribute: None,
+                message: format!("{count}: more than the {MAX_TESTS} tests a testset may have"),
+            });
         }
         let manual: Vec<usize> = tests
             .iter()
@@ -306,17 +315,22 @@ fn manual_test(index: usize, method: Method) -> Test {
 mod tests {
     use super::*;
 
+    /// problem.xml's line `n`.
+    fn p(n: usize) -> Place {
+        Place::line(Path::new("problem.xml"), n)
+    }
+
     #[test]
     fn targets_fixed_next_and_multi() {
         let lines = parse(
             "gen 1 2 > 1\n\ngen 5 > $\nmultigen 10 > {4-6}\nm 3 > {7,9, 8}\ngen 6 > $\n",
-            "p:1",
+            &p(1),
         )
         .unwrap();
         assert_eq!(lines.len(), 5);
         assert_eq!(lines[2].target, Target::Many(vec![4, 5, 6]));
         assert_eq!(lines[3].target, Target::Many(vec![7, 9, 8]));
-        let made = assign(&lines, &[2], 10, "p:1").unwrap();
+        let made = assign(&lines, &[2], 10, &p(1)).unwrap();
         // `$` skips test 2 (manual) and 4-9 (fixed): 3, then 10.
         assert_eq!(made[&3].cmd, "gen 5");
         assert_eq!(made[&10].cmd, "gen 6");
@@ -327,34 +341,38 @@ mod tests {
 
     #[test]
     fn errors_name_the_line_and_the_token() {
-        let e = parse("gen 1 > 1\ngen 2 > {5-3}\n", "problem.xml:9").unwrap_err();
+        let e = parse("gen 1 > 1\ngen 2 > {5-3}\n", &p(9))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("problem.xml:9: script line 2") && e.contains("`{5-3}`"),
             "{e}"
         );
-        let e = parse("gen 1 > x1\n", "p:1").unwrap_err();
+        let e = parse("gen 1 > x1\n", &p(1)).unwrap_err().to_string();
         assert!(e.contains("target `x1`"), "{e}");
-        let e = parse("gen 1 2\n", "p:1").unwrap_err();
+        let e = parse("gen 1 2\n", &p(1)).unwrap_err().to_string();
         assert!(e.contains("no `>`"), "{e}");
-        let e = parse("<#list 1..3 as i>\n", "p:1").unwrap_err();
+        let e = parse("<#list 1..3 as i>\n", &p(1)).unwrap_err().to_string();
         assert!(e.contains("FreeMarker"), "{e}");
-        let e = parse(" > 3\n", "p:1").unwrap_err();
+        let e = parse(" > 3\n", &p(1)).unwrap_err().to_string();
         assert!(e.contains("no generator"), "{e}");
-        let lines = parse("gen 1 > 2\ngen 2 > {1-2}\n", "p:1").unwrap();
-        let e = assign(&lines, &[], 5, "p:1").unwrap_err();
+        let lines = parse("gen 1 > 2\ngen 2 > {1-2}\n", &p(1)).unwrap();
+        let e = assign(&lines, &[], 5, &p(1)).unwrap_err().to_string();
         assert!(
             e.contains("script line 2") && e.contains("script line 1"),
             "{e}"
         );
-        let lines = parse("gen 1 > 7\n", "p:1").unwrap();
+        let lines = parse("gen 1 > 7\n", &p(1)).unwrap();
         assert!(
-            assign(&lines, &[], 5, "p:1")
+            assign(&lines, &[], 5, &p(1))
                 .unwrap_err()
+                .to_string()
                 .contains("test-count")
         );
         assert!(
-            assign(&lines, &[7], 9, "p:1")
+            assign(&lines, &[7], 9, &p(1))
                 .unwrap_err()
+                .to_string()
                 .contains("manual")
         );
     }

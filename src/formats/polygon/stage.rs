@@ -13,6 +13,7 @@
 
 use crate::check::Comparison;
 use crate::formats::Notes;
+use crate::formats::error::{ExportError, FormatError, Place};
 use crate::formats::kattis::stage::{self as toml_source, copy, tool_file, write};
 use crate::formats::model::Problem;
 use crate::formats::polygon::read::{Description, Method};
@@ -32,12 +33,12 @@ pub fn stage(
     root: &Path,
     problem: &Problem,
     notes: &mut Notes,
-) -> Result<tempfile::TempDir, String> {
+) -> Result<tempfile::TempDir, ExportError> {
     let (desc, _) = polygon::describe(root)?;
     let dir = tempfile::Builder::new()
         .prefix("judge-export-")
         .tempdir()
-        .map_err(|e| format!("cannot make a temporary directory: {e}"))?;
+        .map_err(ExportError::TempDir)?;
     let out = dir.path().join(&problem.name);
     let file = root.join(polygon::PROBLEM_XML);
     let shown = file.display();
@@ -46,10 +47,13 @@ pub fn stage(
     let mut data_args = Mapping::new();
     if let Comparison::Interactive(i) = &problem.comparison {
         let Some(source) = tool_file(&i.tool).filter(|p| testlib_wrap::is_cpp(p)) else {
-            return Err(format!(
-                "{shown}: interactor {}: not a C++ source; the judge writes a Kattis interactor only from a testlib one in C++; not exported",
-                i.tool.display
-            ));
+            return Err(ExportError::NoForm {
+                of: shown.to_string(),
+                message: format!(
+                    "interactor {}: not a C++ source; the judge writes a Kattis interactor only from a testlib one in C++; not exported",
+                    i.tool.display
+                ),
+            });
         };
         testlib_wrap::write(Role::Interactor, &source, &out.join("output_validator"))?;
         notes.push(format!(
@@ -79,7 +83,7 @@ pub fn stage(
     if !data_args.is_empty() {
         write(
             &out.join("data/test_group.yaml"),
-            serde_norway::to_string(&data_args).map_err(|e| e.to_string())?,
+            serde_norway::to_string(&data_args)?,
         )?;
     }
     validators(problem, &desc, &out, notes)?;
@@ -95,7 +99,7 @@ fn tests(
     root: &Path,
     out: &Path,
     notes: &mut Notes,
-) -> Result<(), String> {
+) -> Result<(), ExportError> {
     let set = &desc.testset;
     let count = set.tests.len();
     let scoring = match &problem.scoring {
@@ -144,13 +148,15 @@ fn tests(
         }
     }
     if !missing.is_empty() {
-        return Err(format!(
-            "{}: tests {} have no input file ({}): a standard package; run `judge gen {}` first (or export the full package)",
-            root.display(),
-            missing.join(", "),
-            set.input_pattern,
-            root.display()
-        ));
+        return Err(ExportError::NoForm {
+            of: root.display().to_string(),
+            message: format!(
+                "tests {} have no input file ({}): a standard package; run `judge gen {}` first (or export the full package)",
+                missing.join(", "),
+                set.input_pattern,
+                root.display()
+            ),
+        });
     }
     Ok(())
 }
@@ -161,7 +167,7 @@ fn validators(
     desc: &Description,
     out: &Path,
     notes: &mut Notes,
-) -> Result<(), String> {
+) -> Result<(), ExportError> {
     for v in &problem.validators {
         let Some(source) = tool_file(&v.tool).filter(|p| testlib_wrap::is_cpp(p)) else {
             notes.push(format!(
@@ -195,7 +201,7 @@ fn validators(
 /// (`input_validator_args`, `input_validator_flags` in legacy), so testlib's
 /// `validator.group()` is the same in the export. Samples are validated
 /// without a group (data/sample is no group's folder).
-fn group_arguments(desc: &Description, out: &Path, notes: &mut Notes) -> Result<(), String> {
+fn group_arguments(desc: &Description, out: &Path, notes: &mut Notes) -> Result<(), ExportError> {
     let mut sample_groups = Vec::new();
     let mut unplaced = Vec::new();
     let mut named: Vec<&str> = desc
@@ -216,18 +222,17 @@ fn group_arguments(desc: &Description, out: &Path, notes: &mut Notes) -> Result<
             &file,
             crate::exec::bounded_read::DESCRIPTION_CAP,
         )
-        .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
-        let mut m: Mapping = serde_norway::from_str(&text)
-            .map_err(|e| format!("{}: not a mapping: {e}", file.display()))?;
+        .map_err(ExportError::io(&file, "cannot read"))?;
+        let mut m: Mapping = serde_norway::from_str(&text).map_err(|e| FormatError::Syntax {
+            place: Place::file(&file),
+            message: format!("not a mapping: {e}"),
+        })?;
         let args = ["--testset", "tests", "--group", name]
             .iter()
             .map(|a| key(a))
             .collect();
         m.insert(key("input_validator_args"), Value::Sequence(args));
-        write(
-            &file,
-            serde_norway::to_string(&m).map_err(|e| e.to_string())?,
-        )?;
+        write(&file, serde_norway::to_string(&m)?)?;
         if desc
             .testset
             .tests
@@ -286,7 +291,12 @@ fn folder(tag: &str) -> (&'static str, Option<&'static str>) {
 
 /// The solutions in their tags' folders, and each tag's meaning as a
 /// submissions.yaml entry.
-fn solutions(desc: &Description, root: &Path, out: &Path, notes: &mut Notes) -> Result<(), String> {
+fn solutions(
+    desc: &Description,
+    root: &Path,
+    out: &Path,
+    notes: &mut Notes,
+) -> Result<(), ExportError> {
     let mut rules = Mapping::new();
     for s in &desc.solutions {
         let from = root.join(&s.source.path);
@@ -321,7 +331,7 @@ fn solutions(desc: &Description, root: &Path, out: &Path, notes: &mut Notes) -> 
     if !rules.is_empty() {
         write(
             &out.join("submissions/submissions.yaml"),
-            serde_norway::to_string(&rules).map_err(|e| e.to_string())?,
+            serde_norway::to_string(&rules)?,
         )?;
     }
     Ok(())

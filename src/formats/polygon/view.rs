@@ -13,6 +13,7 @@
 
 use super::read::{Description, Method, format_pattern};
 use super::scoring::case_name;
+use crate::formats::error::{FormatError, Place};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -26,14 +27,14 @@ pub fn built_store() -> PathBuf {
 
 /// The built map of the package at `root`: `in INDEX KEY` and `ans INDEX
 /// KEY` lines, one a built file of a test the package does not hold.
-pub fn built_map(root: &Path) -> Result<PathBuf, String> {
+pub fn built_map(root: &Path) -> Result<PathBuf, FormatError> {
     Ok(crate::exec::cache_dir()
         .join("polygon")
         .join(format!("{}.built", package_digest(root)?)))
 }
 
-fn package_digest(root: &Path) -> Result<String, String> {
-    let real = std::fs::canonicalize(root).map_err(|e| format!("{}: {e}", root.display()))?;
+fn package_digest(root: &Path) -> Result<String, FormatError> {
+    let real = std::fs::canonicalize(root).map_err(FormatError::io(root, ""))?;
     let digest = Sha256::digest(real.as_os_str().as_encoded_bytes());
     Ok(crate::exec::identity::hex(
         digest.get(..12).unwrap_or(&digest),
@@ -78,8 +79,8 @@ pub fn make(
     root: &Path,
     desc: &Description,
     warnings: &mut Vec<String>,
-) -> Result<PathBuf, String> {
-    let real = std::fs::canonicalize(root).map_err(|e| format!("{}: {e}", root.display()))?;
+) -> Result<PathBuf, FormatError> {
+    let real = std::fs::canonicalize(root).map_err(FormatError::io(root, ""))?;
     let hex = package_digest(root)?;
     let built = read_built(root);
     let base = crate::exec::cache_dir().join("polygon");
@@ -92,8 +93,14 @@ pub fn make(
     let mut missing = Vec::new();
     let mut unanswered = Vec::new();
     let pattern = |pattern: &str, index: usize| {
-        format_pattern(pattern, index)
-            .map_err(|e| format!("{}: {e}", root.join(super::PROBLEM_XML).display()))
+        format_pattern(pattern, index).map_err(|e| {
+            FormatError::key(
+                Place::file(&root.join(super::PROBLEM_XML)),
+                "path-pattern",
+                Some(pattern.to_string()),
+                e.to_string(),
+            )
+        })
     };
     for test in &set.tests {
         let input = real.join(pattern(&set.input_pattern, test.index)?);
@@ -138,7 +145,7 @@ pub fn make(
         ));
     }
     for entry in std::fs::read_dir(&view)
-        .map_err(|e| format!("{}: {e}", view.display()))?
+        .map_err(FormatError::io(&view, ""))?
         .flatten()
     {
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -147,7 +154,7 @@ pub fn make(
         });
         if !keep {
             std::fs::remove_file(entry.path())
-                .map_err(|e| format!("{}: cannot remove: {e}", entry.path().display()))?;
+                .map_err(FormatError::io(&entry.path(), "cannot remove"))?;
         }
     }
     for (name, target) in &wanted {
@@ -159,7 +166,7 @@ pub fn make(
             Ok(()) => {}
             // Another judge made the same link meanwhile.
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(format!("{}: cannot link: {e}", link.display())),
+            Err(e) => return Err(FormatError::io(&link, "cannot link")(e)),
         }
     }
     Ok(view)
@@ -183,7 +190,7 @@ fn some_tests(tests: &[String]) -> String {
     )
 }
 
-fn create_private(dir: &Path) -> Result<(), String> {
+fn create_private(dir: &Path) -> Result<(), FormatError> {
     use std::os::unix::fs::DirBuilderExt;
     match std::fs::DirBuilder::new()
         .recursive(true)
@@ -191,6 +198,6 @@ fn create_private(dir: &Path) -> Result<(), String> {
         .create(dir)
     {
         Ok(()) => Ok(()),
-        Err(e) => Err(format!("{}: cannot create: {e}", dir.display())),
+        Err(e) => Err(FormatError::io(dir, "cannot create")(e)),
     }
 }

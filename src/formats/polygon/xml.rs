@@ -2,6 +2,7 @@
 //! the line each starts on (every message names it). Read with quick-xml;
 //! nothing here knows what Polygon's elements mean.
 
+use crate::formats::error::{FormatError, Place};
 use quick_xml::Reader;
 use quick_xml::events::Event;
 use std::path::Path;
@@ -64,28 +65,38 @@ impl Lines {
 
 /// Parse `text` (the contents of `file`) into its root element. Errors
 /// name the file and line.
-pub(super) fn parse(file: &Path, text: &str) -> Result<Element, String> {
+pub(super) fn parse(file: &Path, text: &str) -> Result<Element, FormatError> {
     let mut reader = Reader::from_str(text);
     let mut stack: Vec<Element> = vec![Element::default()];
     let lines = Lines::new(text);
-    let at = |offset: u64| format!("{}:{}", file.display(), lines.of(offset));
+    let at = |offset: u64| Place::line(file, lines.of(offset));
+    let syntax = |place: Place, message: String| FormatError::Syntax { place, message };
     loop {
         let before = reader.buffer_position();
-        let event = reader
-            .read_event()
-            .map_err(|e| format!("{}: not well-formed XML: {e}", at(reader.error_position())))?;
+        let event = reader.read_event().map_err(|e| {
+            syntax(
+                at(reader.error_position()),
+                format!("not well-formed XML: {e}"),
+            )
+        })?;
         match event {
             Event::Start(ref start) | Event::Empty(ref start) => {
                 let self_closing = matches!(event, Event::Empty(_));
                 let name = String::from_utf8_lossy(start.name().as_ref()).into_owned();
                 let mut attrs = Vec::new();
                 for attr in start.attributes() {
-                    let attr =
-                        attr.map_err(|e| format!("{}: <{name}>: bad attribute: {e}", at(before)))?;
+                    let attr = attr.map_err(|e| FormatError::Element {
+                        place: at(before),
+                        element: name.clone(),
+                        attribute: None,
+                        message: format!("bad attribute: {e}"),
+                    })?;
                     let key = String::from_utf8_lossy(attr.key.as_ref()).into_owned();
                     let value = attr
                         .normalized_value(quick_xml::XmlVersion::default())
-                        .map_err(|e| format!("{}: <{name}> {key}: bad value: {e}", at(before)))?;
+                        .map_err(|e| {
+                            syntax(at(before), format!("<{name}> {key}: bad value: {e}"))
+                        })?;
                     attrs.push((key, value.into_owned()));
                 }
                 let element = Element {
@@ -99,9 +110,9 @@ pub(super) fn parse(file: &Path, text: &str) -> Result<Element, String> {
                     push_child(&mut stack, element);
                 } else {
                     if stack.len() > MAX_DEPTH {
-                        return Err(format!(
-                            "{}: nested more than {MAX_DEPTH} elements deep",
-                            at(before)
+                        return Err(syntax(
+                            at(before),
+                            format!("nested more than {MAX_DEPTH} elements deep"),
                         ));
                     }
                     stack.push(element);
@@ -109,7 +120,10 @@ pub(super) fn parse(file: &Path, text: &str) -> Result<Element, String> {
             }
             Event::End(_) => {
                 if stack.len() < 2 {
-                    return Err(format!("{}: a closing tag with no opening one", at(before)));
+                    return Err(syntax(
+                        at(before),
+                        "a closing tag with no opening one".to_string(),
+                    ));
                 }
                 if let Some(mut done) = stack.pop() {
                     done.text = done.text.trim().to_string();
@@ -119,7 +133,7 @@ pub(super) fn parse(file: &Path, text: &str) -> Result<Element, String> {
             Event::Text(t) => {
                 let s = t
                     .decode()
-                    .map_err(|e| format!("{}: text: {e}", at(before)))?;
+                    .map_err(|e| syntax(at(before), format!("text: {e}")))?;
                 if let Some(top) = stack.last_mut() {
                     top.text.push_str(&s);
                 }
@@ -151,17 +165,22 @@ pub(super) fn parse(file: &Path, text: &str) -> Result<Element, String> {
         }
     }
     if stack.len() != 1 {
-        return Err(format!(
-            "{}: ends inside <{}>",
-            file.display(),
-            stack.last().map_or("", |e| e.name.as_str())
+        return Err(syntax(
+            Place::file(file),
+            format!(
+                "ends inside <{}>",
+                stack.last().map_or("", |e| e.name.as_str())
+            ),
         ));
     }
     let mut top = stack.pop().unwrap_or_default();
     match top.children.len() {
         1 => Ok(top.children.remove(0)),
-        0 => Err(format!("{}: no root element", file.display())),
-        _ => Err(format!("{}: more than one root element", file.display())),
+        0 => Err(syntax(Place::file(file), "no root element".to_string())),
+        _ => Err(syntax(
+            Place::file(file),
+            "more than one root element".to_string(),
+        )),
     }
 }
 

@@ -44,8 +44,10 @@ struct Wanted<'t> {
 /// the line that says what was done (`None`: the package holds every
 /// test and answer).
 pub fn prepare_polygon(root: &Path) -> Result<Option<String>, Failure> {
-    let (desc, _) = crate::formats::polygon::describe(root).map_err(Failure::Usage)?;
-    let map = crate::formats::polygon::built_map(root).map_err(Failure::Usage)?;
+    let (desc, _) =
+        crate::formats::polygon::describe(root).map_err(|e| Failure::Usage(e.to_string()))?;
+    let map =
+        crate::formats::polygon::built_map(root).map_err(|e| Failure::Usage(e.to_string()))?;
     let wanted = wanted(root, &desc)?;
     if wanted.is_empty() {
         // Nothing built stands for a file the package now holds.

@@ -56,13 +56,14 @@ struct Tally {
 
 /// `judge gen POLYGON_PACKAGE`.
 pub fn generate_polygon(root: &Path) -> Outcome {
-    let (desc, warnings) = crate::formats::polygon::describe(root).map_err(Failure::Usage)?;
+    let (desc, warnings) =
+        crate::formats::polygon::describe(root).map_err(|e| Failure::Usage(e.to_string()))?;
     for w in &warnings {
         crate::commands::stdout::note!("warning: {w}");
     }
     // What cannot be generated is `judge gen`'s error (judging warns).
     if let Some(e) = &desc.testset.script_error {
-        return Err(Failure::Usage(e.clone()));
+        return Err(Failure::Usage(e.to_string()));
     }
     name_doall(root, &desc);
     let sandbox = Arc::new(
@@ -75,10 +76,14 @@ pub fn generate_polygon(root: &Path) -> Outcome {
     let set = &desc.testset;
     let mut tally = Tally::default();
     for test in &set.tests {
-        let input =
-            root.join(format_pattern(&set.input_pattern, test.index).map_err(Failure::Usage)?);
-        let answer =
-            root.join(format_pattern(&set.answer_pattern, test.index).map_err(Failure::Usage)?);
+        let input = root.join(
+            format_pattern(&set.input_pattern, test.index)
+                .map_err(|e| Failure::Usage(e.to_string()))?,
+        );
+        let answer = root.join(
+            format_pattern(&set.answer_pattern, test.index)
+                .map_err(|e| Failure::Usage(e.to_string()))?,
+        );
         gen_one(&mut makers, &package, test, &input, &answer, &mut tally)?;
     }
     for d in tally.differ.iter().chain(&tally.failed) {
