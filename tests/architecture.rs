@@ -487,7 +487,7 @@ fn a_pair_leaning_on_each_other_is_caught() {
     write("room/a.rs", "use super::b::B;\npub struct A;\n");
     write(
         "room/b.rs",
-        "use crate::room::{c::C, d::{self, D}};\nfn f() -> crate::room::a::A { todo!() }\n",
+        "use crate::room::{c::C, d::{self, D}};\nfn f() -> crate::room::a::A { crate::room::a::A }\n",
     );
     write("room/c.rs", "pub struct C;\n");
     // d names a only in its tests, and b only as the end of another word.

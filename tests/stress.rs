@@ -116,16 +116,15 @@ fn a_right_solver_shows_no_difference() {
     );
 }
 
+/// A+B over a count of pairs, wrong only when a = 7.
+const WRONG_WHEN_A_IS_7_C: &str = "#include <stdio.h>\nint main(void){long long t,a,b; scanf(\"%lld\",&t); while(t--&&scanf(\"%lld %lld\",&a,&b)==2) printf(\"%lld\\n\", a==7 ? 0 : a+b); return 0;}\n";
+
 #[test]
 fn a_generator_against_a_reference_finds_and_writes_the_case() {
     let s = Scratch::new();
     sum_cases(&s);
     s.write("ab.c", AB_C);
-    // Wrong only when a = 7.
-    s.write(
-        "buggy.c",
-        "#include <stdio.h>\nint main(void){long long t,a,b; scanf(\"%lld\",&t); while(t--&&scanf(\"%lld %lld\",&a,&b)==2) printf(\"%lld\\n\", a==7 ? 0 : a+b); return 0;}\n",
-    );
+    s.write("buggy.c", WRONG_WHEN_A_IS_7_C);
     s.script("gen.sh", "echo 1\necho \"$1 $(( $1 * 2 ))\"");
     let mut cmd = s.judge();
     cmd.args([
@@ -161,10 +160,7 @@ fn a_generator_script_named_relative_to_the_working_directory_is_found() {
     let s = Scratch::new();
     sum_cases(&s);
     s.write("ab.c", AB_C);
-    s.write(
-        "buggy.c",
-        "#include <stdio.h>\nint main(void){long long t,a,b; scanf(\"%lld\",&t); while(t--&&scanf(\"%lld %lld\",&a,&b)==2) printf(\"%lld\\n\", a==7 ? 0 : a+b); return 0;}\n",
-    );
+    s.write("buggy.c", WRONG_WHEN_A_IS_7_C);
     // Not executable: run by `sh`, its path an argument. `$1` is the
     // fixed word 7, `$2` the seed.
     s.write("gens/gen.sh", "echo 1\necho \"$1 $2\"\n");

@@ -127,11 +127,6 @@ impl Transcript {
         lines.done
     }
 
-    /// [`Transcript::lines`] as text, a line each ([`render`]).
-    pub fn render(&self) -> String {
-        render(&self.lines())
-    }
-
     /// The last side that said anything, and when.
     pub fn last(&self) -> Option<(Side, Duration)> {
         [self.head.last(), self.tail.last()]
@@ -469,7 +464,7 @@ mod tests {
             );
         }
         t.record(Side::Submission, Duration::from_secs(3), b"answer 7\n");
-        let text = t.render();
+        let text = render(&t.lines());
         assert!(text.contains("→ 0000"), "{text}");
         assert!(text.contains("→ 1999"), "{text}");
         assert!(text.contains("← answer 7"), "{text}");
@@ -509,7 +504,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            t.render().lines().take(2).collect::<Vec<_>>(),
+            render(&t.lines()).lines().take(2).collect::<Vec<_>>(),
             ["   0.001s → 1 2", "   0.002s ← 3"]
         );
     }
