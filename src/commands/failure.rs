@@ -37,5 +37,14 @@ impl Failure {
     }
 }
 
+impl From<crate::formats::MakeError> for Failure {
+    fn from(e: crate::formats::MakeError) -> Failure {
+        match e {
+            crate::formats::MakeError::Judge(m) => Failure::Internal(m),
+            other => Failure::Usage(other.to_string()),
+        }
+    }
+}
+
 /// What every command returns.
 pub type Outcome = Result<ExitCode, Failure>;

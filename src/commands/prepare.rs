@@ -239,7 +239,7 @@ fn build_source(
                     source.language.name
                 ),
             });
-            let runner = runner_of(exe, sandbox, &source.path).map_err(Failure::usage)?;
+            let runner = exe.runner(sandbox, &source.path).map_err(Failure::usage)?;
             Ok(Program::new(Arc::new(runner), text))
         }
         Ok(Built::CompileError(error)) => {
@@ -261,37 +261,6 @@ fn build_source(
         Err(BuildError::Interrupted) => Err(Failure::Interrupted),
         Err(BuildError::Internal(m)) => Err(Failure::Internal(m)),
     }
-}
-
-/// The runner of a built submission: its build directory staged when it
-/// needs one, no address-space limit for a JVM, the package's included
-/// data in each run's working directory.
-pub fn runner_of(
-    exe: crate::submission::Executable,
-    sandbox: &Arc<Sandbox>,
-    source: &Path,
-) -> Result<ProcessRunner, crate::exec::ProgramError> {
-    // The directory of the user's sources: what the program's messages
-    // name instead of the judge's copy of its build.
-    let user_dir = if source.is_dir() {
-        source
-    } else {
-        source.parent().unwrap_or(Path::new("."))
-    };
-    let runner = ProcessRunner::from_build(
-        exe.program,
-        exe.args,
-        exe.build_dir.as_deref(),
-        Arc::clone(sandbox),
-    )?;
-    let runner = if exe.address_space {
-        runner
-    } else {
-        runner.without_address_space_limit()
-    };
-    Ok(runner
-        .with_companions(exe.included_data)
-        .shown_from(user_dir))
 }
 
 /// A program whose every case is CE for `why` (no compiler output).

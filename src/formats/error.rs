@@ -278,6 +278,23 @@ pub enum ModelError {
     },
 }
 
+/// Why a Polygon package's tests cannot be made (`formats::polygon::make`):
+/// the package's fault (a test, its command, a program it names: a usage
+/// error) or the judge's (its sandbox, its cache).
+#[derive(Debug, thiserror::Error)]
+pub enum MakeError {
+    /// What the package declares cannot be made: the message names the
+    /// test and the command or program.
+    #[error("{0}")]
+    Package(String),
+    /// The judge's own failure.
+    #[error("{0}")]
+    Judge(String),
+    /// problem.xml (or the package) cannot be read.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+}
+
 /// An export that cannot be written: a file of it, what the target format
 /// cannot say, or the source package that cannot be read.
 #[derive(Debug, thiserror::Error)]

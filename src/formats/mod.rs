@@ -27,7 +27,7 @@ pub mod testlib_wrap;
 pub mod tree;
 pub mod version;
 
-pub use error::{ExportError, FormatError, Place};
+pub use error::{ExportError, FormatError, MakeError, Place};
 
 /// The files that make a directory a package of some format, as messages
 /// name them.

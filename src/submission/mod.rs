@@ -26,6 +26,7 @@ pub mod cache;
 mod compile_error;
 pub mod languages;
 mod probe;
+mod runner;
 mod sandboxed;
 mod source;
 mod source_error;

@@ -51,12 +51,10 @@ fn build_one(
         }
     };
     match toolchain.build(source, sandbox, i) {
-        Ok(Built::Ready(exe)) => {
-            match crate::commands::prepare::runner_of(exe, sandbox, &source.path) {
-                Ok(runner) => Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.label))),
-                Err(e) => Ok(Readiness::NotRun(e.to_string())),
-            }
-        }
+        Ok(Built::Ready(exe)) => match exe.runner(sandbox, &source.path) {
+            Ok(runner) => Ok(Readiness::Ready(Program::new(Arc::new(runner), &s.label))),
+            Err(e) => Ok(Readiness::NotRun(e.to_string())),
+        },
         Ok(Built::CompileError(error)) => Ok(Readiness::Ready(
             crate::commands::prepare::not_built(&s.label, error),
         )),

@@ -17,10 +17,10 @@
 //! [`read::Description`]), `checker`, `languages` (source types),
 //! `scoring` (groups as subtasks), `view` (the cases).
 
-pub mod build;
 mod checker;
 mod known;
 mod languages;
+pub mod make;
 pub mod read;
 mod scoring;
 mod script;

@@ -1,11 +1,43 @@
-//! What building a standard package's tests says in Polygon's words: the
-//! judge's `gen`, `verify` and `run` build tests and answers from what
-//! problem.xml declares (`commands::generators::polygon` runs them); the
-//! reasons a test cannot be built name problem.xml's parts here, so that
-//! only this layer knows them.
+//! Making a Polygon package's tests as Polygon's "build package" (and
+//! `doall`) makes them: each generated test's input from its `cmd` (or its
+//! testset `<script>` line), each missing answer from the `main` solution.
+//!
+//! - `programs`: the generators and the main solution, built and run
+//!   contained and limited.
+//! - `package`: `judge gen`, the tests written into the package.
+//! - `cache`: `judge verify`/`run`, the tests the package does not hold
+//!   built into the judge's cache, content-addressed.
+//!
+//! This layer says nothing on the terminal: what a user is told goes to
+//! the caller as [`Event`]s (the command prints them), and errors are
+//! [`MakeError`]s. The reasons a test cannot be built name problem.xml's
+//! parts here, so that only this layer knows them.
+
+mod cache;
+mod package;
+mod programs;
+
+pub use cache::prepare_polygon;
+pub use package::{Generated, generate_polygon};
 
 use super::PROBLEM_XML;
+pub use crate::formats::MakeError;
 use std::path::Path;
+
+/// What making the tests tells its user, as it happens.
+pub enum Event<'a> {
+    /// A line for the terminal (a warning, a note, what was done).
+    Note(&'a str),
+    /// How far a build is: `done` of `of` tests, under `announce`.
+    Progress {
+        announce: &'a str,
+        done: usize,
+        of: usize,
+    },
+}
+
+/// Where [`Event`]s go.
+pub type Say<'s> = &'s mut dyn FnMut(Event<'_>);
 
 /// A test with no answer and no main solution to make one. `in_package`:
 /// the package holds no answer (verify/run) rather than none at all (gen).

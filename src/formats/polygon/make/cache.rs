@@ -19,14 +19,14 @@
 //!   answer is what the interactor writes for the main solution, which the
 //!   judge does not make).
 
-use super::super::Failure;
-use super::run::Makers;
+use super::programs::{GEN_OUTPUT, Makers, executable_source};
+use super::{Event, MakeError, Say};
 use crate::exec::beneath::Beneath;
 use crate::exec::sandbox::{Sandbox, SandboxOptions};
 use crate::formats::polygon::read::{Description, Method, Test, format_pattern};
+use crate::submission::Toolchain;
 use crate::text::format::plural;
 use sha2::{Digest, Sha256};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -40,14 +40,16 @@ struct Wanted<'t> {
     answer: bool,
 }
 
-/// Build what the Polygon package at `root` declares and does not hold;
-/// the line that says what was done (`None`: the package holds every
-/// test and answer).
-pub fn prepare_polygon(root: &Path) -> Result<Option<String>, Failure> {
-    let (desc, _) =
-        crate::formats::polygon::describe(root).map_err(|e| Failure::Usage(e.to_string()))?;
-    let map =
-        crate::formats::polygon::built_map(root).map_err(|e| Failure::Usage(e.to_string()))?;
+/// Build what the Polygon package at `root` declares and does not hold,
+/// with `toolchain`, telling `say` how far it is; the line that says what
+/// was done (`None`: the package holds every test and answer).
+pub fn prepare_polygon(
+    root: &Path,
+    toolchain: &Toolchain,
+    say: Say<'_>,
+) -> Result<Option<String>, MakeError> {
+    let (desc, _) = crate::formats::polygon::describe(root)?;
+    let map = crate::formats::polygon::built_map(root)?;
     let wanted = wanted(root, &desc)?;
     if wanted.is_empty() {
         // Nothing built stands for a file the package now holds.
@@ -56,15 +58,15 @@ pub fn prepare_polygon(root: &Path) -> Result<Option<String>, Failure> {
     }
     let store_dir = crate::formats::polygon::built_store();
     create_private(&store_dir)?;
-    let store = Beneath::new(&store_dir).map_err(|e| Failure::Internal(e.to_string()))?;
+    let store = Beneath::new(&store_dir).map_err(|e| MakeError::Judge(e.to_string()))?;
     let sandbox = Arc::new(
-        Sandbox::new(SandboxOptions::default()).map_err(|e| Failure::Internal(e.to_string()))?,
+        Sandbox::new(SandboxOptions::default()).map_err(|e| MakeError::Judge(e.to_string()))?,
     );
     let mut build = Build {
         root,
         desc: &desc,
         store: &store,
-        makers: Makers::new(root, &desc, &sandbox),
+        makers: Makers::new(root, &desc, &sandbox, toolchain, &mut *say),
         lines: Vec::new(),
         failed: Vec::new(),
         made: (0, 0),
@@ -74,14 +76,20 @@ pub fn prepare_polygon(root: &Path) -> Result<Option<String>, Failure> {
     let announce = build.announce(&wanted);
     for (done, w) in wanted.iter().enumerate() {
         build.one(w)?;
-        progress(&announce, done + 1, wanted.len());
+        say(Event::Progress {
+            announce: &announce,
+            done: done + 1,
+            of: wanted.len(),
+        });
     }
     write_map(&map, &build.lines)?;
-    build.finish(&announce, started.elapsed().as_secs_f64())
+    let line = build.finish(&announce, started.elapsed().as_secs_f64())?;
+    say(Event::Note(&line));
+    Ok(Some(line))
 }
 
 /// Every test whose input or answer the package does not hold.
-fn wanted<'d>(root: &Path, desc: &'d Description) -> Result<Vec<Wanted<'d>>, Failure> {
+fn wanted<'d>(root: &Path, desc: &'d Description) -> Result<Vec<Wanted<'d>>, MakeError> {
     let set = &desc.testset;
     let mut out = Vec::new();
     for test in &set.tests {
@@ -89,7 +97,7 @@ fn wanted<'d>(root: &Path, desc: &'d Description) -> Result<Vec<Wanted<'d>>, Fai
             format_pattern(pattern, test.index)
                 .map(|p| root.join(p))
                 .map_err(|e| {
-                    Failure::Usage(format!(
+                    MakeError::Package(format!(
                         "{}: {e}",
                         root.join(crate::formats::polygon::PROBLEM_XML).display()
                     ))
@@ -144,7 +152,7 @@ impl Build<'_> {
 
     /// Build what one test lacks (a failure is kept, named, and the other
     /// tests are still built).
-    fn one(&mut self, w: &Wanted<'_>) -> Result<(), Failure> {
+    fn one(&mut self, w: &Wanted<'_>) -> Result<(), MakeError> {
         let index = w.test.index;
         let input = match &w.input {
             Some(path) => path.clone(),
@@ -162,13 +170,10 @@ impl Build<'_> {
             ));
             return Ok(());
         }
-        let bytes = crate::exec::bounded_read::read_package_file(&input, super::run::GEN_OUTPUT)
-            .map_err(|e| Failure::Usage(format!("{}: cannot read: {e}", input.display())))?;
+        let bytes = crate::exec::bounded_read::read_package_file(&input, GEN_OUTPUT)
+            .map_err(|e| MakeError::Package(format!("{}: cannot read: {e}", input.display())))?;
         let Some(key) = self.answer_key(&bytes) else {
-            self.failed
-                .push(crate::formats::polygon::build::no_main_solution(
-                    index, true,
-                ));
+            self.failed.push(super::no_main_solution(index, true));
             return Ok(());
         };
         if self.store.exists(Path::new(&key)).is_ok() {
@@ -179,7 +184,7 @@ impl Build<'_> {
                     self.keep(&key, &answer)?;
                     self.made.1 += 1;
                 }
-                Err(Failure::Usage(why)) => {
+                Err(MakeError::Package(why)) => {
                     self.failed.push(why);
                     return Ok(());
                 }
@@ -192,11 +197,11 @@ impl Build<'_> {
 
     /// A missing input, built (or found built): its file in the store, or
     /// `None` when it could not be (the failure kept).
-    fn input(&mut self, test: &Test) -> Result<Option<PathBuf>, Failure> {
+    fn input(&mut self, test: &Test) -> Result<Option<PathBuf>, MakeError> {
         let index = test.index;
         let (Method::Generated, Some(cmd)) = (test.method, &test.cmd) else {
             self.failed.push(match test.method {
-                Method::Generated => crate::formats::polygon::build::no_command(index, None),
+                Method::Generated => super::no_command(index, None),
                 Method::Manual => format!(
                     "test {index}: a manual test, and its input ({}) is not in the package",
                     self.desc.testset.input_pattern
@@ -213,7 +218,7 @@ impl Build<'_> {
                     self.keep(&key, &bytes)?;
                     self.made.0 += 1;
                 }
-                Err(Failure::Usage(why)) => {
+                Err(MakeError::Package(why)) => {
                     self.failed.push(why);
                     return Ok(None);
                 }
@@ -229,7 +234,7 @@ impl Build<'_> {
     /// the command and the file taken from its run.
     fn input_key(&self, cmd: &str, from_file: Option<&str>) -> String {
         let mut key = Key::new("polygon input 1");
-        match super::run::executable_source(self.root, self.desc, cmd) {
+        match executable_source(self.root, self.desc, cmd) {
             Some(source) => key.file(&source),
             None => key.part(b"no such executable"),
         }
@@ -259,13 +264,13 @@ impl Build<'_> {
         Some(key.hex())
     }
 
-    fn keep(&self, key: &str, bytes: &[u8]) -> Result<(), Failure> {
+    fn keep(&self, key: &str, bytes: &[u8]) -> Result<(), MakeError> {
         self.store
             .write(Path::new(key), bytes, 0o644, false)
-            .map_err(|e| Failure::Internal(format!("cannot keep a built test: {e}")))
+            .map_err(|e| MakeError::Judge(format!("cannot keep a built test: {e}")))
     }
 
-    fn finish(self, announce: &str, seconds: f64) -> Result<Option<String>, Failure> {
+    fn finish(self, announce: &str, seconds: f64) -> Result<String, MakeError> {
         let (inputs, answers) = self.made;
         let line = if inputs + answers == 0 && self.failed.is_empty() {
             format!(
@@ -283,26 +288,13 @@ impl Build<'_> {
             )
         };
         if !self.failed.is_empty() {
-            return Err(Failure::Usage(format!(
+            return Err(MakeError::Package(format!(
                 "{line}\n{}: the package's tests cannot be built, so nothing is judged:\n  {}",
                 self.root.display(),
                 self.failed.join("\n  ")
             )));
         }
-        crate::commands::stdout::note!("{line}");
-        Ok(Some(line))
-    }
-}
-
-/// On a terminal, how far the build is (one line, rewritten).
-fn progress(announce: &str, done: usize, of: usize) {
-    if crate::commands::stdout::quiet() || !std::io::stderr().is_terminal() {
-        return;
-    }
-    let text = crate::text::whitespace::terminal_safe(announce);
-    eprint!("\r{text} ... {done}/{of}");
-    if done == of {
-        eprint!("\r\x1b[K");
+        Ok(line)
     }
 }
 
@@ -338,7 +330,7 @@ impl Key {
     }
 }
 
-fn write_map(map: &Path, lines: &[String]) -> Result<(), Failure> {
+fn write_map(map: &Path, lines: &[String]) -> Result<(), MakeError> {
     let mut text = lines.join("\n");
     text.push('\n');
     let private = crate::exec::atomic::Mode::Private;
@@ -348,14 +340,14 @@ fn write_map(map: &Path, lines: &[String]) -> Result<(), Failure> {
         private,
         true,
     )
-    .map_err(|e| Failure::Internal(format!("{}: {e}", map.display())))
+    .map_err(|e| MakeError::Judge(format!("{}: {e}", map.display())))
 }
 
-fn create_private(dir: &Path) -> Result<(), Failure> {
+fn create_private(dir: &Path) -> Result<(), MakeError> {
     use std::os::unix::fs::DirBuilderExt;
     std::fs::DirBuilder::new()
         .recursive(true)
         .mode(0o700)
         .create(dir)
-        .map_err(|e| Failure::Internal(format!("{}: cannot create: {e}", dir.display())))
+        .map_err(|e| MakeError::Judge(format!("{}: cannot create: {e}", dir.display())))
 }

@@ -27,87 +27,98 @@
 //! A `doall.sh`/`doall.bat` script is a package program and is not run
 //! (named): the commands in problem.xml make the same tests.
 //!
-//! The programs are `run`'s; `built` builds the same tests into the
+//! The programs are `programs`'; `cache` builds the same tests into the
 //! judge's cache for `judge verify` and `judge run`.
 
-mod built;
-mod run;
-
-pub use built::prepare_polygon;
-
-use super::super::{Failure, Outcome};
+use super::programs::{Makers, first_difference};
+use super::{Event, MakeError, Say};
 use crate::exec::beneath::Beneath;
+use crate::exec::bounded_read::PACKAGE_FILE_CAP;
 use crate::exec::sandbox::{Sandbox, SandboxOptions};
-use crate::formats::polygon::read::{Method, Test, format_pattern};
-use run::Makers;
+use crate::formats::polygon::read::{Description, Method, Test, format_pattern};
+use crate::submission::Toolchain;
 use std::path::Path;
 use std::sync::Arc;
 
 /// What `judge gen` did to the package's tests.
-#[derive(Default)]
-struct Tally {
-    written: usize,
-    same: usize,
+#[derive(Debug, Default)]
+pub struct Generated {
+    pub written: usize,
+    pub same: usize,
     /// Answers made for tests whose input was already in the package.
-    answered: usize,
-    differ: Vec<String>,
-    failed: Vec<String>,
+    pub answered: usize,
+    /// Each generated input that differs from the package's, named.
+    pub differ: Vec<String>,
+    /// Each test that could not be made, named with its command.
+    pub failed: Vec<String>,
 }
 
-/// `judge gen POLYGON_PACKAGE`.
-pub fn generate_polygon(root: &Path) -> Outcome {
-    let (desc, warnings) =
-        crate::formats::polygon::describe(root).map_err(|e| Failure::Usage(e.to_string()))?;
+impl Generated {
+    /// Whether every test was made as the package has it.
+    pub fn ok(&self) -> bool {
+        self.differ.is_empty() && self.failed.is_empty()
+    }
+
+    /// The one line that says what was done to the package at `root`.
+    pub fn summary(&self, root: &Path) -> String {
+        format!(
+            "{}: {} generated tests: {} written, {} the same as the package's, {} different, {} not made; {} answers made for the package's own inputs",
+            root.display(),
+            self.written + self.same + self.differ.len() + self.failed.len(),
+            self.written,
+            self.same,
+            self.differ.len(),
+            self.failed.len(),
+            self.answered
+        )
+    }
+}
+
+/// `judge gen POLYGON_PACKAGE`: the package's generated tests made, written
+/// where it does not hold them and compared where it does; warnings and
+/// notes go to `say` as they come.
+pub fn generate_polygon(
+    root: &Path,
+    toolchain: &Toolchain,
+    say: Say<'_>,
+) -> Result<Generated, MakeError> {
+    let (desc, warnings) = crate::formats::polygon::describe(root)?;
     for w in &warnings {
-        crate::commands::stdout::note!("warning: {w}");
+        say(Event::Note(&format!("warning: {w}")));
     }
     // What cannot be generated is `judge gen`'s error (judging warns).
     if let Some(e) = &desc.testset.script_error {
-        return Err(Failure::Usage(e.to_string()));
+        return Err(MakeError::Package(e.to_string()));
     }
-    name_doall(root, &desc);
+    name_doall(root, &desc, say);
     let sandbox = Arc::new(
-        Sandbox::new(SandboxOptions::default()).map_err(|e| Failure::Internal(e.to_string()))?,
+        Sandbox::new(SandboxOptions::default()).map_err(|e| MakeError::Judge(e.to_string()))?,
     );
     // Every test and answer is written beneath the package's root, never
     // through a link (a dangling `tests/01.a -> /etc/cron.d/x` is refused).
-    let package = Beneath::new(root).map_err(|e| Failure::Usage(e.to_string()))?;
-    let mut makers = Makers::new(root, &desc, &sandbox);
+    let package = Beneath::new(root).map_err(|e| MakeError::Package(e.to_string()))?;
+    let mut makers = Makers::new(root, &desc, &sandbox, toolchain, say);
     let set = &desc.testset;
-    let mut tally = Tally::default();
+    let mut tally = Generated::default();
     for test in &set.tests {
-        let input = root.join(
-            format_pattern(&set.input_pattern, test.index)
-                .map_err(|e| Failure::Usage(e.to_string()))?,
-        );
-        let answer = root.join(
-            format_pattern(&set.answer_pattern, test.index)
-                .map_err(|e| Failure::Usage(e.to_string()))?,
-        );
-        gen_one(&mut makers, &package, test, &input, &answer, &mut tally)?;
+        let place = |pattern: &str| {
+            format_pattern(pattern, test.index)
+                .map(|p| root.join(p))
+                .map_err(|e| MakeError::Package(e.to_string()))
+        };
+        let (input, answer) = (place(&set.input_pattern)?, place(&set.answer_pattern)?);
+        let at = At {
+            package: &package,
+            input: &input,
+            answer: &answer,
+        };
+        gen_one(&mut makers, &at, test, &mut tally, say)?;
     }
-    for d in tally.differ.iter().chain(&tally.failed) {
-        crate::commands::stdout::note!("{d}");
-    }
-    crate::commands::stdout::outln!(
-        "{}: {} generated tests: {} written, {} the same as the package's, {} different, {} not made; {} answers made for the package's own inputs",
-        root.display(),
-        tally.written + tally.same + tally.differ.len() + tally.failed.len(),
-        tally.written,
-        tally.same,
-        tally.differ.len(),
-        tally.failed.len(),
-        tally.answered
-    );
-    Ok(if tally.differ.is_empty() && tally.failed.is_empty() {
-        crate::verdict::ExitCode::Ok
-    } else {
-        crate::verdict::ExitCode::Failed
-    })
+    Ok(tally)
 }
 
 /// `doall.sh`/`doall.bat` are package programs: named, never run.
-fn name_doall(root: &Path, desc: &crate::formats::polygon::read::Description) {
+fn name_doall(root: &Path, desc: &Description, say: Say<'_>) {
     let all_known = desc
         .testset
         .tests
@@ -115,13 +126,20 @@ fn name_doall(root: &Path, desc: &crate::formats::polygon::read::Description) {
         .all(|t| t.method == Method::Manual || t.cmd.is_some());
     for script in ["doall.sh", "doall.bat"] {
         if root.join(script).is_file() {
-            crate::commands::stdout::note!(
+            say(Event::Note(&format!(
                 "note: {}: not run (a package program); {}",
                 root.join(script).display(),
-                crate::formats::polygon::build::script_not_run(all_known)
-            );
+                super::script_not_run(all_known)
+            )));
         }
     }
+}
+
+/// Where one test's files go.
+struct At<'p> {
+    package: &'p Beneath,
+    input: &'p Path,
+    answer: &'p Path,
 }
 
 /// One test of `judge gen`: a generated one made and compared with the
@@ -131,24 +149,21 @@ fn name_doall(root: &Path, desc: &crate::formats::polygon::read::Description) {
 /// all).
 fn gen_one(
     makers: &mut Makers<'_>,
-    package: &Beneath,
+    at: &At<'_>,
     test: &Test,
-    input: &Path,
-    answer: &Path,
-    tally: &mut Tally,
-) -> Result<(), Failure> {
+    tally: &mut Generated,
+    say: Say<'_>,
+) -> Result<(), MakeError> {
+    let (package, input) = (at.package, at.input);
     let (Method::Generated, Some(cmd)) = (test.method, &test.cmd) else {
         if test.method == Method::Generated && !input.is_file() {
             tally
                 .failed
-                .push(crate::formats::polygon::build::no_command(
-                    test.index,
-                    Some(input),
-                ));
+                .push(super::no_command(test.index, Some(input)));
             return Ok(());
         }
         if !input.is_file() {
-            return Err(Failure::Usage(format!(
+            return Err(MakeError::Package(format!(
                 "test {}: a manual test, and {} is not in the package",
                 test.index,
                 input.display()
@@ -156,12 +171,12 @@ fn gen_one(
         }
         // A standard package holds its manual tests' inputs only: their
         // answers are the main solution's, as doall makes them.
-        tally.answered += make_answer(makers, package, input, answer, test.index)?;
+        tally.answered += make_answer(makers, at, test.index, say)?;
         return Ok(());
     };
     let made = match makers.input(cmd, test.from_file.as_deref(), test.index) {
         Ok(made) => made,
-        Err(Failure::Usage(m)) => {
+        Err(MakeError::Package(m)) => {
             tally.failed.push(m);
             return Ok(());
         }
@@ -169,25 +184,25 @@ fn gen_one(
     };
     if input.is_file() {
         let have = package
-            .read(input, super::confine::FILE_CAP)
-            .map_err(|e| Failure::Usage(format!("cannot read: {e}")))?
+            .read(input, PACKAGE_FILE_CAP)
+            .map_err(|e| MakeError::Package(format!("cannot read: {e}")))?
             .bytes;
         if have == made {
             tally.same += 1;
-            tally.answered += make_answer(makers, package, input, answer, test.index)?;
+            tally.answered += make_answer(makers, at, test.index, say)?;
         } else {
             tally.differ.push(format!(
                 "test {} (`{cmd}`): the generated input differs from {} ({})",
                 test.index,
                 input.display(),
-                run::first_difference(&have, &made)
+                first_difference(&have, &made)
             ));
         }
         return Ok(());
     }
     write(package, input, &made)?;
     tally.written += 1;
-    make_answer(makers, package, input, answer, test.index)?;
+    make_answer(makers, at, test.index, say)?;
     Ok(())
 }
 
@@ -197,19 +212,19 @@ fn gen_one(
 /// files in its working directory, as the contest system runs it.
 fn make_answer(
     makers: &Makers<'_>,
-    package: &Beneath,
-    input: &Path,
-    answer: &Path,
+    at: &At<'_>,
     index: usize,
-) -> Result<usize, Failure> {
+    say: Say<'_>,
+) -> Result<usize, MakeError> {
+    let (package, input, answer) = (at.package, at.input, at.answer);
     if answer.is_file() {
         return Ok(0);
     }
     if makers.main().is_some_and(|m| m.interactive) {
-        crate::commands::stdout::note!(
+        say(Event::Note(&format!(
             "test {index}: no answer ({}); not made: an interactive problem's main solution talks to its interactor, and its output is no answer",
             answer.display()
-        );
+        )));
         return Ok(0);
     }
     let out = makers.answer(input, index)?;
@@ -219,8 +234,8 @@ fn make_answer(
 
 /// Write a test or an answer into the package: beneath its root,
 /// atomically, never through a link.
-fn write(package: &Beneath, path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+fn write(package: &Beneath, path: &Path, bytes: &[u8]) -> Result<(), MakeError> {
     package
         .write(path, bytes, 0o644, true)
-        .map_err(|e| Failure::Usage(format!("cannot write: {e}")))
+        .map_err(|e| MakeError::Package(format!("cannot write: {e}")))
 }

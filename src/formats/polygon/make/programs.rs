@@ -10,14 +10,15 @@
 //! (the sandbox, the package's memory limit, problem.xml's
 //! `input-file`/`output-file`).
 
-use super::super::Failure;
+use super::{Event, MakeError, Say};
 use crate::check::tool::{Tool, ToolContext, tool_limits};
+use crate::exec::bounded_read::{Links, read_whole};
 use crate::exec::process::{Launch, Trust, launch};
 use crate::exec::runner::ProcessRunner;
 use crate::exec::sandbox::Sandbox;
 use crate::exec::{Exit, Given, IoFiles, Limits, RunOutcome, RunRequest, Runner};
 use crate::formats::polygon::read::Description;
-use crate::submission::{BuildError, Built, Source};
+use crate::submission::{BuildError, Built, Source, Toolchain};
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -49,6 +50,7 @@ pub(super) struct Makers<'a> {
     /// failed), kept until every test has taken its file.
     runs: HashMap<String, Result<tempfile::TempDir, String>>,
     main: Option<MainSolution>,
+    toolchain: &'a Toolchain,
     built_main: OnceLock<Result<ProcessRunner, String>>,
 }
 
@@ -63,13 +65,23 @@ pub(super) struct MainSolution {
 }
 
 impl<'a> Makers<'a> {
-    pub(super) fn new(root: &Path, desc: &Description, sandbox: &'a Arc<Sandbox>) -> Makers<'a> {
+    /// The makers of the package at `root`, building with `toolchain`;
+    /// what a user should know of the main solution (its language) goes
+    /// to `say`.
+    pub(super) fn new(
+        root: &Path,
+        desc: &Description,
+        sandbox: &'a Arc<Sandbox>,
+        toolchain: &'a Toolchain,
+        say: Say<'_>,
+    ) -> Makers<'a> {
         Makers {
             context: ToolContext { sandbox, slot: 0 },
             sandbox,
             executables: executables(root, desc),
             runs: HashMap::new(),
-            main: main_solution(root, desc),
+            main: main_solution(root, desc, toolchain, say),
+            toolchain,
             built_main: OnceLock::new(),
         }
     }
@@ -79,48 +91,46 @@ impl<'a> Makers<'a> {
     }
 
     /// The input `cmd` makes for test `index` (its `from_file` of a
-    /// multi-test run, or its standard output). `Failure::Usage` is that
+    /// multi-test run, or its standard output). `MakeError::Package` is that
     /// test's failure, named with the test and the command.
     pub(super) fn input(
         &mut self,
         cmd: &str,
         from_file: Option<&str>,
         index: usize,
-    ) -> Result<Vec<u8>, Failure> {
+    ) -> Result<Vec<u8>, MakeError> {
         let Some(file) = from_file else {
             return self.run_cmd(cmd, index);
         };
         if !self.runs.contains_key(cmd) {
             let dir = match self.run_in_dir(cmd, index) {
                 Ok(dir) => Ok(dir),
-                Err(Failure::Usage(m)) => Err(m),
+                Err(MakeError::Package(m)) => Err(m),
                 Err(other) => return Err(other),
             };
             self.runs.insert(cmd.to_string(), dir);
         }
         match self.runs.get(cmd) {
             Some(Ok(dir)) => output_file(&dir.path().join(file)).map_err(|why| {
-                Failure::Usage(format!("test {index} (`{cmd}`, from-file {file}): {why}"))
+                MakeError::Package(format!("test {index} (`{cmd}`, from-file {file}): {why}"))
             }),
-            Some(Err(why)) => Err(Failure::Usage(format!(
+            Some(Err(why)) => Err(MakeError::Package(format!(
                 "test {index} (`{cmd}`, from-file {file}): its command failed: {why}"
             ))),
-            None => Err(Failure::Internal(format!("test {index}: `{cmd}` not run"))),
+            None => Err(MakeError::Judge(format!("test {index}: `{cmd}` not run"))),
         }
     }
 
     /// The main solution's answer to the input at `input` (test `index`).
-    pub(super) fn answer(&self, input: &Path, index: usize) -> Result<Vec<u8>, Failure> {
+    pub(super) fn answer(&self, input: &Path, index: usize) -> Result<Vec<u8>, MakeError> {
         let Some(main) = &self.main else {
-            return Err(Failure::Usage(
-                crate::formats::polygon::build::no_main_solution(index, false),
-            ));
+            return Err(MakeError::Package(super::no_main_solution(index, false)));
         };
         let runner = self
             .built_main
-            .get_or_init(|| build_main(main, self.sandbox))
+            .get_or_init(|| build_main(main, self.sandbox, self.toolchain))
             .as_ref()
-            .map_err(|e| Failure::Usage(format!("the main solution {}: {e}", main.shown)))?;
+            .map_err(|e| MakeError::Package(format!("the main solution {}: {e}", main.shown)))?;
         let ran = runner
             .run(&RunRequest {
                 input,
@@ -132,41 +142,43 @@ impl<'a> Makers<'a> {
                     io: &main.io,
                 },
             })
-            .map_err(|e| Failure::Internal(e.to_string()))?;
+            .map_err(|e| MakeError::Judge(e.to_string()))?;
         finished(
             &ran,
             &format!("the main solution {} on test {index}", main.shown),
         )
     }
 
-    fn run_cmd(&self, cmd: &str, index: usize) -> Result<Vec<u8>, Failure> {
+    fn run_cmd(&self, cmd: &str, index: usize) -> Result<Vec<u8>, MakeError> {
         let (tool, args) = command(&self.executables, cmd, index)?;
         tool.prepare(self.context.sandbox)
-            .map_err(|e| Failure::Usage(format!("test {index}: `{cmd}`: {e}")))?;
+            .map_err(|e| MakeError::Package(format!("test {index}: `{cmd}`: {e}")))?;
         let ran = tool
             .run(self.context, &args, None, &gen_limits())
-            .map_err(|e| Failure::Internal(e.to_string()))?;
+            .map_err(|e| MakeError::Judge(e.to_string()))?;
         finished(&ran, &format!("test {index}: `{cmd}`"))
     }
 
     /// Run a multi-test generator once in an empty working directory of
     /// its own (inside the sandbox's private directory, as a trusted tool,
     /// like every generator), which is returned with the files it wrote.
-    fn run_in_dir(&self, cmd: &str, index: usize) -> Result<tempfile::TempDir, Failure> {
+    fn run_in_dir(&self, cmd: &str, index: usize) -> Result<tempfile::TempDir, MakeError> {
         let (tool, args) = command(&self.executables, cmd, index)?;
         let context = self.context;
         let ready = tool
             .prepare(context.sandbox)
-            .map_err(|e| Failure::Usage(format!("test {index}: `{cmd}`: {e}")))?;
+            .map_err(|e| MakeError::Package(format!("test {index}: `{cmd}`: {e}")))?;
         let Some((program, mut argv)) = tool.command_line(&ready.argv) else {
-            return Err(Failure::Internal(format!(
+            return Err(MakeError::Judge(format!(
                 "{}: nothing to run",
                 tool.display
             )));
         };
         argv.extend(args);
-        let dir = super::super::context::scratch(context.sandbox)
-            .map_err(|e| Failure::Internal(format!("cannot make a working directory: {e}")))?;
+        let dir = tempfile::Builder::new()
+            .prefix("gen-")
+            .tempdir_in(context.sandbox.private_dir())
+            .map_err(|e| MakeError::Judge(format!("cannot make a working directory: {e}")))?;
         let ran = launch(
             context.sandbox,
             &Launch {
@@ -183,7 +195,7 @@ impl<'a> Makers<'a> {
                 output_file: None,
             },
         )
-        .map_err(|e| Failure::Internal(e.to_string()))?;
+        .map_err(|e| MakeError::Judge(e.to_string()))?;
         finished(&ran, &format!("test {index}: `{cmd}`"))?;
         Ok(dir)
     }
@@ -212,13 +224,20 @@ pub(super) fn executable_source(root: &Path, desc: &Description, cmd: &str) -> O
     })
 }
 
-fn main_solution(root: &Path, desc: &Description) -> Option<MainSolution> {
+fn main_solution(
+    root: &Path,
+    desc: &Description,
+    toolchain: &Toolchain,
+    say: Say<'_>,
+) -> Option<MainSolution> {
     let main = desc.solutions.iter().find(|s| s.tag == "main")?;
     let path = root.join(&main.source.path);
-    let toolchain = crate::config::toolchain(None);
     let (name, note) = crate::formats::polygon::solution_language(main.source.kind.as_deref());
     if let Some(note) = note {
-        crate::commands::stdout::note!("note: the main solution {}: {note}", main.source.path);
+        say(Event::Note(&format!(
+            "note: the main solution {}: {note}",
+            main.source.path
+        )));
     }
     let language = match name {
         Some(name) => toolchain.language_named(name).ok(),
@@ -251,16 +270,19 @@ fn main_solution(root: &Path, desc: &Description) -> Option<MainSolution> {
 
 /// Build the main solution as a submission is built (in the sandbox,
 /// cached), into a runner that runs it as a submission runs.
-fn build_main(main: &MainSolution, sandbox: &Arc<Sandbox>) -> Result<ProcessRunner, String> {
+fn build_main(
+    main: &MainSolution,
+    sandbox: &Arc<Sandbox>,
+    toolchain: &Toolchain,
+) -> Result<ProcessRunner, String> {
     let source = main.source.as_ref().map_err(Clone::clone)?;
-    let toolchain = crate::config::toolchain(None);
     let exe = match toolchain.build(source, sandbox, 0) {
         Ok(Built::Ready(exe)) => exe,
         Ok(Built::CompileError(e)) => return Err(format!("does not compile: {}", e.message)),
         Err(BuildError::Interrupted) => return Err("interrupted".to_string()),
         Err(e) => return Err(e.to_string()),
     };
-    crate::commands::prepare::runner_of(exe, sandbox, &source.path).map_err(|e| e.to_string())
+    exe.runner(sandbox, &source.path).map_err(|e| e.to_string())
 }
 
 /// The executable `cmd` names and its arguments.
@@ -268,26 +290,28 @@ fn command<'a>(
     executables: &'a HashMap<String, Tool>,
     cmd: &str,
     index: usize,
-) -> Result<(&'a Tool, Vec<OsString>), Failure> {
-    let words = shlex::split(cmd)
-        .map(|w| w.into_iter().filter(|w| !w.is_empty()).collect::<Vec<_>>())
+) -> Result<(&'a Tool, Vec<OsString>), MakeError> {
+    let words: Vec<String> = shlex::split(cmd)
+        .unwrap_or_default()
+        .into_iter()
         .filter(|w| !w.is_empty())
-        .ok_or_else(|| {
-            Failure::Usage(format!("test {index}: cmd {cmd:?} is not a command line"))
-        })?;
-    let tool = executables.get(&words[0]).ok_or_else(|| {
-        Failure::Usage(crate::formats::polygon::build::no_executable(
-            index, cmd, &words[0],
-        ))
-    })?;
-    Ok((tool, words[1..].iter().map(OsString::from).collect()))
+        .collect();
+    let Some((first, rest)) = words.split_first() else {
+        return Err(MakeError::Package(format!(
+            "test {index}: cmd {cmd:?} is not a command line"
+        )));
+    };
+    let tool = executables
+        .get(first)
+        .ok_or_else(|| MakeError::Package(super::no_executable(index, cmd, first)))?;
+    Ok((tool, rest.iter().map(OsString::from).collect()))
 }
 
 /// A file a generator wrote: a regular file, read without following a
 /// link (a link to a secret would copy it into the package).
 fn output_file(path: &Path) -> Result<Vec<u8>, String> {
     match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_file() => super::super::confine::read_no_follow(path)
+        Ok(meta) if meta.is_file() => read_whole(path, GEN_OUTPUT, Links::Refuse)
             .map_err(|e| format!("{}: cannot read: {e}", path.display())),
         Ok(_) => Err(format!(
             "the generator's file {} is not a regular file (a link, a directory or a device): refused",
@@ -307,9 +331,9 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn finished(ran: &RunOutcome, what: &str) -> Result<Vec<u8>, Failure> {
+fn finished(ran: &RunOutcome, what: &str) -> Result<Vec<u8>, MakeError> {
     if ran.exit != Exit::Code(0) || ran.limit_hit.is_some() {
-        return Err(Failure::Usage(format!(
+        return Err(MakeError::Package(format!(
             "{what}: did not finish well ({}{}){}",
             ran.exit.describe(),
             ran.limit_hit
@@ -324,7 +348,7 @@ fn finished(ran: &RunOutcome, what: &str) -> Result<Vec<u8>, Failure> {
     ran.stdout
         .bytes()
         .map(std::borrow::Cow::into_owned)
-        .map_err(|e| Failure::Internal(format!("{what}: cannot read its output back: {e}")))
+        .map_err(|e| MakeError::Judge(format!("{what}: cannot read its output back: {e}")))
 }
 
 pub(super) fn first_difference(a: &[u8], b: &[u8]) -> String {
@@ -333,7 +357,7 @@ pub(super) fn first_difference(a: &[u8], b: &[u8]) -> String {
         .zip(b)
         .position(|(x, y)| x != y)
         .unwrap_or(a.len().min(b.len()));
-    let line = a[..at].iter().filter(|&&c| c == b'\n').count() + 1;
+    let line = a.iter().take(at).filter(|&&c| c == b'\n').count() + 1;
     format!(
         "first at line {line}, byte {at}; {} against {} bytes",
         a.len(),
