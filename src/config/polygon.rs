@@ -43,6 +43,7 @@ pub(super) fn problem(root: &Path, overrides: &Overrides) -> Result<Problem, Con
     problem.submissions = model.submissions;
     problem.expectations = model.expectations;
     problem.submission_rules = model.languages;
+    problem.tool_tests = model.tool_tests;
     problem.warnings.extend(model.warnings);
     Ok(problem)
 }

@@ -241,6 +241,7 @@ pub(super) fn resolve_with(sources: Sources<'_>) -> Result<Problem, SpannedMessa
             .unwrap_or_default(),
         scoring: package.and_then(|p| p.scoring.clone()),
         io_files: crate::exec::IoFiles::default(),
+        tool_tests: Vec::new(),
     })
 }
 

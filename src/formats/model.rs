@@ -9,6 +9,7 @@ use crate::exec::Limits;
 use crate::expect::Expectation;
 use crate::formats::version::FormatVersion;
 use crate::puzzles::Puzzle;
+use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -73,6 +74,9 @@ pub struct Problem {
     /// Files the program reads and writes instead of the standard streams
     /// (a Polygon package's `input-file`/`output-file`).
     pub io_files: crate::exec::IoFiles,
+    /// The package's own tests of its checker and validators, which
+    /// `judge verify` runs.
+    pub tool_tests: Vec<ToolTest>,
 }
 
 /// How a package without a time limit gets one from its accepted
@@ -128,4 +132,28 @@ impl Problem {
     pub fn has_case_settings(&self) -> bool {
         self.groups.iter().any(|(path, _)| !path.is_dir())
     }
+}
+
+/// A package's own test of one of its tools (Polygon's checker tests and
+/// validator tests): what the tool must say on given files. `name`: the
+/// test's input as the package names it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolTest {
+    /// The problem's checker on `output`, for `input` and `answer`, must
+    /// give `expected` (AC, WA, PE, or IE: the checker fails).
+    Checker {
+        name: String,
+        input: PathBuf,
+        output: PathBuf,
+        answer: PathBuf,
+        expected: Verdict,
+    },
+    /// The problem's `validator`th input validator must find `input`
+    /// valid or not.
+    Validator {
+        name: String,
+        validator: usize,
+        input: PathBuf,
+        valid: bool,
+    },
 }

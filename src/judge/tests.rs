@@ -94,6 +94,7 @@ fn plan(names: &[&str], dir: &std::path::Path) -> Plan {
         submission_rules: Vec::new(),
         scoring: None,
         io_files: Default::default(),
+        tool_tests: Vec::new(),
     };
     let jobs = names
         .iter()

@@ -33,6 +33,30 @@ pub struct Verification {
     pub margin: f64,
     /// One per submission, in the terminal table's order.
     pub submissions: Vec<SubmissionOutcome>,
+    /// The package's own tests of its checker and validators (Polygon's),
+    /// one per test; a disagreement fails the verification.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_tests: Vec<ToolTestOutcome>,
+}
+
+/// One test of a package's tool: what the tool was declared to say, what
+/// it said.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ToolTestOutcome {
+    pub problem: String,
+    /// `checker`, or `validator files/val.cpp`.
+    pub tool: String,
+    /// The test's input as the package names it.
+    pub test: String,
+    /// A verdict (`AC`, `WA`, `PE`, `IE`: the checker fails) or `valid` /
+    /// `invalid`.
+    pub expected: String,
+    /// The same, or `failed` (the validator itself failed).
+    pub got: String,
+    pub agrees: bool,
+    /// What the tool said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 /// One submission: what it was expected to get, what it got, whether they

@@ -21,6 +21,7 @@
 mod assess;
 mod table;
 mod time_limit;
+mod tools;
 
 use super::output::ReportChoice;
 use super::submissions::{self, Entrant, Readiness, Submission};
@@ -91,8 +92,10 @@ pub fn verify(config_path: Option<&Path>, args: VerifyArgs) -> Outcome {
         &margin_limits,
         &args,
     );
+    let tool_tests = tools::run(&problems, &sandbox);
     let verification = table::verification(
         &assessed,
+        tool_tests,
         report.interrupted,
         args.allow_missing,
         args.margin,

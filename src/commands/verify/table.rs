@@ -5,6 +5,7 @@
 use super::super::submissions::Submission;
 use super::assess::Assessed;
 use crate::config::{Problem, Span};
+use crate::judge::verified::ToolTestOutcome;
 use crate::judge::{Report, Status, Verification};
 use crate::text::format::{columns, pad, plural};
 use crate::text::whitespace::shown_name;
@@ -13,6 +14,7 @@ use std::fmt::Write;
 /// The verify outcome from each submission's: counts and OK or FAIL.
 pub(super) fn verification(
     assessed: &[Assessed],
+    tool_tests: Vec<ToolTestOutcome>,
     interrupted: bool,
     allow_missing: bool,
     margin: f64,
@@ -27,7 +29,9 @@ pub(super) fn verification(
     let disagreed = count(Status::Fail);
     let internal_errors = count(Status::InternalError);
     let not_run = count(Status::NotRun) + count(Status::Skipped);
-    let ok = !interrupted && disagreed + internal_errors + count(Status::NotRun) == 0;
+    let ok = !interrupted
+        && disagreed + internal_errors + count(Status::NotRun) == 0
+        && tool_tests.iter().all(|t| t.agrees);
     Verification {
         outcome: if ok { "OK" } else { "FAIL" }.to_string(),
         ok,
@@ -39,6 +43,7 @@ pub(super) fn verification(
         allow_missing,
         margin,
         submissions: assessed.iter().map(|a| a.outcome.clone()).collect(),
+        tool_tests,
     }
 }
 
@@ -89,6 +94,14 @@ pub(super) fn last_line(v: &Verification, interrupted: bool) -> String {
             }
         ));
     }
+    if !v.tool_tests.is_empty() {
+        let agreed = v.tool_tests.iter().filter(|t| t.agrees).count();
+        tail.push(format!(
+            "{agreed} of {} tool test{} as declared",
+            v.tool_tests.len(),
+            plural(v.tool_tests.len())
+        ));
+    }
     if interrupted {
         tail.push("interrupted".to_string());
     }
@@ -118,6 +131,7 @@ pub(super) fn render(
     for (p, problem) in context.problems.iter().enumerate() {
         problem_rows(&mut text, &mut notes, context, assessed, p, problem);
     }
+    tool_rows(&mut text, &verification.tool_tests);
     if !notes.details.is_empty() {
         let _ = writeln!(text, "Disagreements:");
         for d in &notes.details {
@@ -134,6 +148,35 @@ pub(super) fn render(
         last_line(verification, context.report.interrupted)
     );
     text
+}
+
+/// The package's tool tests: how many agree, and each that does not.
+fn tool_rows(text: &mut String, tests: &[ToolTestOutcome]) {
+    if tests.is_empty() {
+        return;
+    }
+    let agreed = tests.iter().filter(|t| t.agrees).count();
+    let _ = writeln!(
+        text,
+        "Tool tests (the package's own, of its checker and validators): {agreed} of {} as declared",
+        tests.len()
+    );
+    for t in tests.iter().filter(|t| !t.agrees) {
+        let _ = writeln!(
+            text,
+            "  {}: {} test {}: declared {}, got {}{}",
+            t.problem,
+            t.tool,
+            shown_name(&t.test),
+            t.expected,
+            t.got,
+            t.message
+                .as_deref()
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default()
+        );
+    }
+    let _ = writeln!(text);
 }
 
 /// What is said after the table: each disagreement in full, and warnings.

@@ -18,9 +18,11 @@
 //! `scoring` (groups as subtasks), `view` (the cases).
 
 mod checker;
+mod crlf;
 mod known;
 mod languages;
 pub mod make;
+mod pattern;
 pub mod read;
 mod scoring;
 mod script;
@@ -28,6 +30,7 @@ pub mod stage;
 #[cfg(test)]
 mod tests;
 mod testset;
+mod tool_tests;
 mod view;
 mod xml;
 
@@ -102,6 +105,8 @@ pub struct Model {
     pub expectations: Vec<(String, Expectation)>,
     /// Each solution's language as its problem.xml type names it.
     pub languages: Vec<crate::expect::SubmissionRule>,
+    /// The package's own tests of its checker and validators.
+    pub tool_tests: Vec<crate::formats::model::ToolTest>,
     pub warnings: Vec<String>,
 }
 
@@ -190,7 +195,16 @@ pub fn model(root: &Path) -> Result<Model, ModelError> {
     // A validator the judge cannot build (its source missing, a type of
     // no language it builds) is named and left out; the others run.
     let mut validators = Vec::new();
-    for v in &desc.validators {
+    let store = built_store();
+    let mut tool_tests = match &comparison {
+        // A std:: checker without its source: the judge's comparison is
+        // not the checker its tests are of.
+        Comparison::Checker(_) | Comparison::Interactive(_) => {
+            tool_tests::checker_tests(root, &file, &desc.checker_tests, &store, &mut warnings)
+        }
+        _ => Vec::new(),
+    };
+    for (v, declared) in desc.validators.iter().zip(&desc.validator_tests) {
         match checker::tool(root, v, &file, "validator") {
             Ok(tool) => validators.push(InputValidator {
                 tool,
@@ -200,8 +214,19 @@ pub fn model(root: &Path) -> Result<Model, ModelError> {
                 // from its command line, as Polygon gives them.
                 flags: vec!["--testset".to_string(), "tests".to_string()],
             }),
-            Err(e) => warnings.push(format!("{e}; this validator is not run")),
+            Err(e) => {
+                warnings.push(format!("{e}; this validator is not run"));
+                continue;
+            }
         }
+        tool_tests.extend(tool_tests::validator_tests(
+            root,
+            &file,
+            validators.len().saturating_sub(1),
+            declared,
+            &store,
+            &mut warnings,
+        ));
     }
     let groups = group_settings(&cases, &desc);
     if desc.interactor.is_some() && (io_files.input.is_some() || io_files.output.is_some()) {
@@ -232,6 +257,7 @@ pub fn model(root: &Path) -> Result<Model, ModelError> {
         submissions: root.join("solutions"),
         expectations,
         languages,
+        tool_tests,
         warnings,
     })
 }

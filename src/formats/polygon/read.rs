@@ -4,7 +4,9 @@
 //! solutions). Every error names problem.xml, the line and the element or
 //! attribute; what the judge does not act on is a warning naming it.
 
+pub use super::pattern::{MAX_WIDTH, PatternError, format_pattern};
 pub use super::testset::{Method, Test};
+use super::tool_tests::Declared;
 use super::xml::Element;
 use crate::formats::error::{FormatError, Place, ScriptError};
 use std::path::{Path, PathBuf};
@@ -83,6 +85,10 @@ pub struct Description {
     pub checker: Option<Checker>,
     pub interactor: Option<Program>,
     pub validators: Vec<Program>,
+    /// The checker's own tests (`<checker><testset>`).
+    pub checker_tests: Vec<Declared>,
+    /// Each validator's own tests, one list per entry of `validators`.
+    pub validator_tests: Vec<Vec<Declared>>,
     pub solutions: Vec<Solution>,
 }
 
@@ -213,6 +219,10 @@ pub(super) fn read(
         }
     }
     let assets = root.child("assets");
+    let checker_tests = match assets.and_then(|a| a.child("checker")) {
+        Some(c) => super::tool_tests::declared(file, c, true)?,
+        None => Vec::new(),
+    };
     let checker = match assets.and_then(|a| a.child("checker")) {
         Some(c) => Some(Checker {
             name: c.attr("name").map(str::to_string),
@@ -228,9 +238,13 @@ pub(super) fn read(
         None => None,
     };
     let mut validators = Vec::new();
+    let mut validator_tests = Vec::new();
     if let Some(list) = assets.and_then(|a| a.child("validators")) {
         for v in list.all("validator") {
-            validators.extend(cx.program(v)?);
+            if let Some(program) = cx.program(v)? {
+                validators.push(program);
+                validator_tests.push(super::tool_tests::declared(file, v, false)?);
+            }
         }
     }
     let mut solutions = Vec::new();
@@ -257,6 +271,8 @@ pub(super) fn read(
         checker,
         interactor,
         validators,
+        checker_tests,
+        validator_tests,
         solutions,
     })
 }
@@ -376,10 +392,6 @@ fn path_pattern(cx: &Ctx<'_>, e: &Element) -> Result<String, FormatError> {
     Ok(pattern)
 }
 
-/// The widest `%0Nd` a path pattern may ask for: a file name is at most
-/// 255 bytes on Linux.
-pub const MAX_WIDTH: usize = 255;
-
 /// Whether `name` is a file name in a directory (no path, not `.`/`..`).
 fn plain_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
@@ -434,64 +446,6 @@ fn group(cx: &Ctx<'_>, g: &Element, warnings: &mut Vec<String>) -> Result<Group,
         feedback,
         dependencies,
     })
-}
-
-/// A testset's path pattern that the judge does not understand.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PatternError {
-    /// A `%` other than `%d`, `%0Nd` or `%%`.
-    #[error("path pattern {pattern:?}: only %d, %0Nd and %% are understood")]
-    Unknown { pattern: String },
-    /// A width past [`MAX_WIDTH`] (`digits` as written).
-    #[error(
-        "path pattern {pattern:?}: a width of {digits}; at most {MAX_WIDTH} (a file name's length)"
-    )]
-    TooWide { pattern: String, digits: String },
-}
-
-/// A path pattern (`tests/%02d`) with test number `n`: printf's `%d`,
-/// `%0Nd` and `%%`. Errors name what is not understood.
-pub fn format_pattern(pattern: &str, n: usize) -> Result<String, PatternError> {
-    let mut out = String::new();
-    let mut chars = pattern.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
-        }
-        if chars.peek() == Some(&'%') {
-            chars.next();
-            out.push('%');
-            continue;
-        }
-        let mut spec = String::new();
-        while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-            spec.push(d);
-            chars.next();
-        }
-        if chars.next() != Some('d') {
-            return Err(PatternError::Unknown {
-                pattern: pattern.to_string(),
-            });
-        }
-        let digits = spec.trim_start_matches('0');
-        let width: usize = match digits.parse() {
-            Ok(w) if w <= MAX_WIDTH => w,
-            _ if digits.is_empty() => 0,
-            _ => {
-                return Err(PatternError::TooWide {
-                    pattern: pattern.to_string(),
-                    digits: digits.to_string(),
-                });
-            }
-        };
-        if spec.starts_with('0') {
-            out.push_str(&format!("{n:0width$}"));
-        } else {
-            out.push_str(&format!("{n:width$}"));
-        }
-    }
-    Ok(out)
 }
 
 /// A package-relative path as written in problem.xml, kept inside the

@@ -144,6 +144,22 @@ pub fn make(
             set.answer_pattern
         ));
     }
+    // Windows text as Polygon's programs read it (`crlf`).
+    let store = built_store();
+    let mut windows = 0usize;
+    for (_, target) in &mut wanted {
+        let (read, converted) =
+            super::crlf::as_read(target, &store).map_err(FormatError::io(target, ""))?;
+        windows += usize::from(converted);
+        *target = read;
+    }
+    if windows > 0 {
+        warnings.push(format!(
+            "{}: {windows} test file{} Windows line ends (\\r\\n): given to every program with \\n, as Polygon's judges read them in text mode (docs/packages.md)",
+            root.display(),
+            if windows == 1 { " has" } else { "s have" }
+        ));
+    }
     for entry in std::fs::read_dir(&view)
         .map_err(FormatError::io(&view, ""))?
         .flatten()

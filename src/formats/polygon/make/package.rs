@@ -187,7 +187,10 @@ fn gen_one(
             .read(input, PACKAGE_FILE_CAP)
             .map_err(|e| MakeError::Package(format!("cannot read: {e}")))?
             .bytes;
-        if have == made {
+        // A test Polygon wrote on Windows is the same test as the
+        // generator's `\n` output (`crlf`).
+        let windows = super::super::crlf::read_as_windows(&have);
+        if have == made || windows.as_deref() == Some(&made[..]) {
             tally.same += 1;
             tally.answered += make_answer(makers, at, test.index, say)?;
         } else {
