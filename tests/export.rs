@@ -15,10 +15,17 @@ use std::path::Path;
 
 /// Each submission's verdict counts, score and whether it agreed, by path
 /// (DOMjudge's folder names read as the judge's).
+///
+/// With the run cache on, one per test: an export's run is reused only
+/// when its run request (program, input, limits, files) is the source's,
+/// so a limit or an input file the export changed runs again and shows.
 fn verdicts(s: &Scratch, args: &[&str]) -> BTreeMap<String, (Value, Value, Value)> {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json", "-j", "2"]);
-    let ran = s.run_judge(&all);
+    let mut cmd = s.judge();
+    cmd.env("JUDGE_CACHE_DIR", s.path().join("run-cache"))
+        .env_remove("JUDGE_NO_CACHE")
+        .args(args)
+        .args(["--format", "json", "-j", "2"]);
+    let ran = common::run(cmd);
     let json = ran.json();
     let subs = json["verify"]["submissions"]
         .as_array()
@@ -57,43 +64,20 @@ fn unzip(zip: &Path, to: &Path) {
 #[test]
 fn example_packages_give_the_same_verdicts_in_every_format() {
     let s = Scratch::new();
-    for name in ["guess", "twice", "gensum"] {
-        let source = s.copy_tree(&examples().join(name), name);
-        let source = source.to_str().unwrap();
-        let want = verdicts(&s, &["verify", source]);
-        assert!(!want.is_empty(), "{name}: no submissions");
-        let mut outs = Vec::new();
-        for (version, out) in [
-            ("legacy", format!("{name}-legacy")),
-            ("2023-07", format!("{name}-2023")),
-            ("2025-09", format!("{name}-2025")),
-        ] {
-            export(&s, &[source, "--to", "kattis", "--version", version, &out]);
-            outs.push((format!("Kattis {version}"), s.path().join(out)));
+    // The packages side by side: most of a verify is waiting out the
+    // time-limit submissions' wall clock, which overlaps.
+    std::thread::scope(|scope| {
+        let each: Vec<_> = ["guess", "twice", "gensum"]
+            .into_iter()
+            .map(|name| {
+                let s = &s;
+                scope.spawn(move || same_verdicts_in_every_format(s, name))
+            })
+            .collect();
+        for package in each {
+            package.join().expect("a package's thread panicked");
         }
-        let zip = format!("{name}.zip");
-        export(&s, &[source, "--to", "domjudge", &zip]);
-        let dir = s.path().join(format!("{name}-domjudge"));
-        unzip(&s.path().join(&zip), &dir);
-        assert!(dir.join("domjudge-problem.ini").is_file());
-        outs.push(("DOMjudge".to_string(), dir));
-        // The exports are judged side by side: most of a verify is waiting
-        // out the time-limit submissions' wall clock, which overlaps.
-        std::thread::scope(|scope| {
-            let runs: Vec<_> = outs
-                .iter()
-                .map(|(what, out)| {
-                    let s = &s;
-                    let out = out.to_str().unwrap();
-                    (what, scope.spawn(move || verdicts(s, &["verify", out])))
-                })
-                .collect();
-            for (what, run) in runs {
-                let got = run.join().expect("a verify thread panicked");
-                assert_eq!(got, want, "{name} as {what}");
-            }
-        });
-    }
+    });
     let yaml = s.read("guess-legacy/problem.yaml");
     assert!(yaml.contains("validation: custom interactive"), "{yaml}");
     assert_eq!(s.read("guess-legacy/.timelimit").trim(), "1");
@@ -112,6 +96,45 @@ fn example_packages_give_the_same_verdicts_in_every_format() {
         ini.contains("timelimit='1'") && ini.contains("name='Guess the number'"),
         "{ini}"
     );
+}
+
+/// `name` of the examples, verified, exported to every format, and each
+/// export verified: the same verdicts as the source.
+fn same_verdicts_in_every_format(s: &Scratch, name: &str) {
+    let source = s.copy_tree(&examples().join(name), name);
+    let source = source.to_str().unwrap();
+    let want = verdicts(s, &["verify", source]);
+    assert!(!want.is_empty(), "{name}: no submissions");
+    let mut outs = Vec::new();
+    for (version, out) in [
+        ("legacy", format!("{name}-legacy")),
+        ("2023-07", format!("{name}-2023")),
+        ("2025-09", format!("{name}-2025")),
+    ] {
+        export(s, &[source, "--to", "kattis", "--version", version, &out]);
+        outs.push((format!("Kattis {version}"), s.path().join(out)));
+    }
+    let zip = format!("{name}.zip");
+    export(s, &[source, "--to", "domjudge", &zip]);
+    let dir = s.path().join(format!("{name}-domjudge"));
+    unzip(&s.path().join(&zip), &dir);
+    assert!(dir.join("domjudge-problem.ini").is_file());
+    outs.push(("DOMjudge".to_string(), dir));
+    // The exports are judged side by side: most of a verify is waiting
+    // out the time-limit submissions' wall clock, which overlaps.
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = outs
+            .iter()
+            .map(|(what, out)| {
+                let out = out.to_str().unwrap();
+                (what, scope.spawn(move || verdicts(s, &["verify", out])))
+            })
+            .collect();
+        for (what, run) in runs {
+            let got = run.join().expect("a verify thread panicked");
+            assert_eq!(got, want, "{name} as {what}");
+        }
+    });
 }
 
 /// judge.toml problems (a testlib checker, groups by glob with points and

@@ -256,6 +256,27 @@ fn a_checker_or_validator_that_disagrees_with_its_tests_fails_verify_naming_the_
         ]
     );
     assert_eq!(json["verify"]["ok"], false);
+    // JUnit: a test case each, failing where the tool disagrees.
+    let junit = s.path().join("verify.xml");
+    let ran = judge(
+        &s,
+        &[
+            "verify",
+            root.to_str().unwrap(),
+            "--report",
+            junit.to_str().unwrap(),
+            "--format",
+            "junit",
+        ],
+    );
+    assert_eq!(ran.code, 1, "{}", all(&ran));
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains(r#"name="checker test files/tests/checker-tests/02""#),
+        "{xml}"
+    );
+    assert!(xml.contains(r#"message="declared WA, got AC""#), "{xml}");
+    assert_eq!(xml.matches("<failure").count(), 2, "{xml}");
 }
 
 #[test]

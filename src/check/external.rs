@@ -334,8 +334,9 @@ pub enum Validity {
     Valid,
     /// Rejected, with the validator's message.
     Invalid(String),
-    /// Kattis: the validator ended with neither 42 nor 43 (an `assert` that
-    /// fails exits 1 in Python and dies of SIGABRT in C). problemtools
+    /// The validator ended with no verdict of its protocol: Kattis' neither
+    /// 42 nor 43 (an `assert` that fails exits 1 in Python), or, either
+    /// protocol, killed by a signal (a C `assert` dies of SIGABRT). problemtools
     /// counts any exit but 42 as a rejection, BAPCtools as a validator
     /// error; neither as acceptance. The judge counts it as a rejection and
     /// warns, naming how it ended.
@@ -421,7 +422,8 @@ impl InputValidator {
     /// Run the validator on one input file. `Err`: the validator itself
     /// failed (timed out, ran out of memory, answered an exit code testlib
     /// gives no meaning); a Kattis validator that ends with neither 42 nor
-    /// 43 is [`Validity::Undefined`].
+    /// 43, or any validator killed by a signal with no limit hit, is
+    /// [`Validity::Undefined`].
     pub fn check(
         &self,
         context: ToolContext<'_>,
@@ -442,12 +444,13 @@ impl InputValidator {
                 .or_else(|| said(&outcome.stdout.text().head(SAID_BYTES)))
                 .unwrap_or_else(|| format!("rejected ({ended})"))
         };
-        // A Kattis validator killed by a signal (SIGABRT of a failed C
-        // `assert`) ended undefined: a rejection with a warning. Limits hit
-        // are the validator's failure.
-        if let (Protocol::Kattis, Exit::Signal(_), None) =
-            (self.protocol, outcome.exit, outcome.limit_hit)
-        {
+        // A validator killed by a signal (SIGABRT of a failed C `assert`)
+        // ended undefined: a rejection with a warning. Kattis: any exit but
+        // 42 fails validation; testlib (Polygon): any exit but 0 is an
+        // invalid test — Polygon's packages declare validator tests invalid
+        // that their validator rejects by `assert` (docs/packages.md).
+        // Limits hit are the validator's failure.
+        if let (Exit::Signal(_), None) = (outcome.exit, outcome.limit_hit) {
             let ended = outcome.exit.describe();
             return Ok(Validity::Undefined {
                 message: message(&ended),

@@ -226,16 +226,7 @@ impl JunitReporter<'_> {
         junit.set_time(Duration::try_from_secs_f64(report.elapsed_ms / 1000.0).unwrap_or_default());
         let mut suites: Vec<TestSuite> = Vec::new();
         for outcome in &verification.submissions {
-            let at = match suites
-                .iter()
-                .position(|s| s.name.as_str() == outcome.problem)
-            {
-                Some(at) => at,
-                None => {
-                    suites.push(TestSuite::new(outcome.problem.clone()));
-                    suites.len() - 1
-                }
-            };
+            let at = suite_of(&mut suites, &outcome.problem);
             let cases = self.suites.iter().find(|s| {
                 s.problem == outcome.problem && s.program.as_ref() == Some(&outcome.program)
             });
@@ -308,6 +299,39 @@ impl JunitReporter<'_> {
             let mut test = TestCase::new(outcome.path.clone(), status);
             test.set_classname(outcome.problem.clone());
             test.set_system_out(out);
+            suites[at].add_test_case(test);
+        }
+        // The package's own tests of its tools: a test case each, passing
+        // when the tool said what the test declares.
+        for tool_test in &verification.tool_tests {
+            let at = suite_of(&mut suites, &tool_test.problem);
+            let said = format!(
+                "declared: {}\ngot: {}\n{}",
+                tool_test.expected,
+                tool_test.got,
+                tool_test
+                    .message
+                    .as_deref()
+                    .map(|m| format!("said: {m}\n"))
+                    .unwrap_or_default()
+            );
+            let status = if tool_test.agrees {
+                TestCaseStatus::success()
+            } else {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                s.set_type("FAIL");
+                s.set_message(format!(
+                    "declared {}, got {}",
+                    tool_test.expected, tool_test.got
+                ));
+                s
+            };
+            let mut test = TestCase::new(
+                format!("{} test {}", tool_test.tool, tool_test.test),
+                status,
+            );
+            test.set_classname(tool_test.problem.clone());
+            test.set_system_out(said);
             suites[at].add_test_case(test);
         }
         junit.add_test_suites(suites);
@@ -413,6 +437,17 @@ impl Reporter for JunitReporter<'_> {
             Event::CaseSettled(case) => self.case(case),
             Event::Finished(report) => self.finish(report),
             _ => Ok(()),
+        }
+    }
+}
+
+/// The index of the suite of `problem`, made when it is the first.
+fn suite_of(suites: &mut Vec<TestSuite>, problem: &str) -> usize {
+    match suites.iter().position(|s| s.name.as_str() == problem) {
+        Some(at) => at,
+        None => {
+            suites.push(TestSuite::new(problem.to_string()));
+            suites.len() - 1
         }
     }
 }
