@@ -110,8 +110,10 @@ fn checked(
     if let Err(e) = checker.tool.prepare(context.sandbox) {
         return (Verdict::InternalError, e.to_string());
     }
-    let file = match std::fs::File::open(output) {
-        Ok(f) => f,
+    let opened =
+        crate::exec::bounded_read::open_regular(output, crate::exec::bounded_read::Links::Follow);
+    let file = match opened {
+        Ok((f, _)) => f,
         Err(e) => return (Verdict::InternalError, format!("{}: {e}", output.display())),
     };
     let text = match crate::text::stream::Text::file(&file) {

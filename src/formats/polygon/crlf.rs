@@ -25,7 +25,7 @@ const PROBE: u64 = 1 << 20;
 /// Whether the file at `path` is Windows text: its first `\n` (within
 /// the first MiB) follows a `\r`.
 pub fn is_windows_text(path: &Path) -> std::io::Result<bool> {
-    let file = std::fs::File::open(path)?;
+    let file = open(path)?;
     let mut reader = BufReader::new(file.take(PROBE));
     let mut line = Vec::new();
     reader.read_until(b'\n', &mut line)?;
@@ -63,12 +63,20 @@ pub fn as_read(path: &Path, store: &Path) -> std::io::Result<(PathBuf, bool)> {
             .create(store)?;
     }
     let mut temp = tempfile::NamedTempFile::new_in(store)?;
-    convert(
-        std::fs::File::open(&real)?,
-        &mut BufWriter::new(temp.as_file_mut()),
-    )?;
+    convert(open(&real)?, &mut BufWriter::new(temp.as_file_mut()))?;
     temp.persist(&target).map_err(|e| e.error)?;
     Ok((target, true))
+}
+
+/// A package's file, opened without blocking (a FIFO planted among the
+/// tests never hangs the judge) and only when it is a regular file.
+fn open(path: &Path) -> std::io::Result<std::fs::File> {
+    use crate::exec::bounded_read::{BoundedReadError, Links, open_regular};
+    match open_regular(path, Links::Follow) {
+        Ok((file, _)) => Ok(file),
+        Err(BoundedReadError::Io(e)) => Err(e),
+        Err(other) => Err(std::io::Error::other(other.to_string())),
+    }
 }
 
 /// Copy `from` into `to` with each `\r\n` a `\n` (a `\r` alone is kept).
@@ -189,5 +197,15 @@ mod tests {
         // Again: the same copy, not made again.
         assert_eq!(as_read(&dos, &store).unwrap().0, read);
         assert_eq!(as_read(&unix, &store).unwrap(), (unix.clone(), false));
+        // A FIFO is refused at once, never opened to wait for a writer.
+        let fifo = dir.path().join("fifo");
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+        let refused = as_read(&fifo, &store).unwrap_err().to_string();
+        assert!(refused.contains("FIFO"), "{refused}");
     }
 }
