@@ -379,3 +379,37 @@ fn unsupported_targets_and_sources_are_named() {
     );
     assert!(!s.path().join("p").exists());
 }
+
+/// Legacy reads only LaTeX statements: a Markdown statement with no LaTeX
+/// one of its language is copied into a legacy export and named; beside
+/// a LaTeX one, or into 2025-09, it is not.
+#[test]
+fn a_markdown_statement_is_named_in_a_legacy_export() {
+    let s = Scratch::new();
+    let source = s.copy_tree(&examples().join("twice"), "twice");
+    s.write("twice/problem_statement/problem.en.md", "# Twice\n");
+    s.write("twice/problem_statement/problem.sv.md", "# Två gånger\n");
+    s.write("twice/problem_statement/problem.sv.tex", "Två gånger\n");
+    let source = source.to_str().unwrap();
+    let ran = export(
+        &s,
+        &[source, "--to", "kattis", "--version", "legacy", "legacy"],
+    );
+    assert!(
+        ran.stderr.contains(
+            "problem_statement/problem.en.md: Kattis legacy reads only LaTeX statements (problem.en.tex); copied"
+        ),
+        "{}",
+        ran.stderr
+    );
+    assert!(!ran.stderr.contains("problem.sv.md"), "{}", ran.stderr);
+    assert_eq!(
+        s.read("legacy/problem_statement/problem.en.md"),
+        "# Twice\n"
+    );
+    let ran = export(
+        &s,
+        &[source, "--to", "kattis", "--version", "2025-09", "modern"],
+    );
+    assert!(!ran.stderr.contains("LaTeX"), "{}", ran.stderr);
+}

@@ -411,6 +411,32 @@ fn submissions(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mu
     }
 }
 
+/// Legacy reads only LaTeX statements (`problem.LANG.tex`): a Markdown or
+/// PDF statement with no LaTeX one of its language is copied, and named.
+fn latex_only(dir: &Path, from: &str, notes: &mut Notes) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for name in &names {
+        let Some(stem) = name
+            .strip_suffix(".md")
+            .or_else(|| name.strip_suffix(".pdf"))
+        else {
+            continue;
+        };
+        if stem.starts_with("problem") && !names.contains(&format!("{stem}.tex")) {
+            notes.push(format!(
+                "{from}/{name}: Kattis legacy reads only LaTeX statements ({stem}.tex); copied, but a legacy tool shows no statement from it"
+            ));
+        }
+    }
+}
+
 /// The statement (`problem_statement/` up to 2023-07, `statement/` in
 /// 2025-09) and the folders every version has.
 fn other_folders(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &mut Notes) {
@@ -423,6 +449,9 @@ fn other_folders(src: &Source, version: FormatVersion, tree: &mut Tree, notes: &
         let dir = src.root.join(from);
         if dir.is_dir() {
             tree.copy_dir(Path::new(statement), &dir, |_| false);
+            if version == FormatVersion::Legacy {
+                latex_only(&dir, from, notes);
+            }
         }
     }
     for name in [
