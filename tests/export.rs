@@ -80,6 +80,9 @@ fn example_packages_give_the_same_verdicts_in_every_format() {
     });
     let yaml = s.read("guess-legacy/problem.yaml");
     assert!(yaml.contains("validation: custom interactive"), "{yaml}");
+    // A 2023-07 package lets submissions write files; 2025-09 says so.
+    let modern = s.read("guess-2025/problem.yaml");
+    assert!(modern.contains("allow_file_writing: true"), "{modern}");
     assert_eq!(s.read("guess-legacy/.timelimit").trim(), "1");
     assert!(
         s.path()
@@ -115,7 +118,17 @@ fn same_verdicts_in_every_format(s: &Scratch, name: &str) {
         outs.push((format!("Kattis {version}"), s.path().join(out)));
     }
     let zip = format!("{name}.zip");
-    export(s, &[source, "--to", "domjudge", &zip]);
+    let ran = export(s, &[source, "--to", "domjudge", &zip]);
+    // A 2023-07 package (guess) lets submissions write files; DOMjudge
+    // gives them no writable directory, and the export says so.
+    let writes = s.read(&format!("{name}/problem.yaml")).contains("2023-07");
+    assert_eq!(
+        ran.stderr
+            .contains("submissions writing files: the source lets them write in their working directory; DOMjudge gives them none"),
+        writes,
+        "{name}: {}",
+        ran.stderr
+    );
     let dir = s.path().join(format!("{name}-domjudge"));
     unzip(&s.path().join(&zip), &dir);
     assert!(dir.join("domjudge-problem.ini").is_file());

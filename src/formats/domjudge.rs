@@ -25,6 +25,10 @@ pub fn write(src: &Source, notes: &mut Notes) -> Result<Tree, ExportError> {
         root: src.root.clone(),
         yaml: src.yaml.clone(),
     };
+    // DOMjudge gives submissions no writable working directory.
+    if std::mem::replace(&mut source.package.file_writing, true) {
+        notes.push("submissions writing files: the source lets them write in their working directory; DOMjudge gives them none".to_string());
+    }
     if source.package.scoring.take().is_some() {
         notes.push("type scoring: DOMjudge judges pass-fail; the groups' scores are left out (every case must pass)".to_string());
     }

@@ -90,6 +90,7 @@ fn problem_yaml(
         }
     }
     kind(src, version, &mut y, notes);
+    file_writing(src, version, &mut y, notes);
     y.insert(key("limits"), Value::Mapping(limits(src, version, tree)));
     if version == FormatVersion::Legacy && !p.validator_flags.is_empty() {
         y.insert(
@@ -108,6 +109,24 @@ fn problem_yaml(
         ));
     }
     y
+}
+
+/// Whether submissions may write in their working directory: always up
+/// to 2023-07, only with `allow_file_writing: true` in 2025-09. A source
+/// that allows it exports to 2025-09 with the key; one that does not
+/// (a 2025-09 package without it) cannot say so in an older version.
+fn file_writing(src: &Source, version: FormatVersion, y: &mut Mapping, notes: &mut Notes) {
+    let writes = src.package.file_writing;
+    if version == FormatVersion::V2025_09 {
+        if writes {
+            y.insert(key("allow_file_writing"), Value::Bool(true));
+        }
+    } else if !writes {
+        notes.push(format!(
+            "problem.yaml allow_file_writing: the source gives submissions no writable working directory; {} has no such setting (its submissions may write files)",
+            version.name()
+        ));
+    }
 }
 
 /// `type` (2023-07, 2025-09) or `type` and `validation` (legacy).
