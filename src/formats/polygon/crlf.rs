@@ -29,7 +29,7 @@ pub fn is_windows_text(path: &Path) -> std::io::Result<bool> {
     let mut reader = BufReader::new(file.take(PROBE));
     let mut line = Vec::new();
     reader.read_until(b'\n', &mut line)?;
-    Ok(line.ends_with(b"\r\n"))
+    Ok(first_line_ends_crlf(&line))
 }
 
 /// The file programs are given for `path`: itself, or (Windows text) its
@@ -96,7 +96,7 @@ fn convert(from: impl Read, to: &mut impl Write) -> std::io::Result<()> {
                 to.write_all(b"\r")?;
             }
         }
-        for at in memchr_iter(chunk) {
+        for at in crlf_at(chunk) {
             // `\r\n`: write up to the `\r`, skip it.
             to.write_all(chunk.get(start..at).unwrap_or_default())?;
             start = at.saturating_add(1);
@@ -119,7 +119,7 @@ fn convert(from: impl Read, to: &mut impl Write) -> std::io::Result<()> {
 }
 
 /// Each index of a `\r` that a `\n` follows within `chunk`.
-fn memchr_iter(chunk: &[u8]) -> impl Iterator<Item = usize> + '_ {
+fn crlf_at(chunk: &[u8]) -> impl Iterator<Item = usize> + '_ {
     chunk
         .windows(2)
         .enumerate()
@@ -127,11 +127,19 @@ fn memchr_iter(chunk: &[u8]) -> impl Iterator<Item = usize> + '_ {
         .map(|(i, _)| i)
 }
 
+/// Whether the first line of `bytes` (up to its first `\n`) ends with
+/// `\r\n`: the one rule for what is Windows text.
+fn first_line_ends_crlf(bytes: &[u8]) -> bool {
+    match bytes.iter().position(|&b| b == b'\n') {
+        Some(at) => at > 0 && bytes.get(at.saturating_sub(1)) == Some(&b'\r'),
+        None => false,
+    }
+}
+
 /// `bytes` as Windows' text mode reads them, when they are Windows text
 /// (their first line ends with `\r\n`); otherwise `None`.
 pub fn read_as_windows(bytes: &[u8]) -> Option<Vec<u8>> {
-    let first = bytes.iter().position(|&b| b == b'\n')?;
-    if first == 0 || bytes.get(first.saturating_sub(1)) != Some(&b'\r') {
+    if !first_line_ends_crlf(bytes) {
         return None;
     }
     let mut out = Vec::with_capacity(bytes.len());

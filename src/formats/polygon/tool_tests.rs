@@ -127,11 +127,13 @@ pub fn checker_tests(
             "presentation-error" => Verdict::PresentationError,
             "crashed" => Verdict::InternalError,
             other => {
-                warnings.push(format!(
-                    "{}:{}: checker test {}: verdict {other:?}: expected ok, wrong-answer, presentation-error or crashed; not run",
-                    file.display(),
-                    test.line,
-                    test.index
+                warnings.push(not_run(
+                    file,
+                    test,
+                    "checker",
+                    &format!(
+                        "verdict {other:?}: expected ok, wrong-answer, presentation-error or crashed"
+                    ),
                 ));
                 continue;
             }
@@ -141,11 +143,11 @@ pub fn checker_tests(
         };
         let paths = [&test.input, output, answer];
         if let Some(missing) = paths.iter().find(|p| !root.join(p.as_str()).is_file()) {
-            warnings.push(format!(
-                "{}:{}: checker test {}: {missing} is not in the package; not run",
-                file.display(),
-                test.line,
-                test.index
+            warnings.push(not_run(
+                file,
+                test,
+                "checker",
+                &format!("{missing} is not in the package"),
             ));
             continue;
         }
@@ -182,22 +184,21 @@ pub fn validator_tests(
             "valid" => true,
             "invalid" => false,
             other => {
-                warnings.push(format!(
-                    "{}:{}: validator test {}: verdict {other:?}: expected valid or invalid; not run",
-                    file.display(),
-                    test.line,
-                    test.index
+                warnings.push(not_run(
+                    file,
+                    test,
+                    "validator",
+                    &format!("verdict {other:?}: expected valid or invalid"),
                 ));
                 continue;
             }
         };
         if !root.join(&test.input).is_file() {
-            warnings.push(format!(
-                "{}:{}: validator test {}: {} is not in the package; not run",
-                file.display(),
-                test.line,
-                test.index,
-                test.input
+            warnings.push(not_run(
+                file,
+                test,
+                "validator",
+                &format!("{} is not in the package", test.input),
             ));
             continue;
         }
@@ -227,14 +228,24 @@ fn as_read(
     match super::crlf::as_read(path, store) {
         Ok((read, _)) => Some(read),
         Err(e) => {
-            warnings.push(format!(
-                "{}:{}: tool test {}: {}: {e}; not run",
-                file.display(),
-                test.line,
-                test.index,
-                path.display()
+            warnings.push(not_run(
+                file,
+                test,
+                "tool",
+                &format!("{}: {e}", path.display()),
             ));
             None
         }
     }
+}
+
+/// The warning for a declared `kind` test (`checker`, `validator`) that
+/// is not run, and why.
+fn not_run(file: &Path, test: &Declared, kind: &str, why: &str) -> String {
+    format!(
+        "{}:{}: {kind} test {}: {why}; not run",
+        file.display(),
+        test.line,
+        test.index
+    )
 }
